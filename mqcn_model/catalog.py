@@ -1,0 +1,200 @@
+"""The requirements catalog: load, validate and look up requirement IDs.
+
+The catalog (``requirements.yaml`` beside this module) is the one home of every requirement
+ID.  Code never writes an ID as a bare string that nobody checks: it calls :func:`req`, which
+fails loudly for an ID the catalog does not hold, so a typo breaks the import (and the tests)
+instead of inventing a silent new requirement.
+
+>>> req("MQCN-2.2.4-3")
+'MQCN-2.2.4-3'
+>>> CATALOG["MQCN-2.2.4-3"].keyword
+'MUST'
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any
+
+import yaml
+
+KEYWORDS = ("MUST", "MUST NOT", "SHOULD", "SHOULD NOT", "MAY", "PRODUCT")
+ROLES = ("message", "server", "client", "directory-service")
+TESTABILITY = ("testable", "untestable")
+ID_PATTERN = re.compile(r"^MQCN-(?P<section>\d+(?:\.\d+)*)-(?P<n>[1-9]\d*)$")
+# Sections of MS-MQCN v17.0 that may carry requirements (normative sections 1.5-3, plus 5/6
+# whose product-behaviour notes the catalog records).
+KNOWN_SECTIONS = frozenset(
+    """1.5 1.6 1.7 1.8 1.9 2.1 2.2 2.2.1 2.2.2 2.2.2.1 2.2.3 2.2.3.1 2.2.3.2 2.2.3.3 2.2.3.4
+    2.2.3.5 2.2.3.6 2.2.3.7 2.2.3.8 2.2.3.9 2.2.3.10 2.2.3.11 2.2.3.12 2.2.3.13 2.2.3.14
+    2.2.3.15 2.2.4 2.2.5 2.2.6 2.3 3.1.1 3.1.1.1 3.1.1.2 3.1.1.2.1 3.1.1.3 3.2.1.2.1 3.2.3
+    3.2.5 3.2.5.1 3.2.5.2 3.3.1.1 3.3.3 3.3.4.1 3.3.5.1 3.3.5.2 3.3.5.3 5.1 6""".split()
+)
+
+
+class CatalogError(ValueError):
+    """The catalog file itself is broken (duplicate ID, unknown section, bad field...)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Requirement:
+    """One atomic normative statement of MS-MQCN."""
+
+    id: str
+    section: str
+    keyword: str
+    role: str
+    statement: str
+    testability: str
+    reason: str = ""
+    note: int | None = None
+    fingerprints: tuple[str, ...] = ()
+    errata: tuple[str, ...] = ()
+
+    @property
+    def testable(self) -> bool:
+        return self.testability == "testable"
+
+    @property
+    def is_mandatory(self) -> bool:
+        """MUST / MUST NOT: a failure is a failure (SHOULD/MAY/PRODUCT only warn or inform)."""
+        return self.keyword in ("MUST", "MUST NOT")
+
+    @property
+    def severity(self) -> str:
+        if self.is_mandatory:
+            return "error"
+        if self.keyword in ("SHOULD", "SHOULD NOT"):
+            return "warning"
+        return "info"
+
+
+@dataclass(frozen=True)
+class Catalog(Mapping[str, Requirement]):
+    """An ordered, validated, read-only map from requirement ID to :class:`Requirement`."""
+
+    spec: str
+    entries: dict[str, Requirement] = field(repr=False)
+
+    def __getitem__(self, key: str) -> Requirement:
+        return self.entries[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.entries)
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def in_section(self, section: str) -> list[Requirement]:
+        return [r for r in self.entries.values() if r.section == section]
+
+
+def _fail(where: str, message: str) -> CatalogError:
+    return CatalogError(f"requirements catalog, {where}: {message}")
+
+
+def parse_catalog(document: Any) -> Catalog:
+    """Validate a parsed YAML document and build the :class:`Catalog`; raise CatalogError."""
+    if not isinstance(document, dict) or not isinstance(document.get("requirements"), list):
+        raise _fail("top level", "expected a mapping with a 'requirements' list")
+    entries: dict[str, Requirement] = {}
+    for index, raw in enumerate(document["requirements"]):
+        where = f"entry #{index + 1}"
+        if not isinstance(raw, dict):
+            raise _fail(where, "an entry must be a mapping")
+        rid = str(raw.get("id", ""))
+        where = f"entry #{index + 1} ({rid or 'no id'})"
+        match = ID_PATTERN.match(rid)
+        if not match:
+            raise _fail(where, "id must look like MQCN-<section>-<n>")
+        if rid in entries:
+            raise _fail(where, "duplicate id")
+        section = str(raw.get("section", ""))
+        if section != match["section"]:
+            raise _fail(where, f"section {section!r} does not match the id")
+        if section not in KNOWN_SECTIONS:
+            raise _fail(where, f"unknown section {section!r}")
+        keyword = raw.get("keyword")
+        if keyword not in KEYWORDS:
+            raise _fail(where, f"keyword must be one of {KEYWORDS}, not {keyword!r}")
+        role = raw.get("role")
+        if role not in ROLES:
+            raise _fail(where, f"role must be one of {ROLES}, not {role!r}")
+        statement = str(raw.get("statement", "")).strip()
+        if not statement:
+            raise _fail(where, "statement is empty")
+        testability = raw.get("testability")
+        if testability not in TESTABILITY:
+            raise _fail(where, f"testability must be one of {TESTABILITY}")
+        reason = str(raw.get("reason", "")).strip()
+        if testability == "untestable" and not reason:
+            raise _fail(where, "an untestable requirement needs a reason")
+        note = raw.get("note")
+        if keyword == "PRODUCT" and not isinstance(note, int):
+            raise _fail(where, "a PRODUCT entry needs the note number it records")
+        entries[rid] = Requirement(
+            id=rid,
+            section=section,
+            keyword=keyword,
+            role=role,
+            statement=statement,
+            testability=testability,
+            reason=reason,
+            note=note,
+            fingerprints=tuple(str(f) for f in raw.get("fingerprints", ()) or ()),
+            errata=tuple(str(e) for e in raw.get("errata", ()) or ()),
+        )
+    return Catalog(spec=str(document.get("spec", "")), entries=entries)
+
+
+def load_catalog_text(text: str) -> Catalog:
+    """Parse catalog YAML text (used for the packaged catalog and for testing broken ones)."""
+    try:
+        document = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise CatalogError(f"requirements catalog is not valid YAML: {exc}") from None
+    return parse_catalog(document)
+
+
+def _load_packaged() -> Catalog:
+    text = resources.files(__package__).joinpath("requirements.yaml").read_text("utf-8")
+    return load_catalog_text(text)
+
+
+CATALOG: Catalog = _load_packaged()
+
+
+class UnknownRequirementError(KeyError):
+    """Code referred to a requirement ID the catalog does not hold: a bug in the suite."""
+
+
+def req(requirement_id: str) -> str:
+    """Return ``requirement_id`` after checking the catalog holds it.
+
+    Use it for every ID written in code, at import time where possible, so that a typo is an
+    immediate failure.
+    """
+    if requirement_id not in CATALOG:
+        raise UnknownRequirementError(f"{requirement_id!r} is not in the requirements catalog")
+    return requirement_id
+
+
+# --- Spec sentence fingerprints ------------------------------------------------------------
+
+_WS = re.compile(r"\s+")
+_MARKUP = re.compile(r"\[<\d+>\]\(#\)|<\d+>|\[([^\]]*)\]\([^)]*\)|[*`\\]|<[^>]+>")
+
+
+def normalise_sentence(sentence: str) -> str:
+    """Reduce a spec sentence to a canonical form: markup, note marks and spacing removed."""
+    text = _MARKUP.sub(lambda m: m.group(1) or "", sentence)
+    return _WS.sub(" ", text).strip().lower()
+
+
+def sentence_fingerprint(sentence: str) -> str:
+    """A short, stable fingerprint of one spec sentence (sha1 of its normal form, 12 hex)."""
+    return hashlib.sha1(normalise_sentence(sentence).encode("utf-8")).hexdigest()[:12]
