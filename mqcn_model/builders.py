@@ -112,7 +112,9 @@ def queue_update(
 ) -> NotificationUpdate:
     """A conforming queue update: PROPID_Q_QMID first, then the changed properties."""
     pairs = list(changes.items()) if isinstance(changes, Mapping) else list(changes)
-    return NotificationUpdate.change(queue_guid, [(P.PROPID_Q_QMID, qm_guid), *pairs], master=master)
+    return NotificationUpdate.change(
+        queue_guid, [(P.PROPID_Q_QMID, qm_guid), *pairs], master=master
+    )
 
 
 def machine_update(
@@ -133,6 +135,8 @@ def queue_deletion(queue_guid: uuid.UUID, *, master: uuid.UUID) -> NotificationU
     return NotificationUpdate.deletion(queue_guid, master=master)
 
 
-def v2_notification(event: Event | int, object_guid: uuid.UUID, server: str) -> ChangeNotificationMessage:
+def v2_notification(
+    event: Event | int, object_guid: uuid.UUID, server: str
+) -> ChangeNotificationMessage:
     """A conforming Version 0x02 message."""
     return v2_message(NotificationBody(int(event), object_guid, server))

@@ -26,14 +26,15 @@ KEYWORDS = ("MUST", "MUST NOT", "SHOULD", "SHOULD NOT", "MAY", "PRODUCT")
 ROLES = ("message", "server", "client", "directory-service")
 TESTABILITY = ("testable", "untestable")
 ID_PATTERN = re.compile(r"^MQCN-(?P<section>\d+(?:\.\d+)*)-(?P<n>[1-9]\d*)$")
+FINGERPRINT_PATTERN = re.compile(r"^[0-9a-f]{12}$")
 # Sections of MS-MQCN v17.0 that may carry requirements (normative sections 1.5-3, plus 5/6
 # whose product-behaviour notes the catalog records).
-KNOWN_SECTIONS = frozenset(
-    """1.5 1.6 1.7 1.8 1.9 2.1 2.2 2.2.1 2.2.2 2.2.2.1 2.2.3 2.2.3.1 2.2.3.2 2.2.3.3 2.2.3.4
+_KNOWN_SECTIONS_TEXT = """
+    1.5 1.6 1.7 1.8 1.9 2.1 2.2 2.2.1 2.2.2 2.2.2.1 2.2.3 2.2.3.1 2.2.3.2 2.2.3.3 2.2.3.4
     2.2.3.5 2.2.3.6 2.2.3.7 2.2.3.8 2.2.3.9 2.2.3.10 2.2.3.11 2.2.3.12 2.2.3.13 2.2.3.14
     2.2.3.15 2.2.4 2.2.5 2.2.6 2.3 3.1.1 3.1.1.1 3.1.1.2 3.1.1.2.1 3.1.1.3 3.2.1.2.1 3.2.3
-    3.2.5 3.2.5.1 3.2.5.2 3.3.1.1 3.3.3 3.3.4.1 3.3.5.1 3.3.5.2 3.3.5.3 5.1 6""".split()
-)
+    3.2.5 3.2.5.1 3.2.5.2 3.3.1.1 3.3.3 3.3.4.1 3.3.5.1 3.3.5.2 3.3.5.3 5.1 6"""
+KNOWN_SECTIONS = frozenset(_KNOWN_SECTIONS_TEXT.split())
 
 
 class CatalogError(ValueError):
@@ -134,8 +135,13 @@ def parse_catalog(document: Any) -> Catalog:
         if testability == "untestable" and not reason:
             raise _fail(where, "an untestable requirement needs a reason")
         note = raw.get("note")
-        if keyword == "PRODUCT" and not isinstance(note, int):
+        if keyword == "PRODUCT" and (not isinstance(note, int) or isinstance(note, bool)):
             raise _fail(where, "a PRODUCT entry needs the note number it records")
+        fingerprints = raw.get("fingerprints") or []
+        if not isinstance(fingerprints, list) or not all(
+            isinstance(f, str) and FINGERPRINT_PATTERN.match(f) for f in fingerprints
+        ):
+            raise _fail(where, "fingerprints must be a list of quoted 12-hex-digit strings")
         entries[rid] = Requirement(
             id=rid,
             section=section,
@@ -145,7 +151,7 @@ def parse_catalog(document: Any) -> Catalog:
             testability=testability,
             reason=reason,
             note=note,
-            fingerprints=tuple(str(f) for f in raw.get("fingerprints", ()) or ()),
+            fingerprints=tuple(fingerprints),
             errata=tuple(str(e) for e in raw.get("errata", ()) or ()),
         )
     return Catalog(spec=str(document.get("spec", "")), entries=entries)
@@ -184,15 +190,52 @@ def req(requirement_id: str) -> str:
 
 
 # --- Spec sentence fingerprints ------------------------------------------------------------
+#
+# A fingerprint names one sentence of the specification independently of how the document
+# was converted to text.  The normal form (``normalise_sentence``) is, in this order:
+#
+# 1. LaTeX-ish math of the PDF conversion unwrapped: ``$\text{PropertyId}[0] / 100$`` is
+#    ``PropertyId[0] / 100``;
+# 2. every backslash removed (markdown escapes: ``VT\_I2`` is ``VT_I2``, ``\[MS-MQMQ\]`` is
+#    ``[MS-MQMQ]``; the sentences of MS-MQCN carry no meaningful backslash);
+# 3. links reduced to their text (``[Notification Body (section 2.2.5)](#)`` is the text;
+#    one level of brackets inside the text is kept, so ``[\[MS-DTYP\]](#)`` is ``[MS-DTYP]``);
+# 4. anything in angle brackets removed: note marks ``<5>`` / ``[<5>](#)`` and HTML tags;
+# 5. emphasis and code marks (``*``, ``**``, backquotes) removed;
+# 6. runs of whitespace made one space, the space before ``. , ; : ! ?`` dropped, ends
+#    stripped, and finally everything lower-cased.
+#
+# ``clean_sentence`` is steps 1-6 without the lower-casing (for display).  Cleaning a cleaned
+# sentence changes nothing.
+# Changing any step changes fingerprints: the catalog's ``fingerprints:`` must then be
+# updated (``python tools/fingerprint_report.py --spec PATH`` lists every normative sentence
+# with its fingerprint and the entries that map it; ``mqcn catalog verify`` checks the result).
 
 _WS = re.compile(r"\s+")
-_MARKUP = re.compile(r"\[<\d+>\]\(#\)|<\d+>|\[([^\]]*)\]\([^)]*\)|[*`\\]|<[^>]+>")
+_MATH_TEXT = re.compile(r"\\(?:text|mathrm|mathit|textbf)\{([^{}]*)\}")
+_LINK = re.compile(r"\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\([^)]*\)")
+_ANGLE = re.compile(r"<[^<>]*>")
+_EMPHASIS = re.compile(r"[*`]")
+_SPACE_BEFORE_PUNCT = re.compile(r" ([.,;:!?])")
+
+
+def clean_sentence(sentence: str) -> str:
+    r"""``sentence`` without markup, note marks and extra spacing, case kept (see above).
+
+    >>> clean_sentence("The value of a VT\\_I2 type **MUST** be set.[<5>](#)")
+    'The value of a VT_I2 type MUST be set.'
+    >>> clean_sentence("a **GUID** ([\\[MS-DTYP\\]](#) section 2.3.4.2) value")
+    'a GUID ([MS-DTYP] section 2.3.4.2) value'
+    """
+    text = _MATH_TEXT.sub(r"\1", sentence).replace("$", "").replace("\\", "")
+    text = _LINK.sub(r"\1", text)
+    text = _EMPHASIS.sub("", _ANGLE.sub("", text))
+    return _SPACE_BEFORE_PUNCT.sub(r"\1", _WS.sub(" ", text)).strip()
 
 
 def normalise_sentence(sentence: str) -> str:
     """Reduce a spec sentence to a canonical form: markup, note marks and spacing removed."""
-    text = _MARKUP.sub(lambda m: m.group(1) or "", sentence)
-    return _WS.sub(" ", text).strip().lower()
+    return clean_sentence(sentence).lower()
 
 
 def sentence_fingerprint(sentence: str) -> str:

@@ -55,4 +55,6 @@ ERRATA_SWITCHES: dict[str, str | None] = {
     "E-15": None,
     "E-16": None,
     "E-17": None,
+    "E-18": None,
+    "E-19": None,
 }

@@ -45,7 +45,7 @@ def update_to_json(update: NotificationUpdate) -> dict[str, Any]:
     return {
         "command": update.command,
         "use_guid": update.use_guid,
-        "path_name": update.path_name,
+        "path_name": value_to_json(update.path_name),
         "guid_identifier": str(update.guid_identifier) if update.guid_identifier else None,
         "guid_master_id": str(update.guid_master_id),
         "reserved": update.reserved.hex(),

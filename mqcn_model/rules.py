@@ -20,6 +20,7 @@ from mqcn_model.codec.update import ZERO_RESERVED, NotificationUpdate
 from mqcn_model.constants import (
     DELETE_PROPIDS,
     DELETE_VALUES,
+    GUID_SIZE,
     MACHINE_UPDATE_IGNORED,
     MACHINE_UPDATE_MODIFIABLE,
     MACHINE_UPDATE_REQUIRED,
@@ -95,7 +96,11 @@ def check_update(update: NotificationUpdate, readings: Readings = STRICT) -> lis
         if problem:
             flag(R_PATHNAME_SYNTAX, f"PathName {update.path_name!r}: {problem}", _plus(at, 2))
     if update.reserved != ZERO_RESERVED:
-        flag(R_RESERVED_MAY, "Reserved is not all zero (allowed; the server ignores it)")
+        flag(
+            R_RESERVED_MAY,
+            "Reserved is not all zero (allowed; the server ignores it)",
+            _reserved_offset(update),
+        )
 
     for prop in update.properties:
         definition = PROPERTIES[prop.propid]  # type: ignore[index]
@@ -149,18 +154,30 @@ def check_update(update: NotificationUpdate, readings: Readings = STRICT) -> lis
         else:
             flag(
                 R_UPDATE_OBJECT,
-                f"an update must be of a queue or machine object; PropertyId[0] gives type {object_type}",
+                "an update must be of a queue or machine object; "
+                f"PropertyId[0] gives type {object_type}",
             )
     elif command == Command.DELETE:
         _check_deletion(update, readings, flag)
     return found
 
 
+def _reserved_offset(update: NotificationUpdate) -> int | None:
+    """Where Reserved starts: after Command, UseGuid, PathName or GuidIdentifier, GuidMasterId."""
+    if update.offset < 0:
+        return None
+    if update.path_name is not None:
+        name = len(update.path_name.encode("utf-16-le", "surrogatepass")) + 2
+    else:
+        name = GUID_SIZE
+    return update.offset + 2 + name + GUID_SIZE
+
+
 def _plus(offset: int | None, delta: int) -> int | None:
     return None if offset is None else offset + delta
 
 
-def _required_and_rest(update, required, allowed, r_required, r_rest, what, readings, flag) -> None:  # noqa: ANN001
+def _required_and_rest(update, required, allowed, r_required, r_rest, what, readings, flag) -> None:
     propids = update.propids
     missing = [p for p in required if p not in propids]
     if missing:
@@ -177,12 +194,13 @@ def _required_and_rest(update, required, allowed, r_required, r_rest, what, read
             )
 
 
-def _check_deletion(update: NotificationUpdate, readings: Readings, flag) -> None:  # noqa: ANN001
+def _check_deletion(update: NotificationUpdate, readings: Readings, flag) -> None:
     propids = update.propids
     if propids[:2] != DELETE_PROPIDS or (len(propids) != 2 and not readings.extra_update_propids):
         flag(
             R_DELETE_PROPIDS,
-            f"a queue deletion carries exactly PROPID_D_SCOPE, PROPID_D_OBJTYPE; found [{_names(propids)}]",
+            "a queue deletion carries exactly PROPID_D_SCOPE, PROPID_D_OBJTYPE; "
+            f"found [{_names(propids)}]",
         )
         return
     values = tuple(p.value for p in update.properties[:2])

@@ -23,7 +23,9 @@ MAX_QUEUE_NAME_CHARS = 124
 MAX_SUBQUEUE_CHARS = 32
 _QUEUE_PREFIXES = (("\\private$\\", "private"), ("\\system$;", "system"), ("\\", "public"))
 _EXCLUDED_MSMQ20 = frozenset('+,"')  # MSMQ 2.0+ also excludes these (E-10)
-_MULTICAST = re.compile(r"(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3}):(\d{1,5})", re.ASCII)
+# [MS-MQMQ] 2.1.6 dec-octet and Port: decimal numbers without leading zeros.
+_DEC = r"(0|[1-9]\d{0,2})"
+_MULTICAST = re.compile(rf"{_DEC}\.{_DEC}\.{_DEC}\.{_DEC}:(0|[1-9]\d{{0,4}})", re.ASCII)
 _LDAP_URL = re.compile(r"ldap://[\x21-\x7e]*", re.ASCII | re.IGNORECASE)
 _SD_HEADER = struct.Struct("<BBHIIII")
 SE_SELF_RELATIVE = 0x8000

@@ -8,6 +8,10 @@ One module per structure, each with a symmetric ``decode_*``/``encode_*`` pair:
 * :mod:`.body`      — Notification Body (2.2.5)
 * :mod:`.message`   — Change Notification Message (2.2.4) and the 3.3.5.3 body buffer
 
+Decoded structures are slotted dataclasses compared by value.  They are not ``frozen``: a
+frozen dataclass costs three times as much to build, and building them is most of the decode
+time, so treat them as values and use ``dataclasses.replace`` to derive new ones.
+
 Bad input raises :class:`mqcn_model.errors.DecodeError` and nothing else; no length or count
 field makes the codec allocate more than the input holds.
 """

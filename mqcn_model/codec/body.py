@@ -19,11 +19,12 @@ True
 
 from __future__ import annotations
 
+import re
 import uuid
 from dataclasses import dataclass
 
 from mqcn_model.catalog import req
-from mqcn_model.codec.guid import GUID_TEXT
+from mqcn_model.codec.guid import GUID_TEXT, guid_from_checked_text
 from mqcn_model.errata import STRICT, Readings
 from mqcn_model.errors import fail
 
@@ -36,10 +37,19 @@ R_SERVER_NAME = req("MQCN-2.2.5-8")
 
 MAX_SERVER_NAME = 256
 EVENT_TOKENS = ("1", "2", "3", "4")
+_EVENT_VALUE = {token: int(token) for token in EVENT_TOKENS}
 _BOM = "\ufeff"
+# Exactly what NotificationBody.text() writes (tags in their canonical case, at most one
+# trailing U+0000): read in one match.  Any other text takes the step-by-step reader below,
+# which accepts the same language and names what is wrong.
+_CANONICAL = re.compile(
+    rf"<Notification><Event>([1-4])</Event><ObjectGuid>({GUID_TEXT.pattern})</ObjectGuid>"
+    rf"<DomainController>([\x21-\x7e]{{1,{MAX_SERVER_NAME}}})</DomainController>"
+    r"</Notification>\x00?"
+)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class NotificationBody:
     """A decoded (or to-be-built) Notification Body."""
 
@@ -78,7 +88,8 @@ class _Cursor:
         self.text, self.base, self.pos = text, base, 0
 
     def at(self, char_index: int) -> int:
-        return self.base + 2 * char_index
+        # A character outside the BMP is two code units (4 bytes): count units, not characters.
+        return self.base + len(self.text[:char_index].encode("utf-16-le", "surrogatepass"))
 
     def expect(self, literal: str) -> None:
         end = self.pos + len(literal)
@@ -100,13 +111,16 @@ def decode_body(
 ) -> NotificationBody:
     """Decode the Notification Body occupying ``buf[offset:end]`` exactly."""
     end = len(buf) if end is None else end
-    raw = buf[offset:end]
-    if len(raw) % 2:
+    if (end - offset) & 1:
         raise fail(R_UNICODE, end - 1, "a UTF-16LE body has an even number of bytes")
     try:
-        text = raw.decode("utf-16-le")
+        text = buf[offset:end].decode("utf-16-le")
     except UnicodeDecodeError as exc:
         raise fail(R_UNICODE, offset + exc.start, "the body is not valid UTF-16LE") from None
+    canonical = _CANONICAL.fullmatch(text)
+    if canonical is not None:  # the common case, read in one match (same result as below)
+        event, guid, server = canonical.groups()
+        return NotificationBody(_EVENT_VALUE[event], guid_from_checked_text(guid), server)
     if text.startswith(_BOM):
         raise fail(R_UNICODE, offset, "the body starts with a byte-order mark")
     if text.endswith("\x00"):  # errata E-03: one terminator is tolerated

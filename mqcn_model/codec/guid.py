@@ -15,6 +15,7 @@ True
 from __future__ import annotations
 
 import re
+import struct
 import uuid
 
 from mqcn_model.constants import GUID_SIZE
@@ -24,6 +25,35 @@ from mqcn_model.errors import fail
 GUID_TEXT = re.compile(
     r"[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}", re.ASCII
 )
+
+
+_DATA = struct.Struct("<IHH")
+_new = object.__new__
+_set = object.__setattr__
+_UNKNOWN = uuid.SafeUUID.unknown
+_UUID = uuid.UUID
+
+
+def guid_at(buf: bytes, offset: int) -> uuid.UUID:
+    """The GUID whose 16 bytes start at ``offset`` (caller checked the length).
+
+    Same result as ``uuid.UUID(bytes_le=buf[offset:offset + 16])`` at about half the cost:
+    the codec builds several GUIDs per message, so this is on its hot path.
+    """
+    data1, data2, data3 = _DATA.unpack_from(buf, offset)
+    tail = int.from_bytes(buf[offset + 8 : offset + 16], "big")
+    value = _new(_UUID)
+    _set(value, "int", (data1 << 96) | (data2 << 80) | (data3 << 64) | tail)
+    _set(value, "is_safe", _UNKNOWN)
+    return value
+
+
+def guid_from_checked_text(text: str) -> uuid.UUID:
+    """A GUID from text already matched by :data:`GUID_TEXT` (fast path of ``uuid.UUID(text)``)."""
+    value = _new(_UUID)
+    _set(value, "int", int(text.replace("-", ""), 16))
+    _set(value, "is_safe", _UNKNOWN)
+    return value
 
 
 def decode_guid(
@@ -40,7 +70,7 @@ def decode_guid(
             offset,
             f"a GUID needs 16 bytes, {max(0, (len(buf) if end is None else end) - offset)} left",
         )
-    return uuid.UUID(bytes_le=bytes(buf[offset:stop])), stop
+    return guid_at(buf, offset), stop
 
 
 def encode_guid(value: uuid.UUID) -> bytes:

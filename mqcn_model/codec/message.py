@@ -32,9 +32,10 @@ from mqcn_model.errors import fail
 
 R_VERSION = req("MQCN-2.2.4-1")
 R_COUNT = req("MQCN-2.2.4-2")
+_V1, _V2 = int(Version.DIRECTORY_SERVICE), int(Version.QUEUE_MANAGER)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ChangeNotificationMessage:
     """A decoded (or to-be-built) Change Notification Message.
 
@@ -68,33 +69,36 @@ def v2_message(body: NotificationBody) -> ChangeNotificationMessage:
 
 def decode_message(buf: bytes, readings: Readings = STRICT) -> ChangeNotificationMessage:
     """Decode a Change Notification Message from a message body (spare byte optional)."""
-    buf = bytes(buf)
-    if not buf:
+    if type(buf) is not bytes:
+        buf = bytes(buf)
+    size = len(buf)
+    if not size:
         raise fail(R_VERSION, 0, "the message is empty: no Version byte")
     version = buf[0]
-    if version not in (Version.DIRECTORY_SERVICE, Version.QUEUE_MANAGER):
+    if version != _V1 and version != _V2:
         raise fail(R_VERSION, 0, f"Version is 0x{version:02x}; only 0x01 and 0x02 exist")
-    if len(buf) < MESSAGE_HEADER_SIZE:
+    if size < MESSAGE_HEADER_SIZE:
         raise fail(R_COUNT, 1, "the message ends before NumberOfUpdateNotifications")
     count = buf[1]
-    if version == Version.QUEUE_MANAGER:
-        end = len(buf)
-        if (end - MESSAGE_HEADER_SIZE) % 2:  # UTF-16 is even: an odd tail is the spare byte
-            end -= SPARE_BYTE_COUNT
+    if version == _V2:
+        end = size - (
+            (size - MESSAGE_HEADER_SIZE) & 1
+        )  # UTF-16 is even: an odd tail is the spare byte
         body = decode_body(buf, MESSAGE_HEADER_SIZE, end, readings)
-        return ChangeNotificationMessage(version, count, body=body, trailing=buf[end:])
+        return ChangeNotificationMessage(version, count, (), body, buf[end:])
     offset = MESSAGE_HEADER_SIZE
     updates = []
     for _ in range(count):
-        if offset >= len(buf):
+        if size - offset <= SPARE_BYTE_COUNT:  # nothing left but (at most) the spare byte
             raise fail(
                 R_COUNT,
                 1,
-                f"NumberOfUpdateNotifications is {count} but Data ends after {len(updates)} updates",
+                f"NumberOfUpdateNotifications is {count} "
+                f"but Data ends after {len(updates)} updates",
             )
-        update, offset = decode_update(buf, offset, len(buf), readings)
+        update, offset = decode_update(buf, offset, size, readings)
         updates.append(update)
-    return ChangeNotificationMessage(version, count, updates=tuple(updates), trailing=buf[offset:])
+    return ChangeNotificationMessage(version, count, tuple(updates), None, buf[offset:])
 
 
 def encode_message(message: ChangeNotificationMessage) -> bytes:

@@ -17,10 +17,12 @@ VT_LPWSTR | VT_VECTOR   ``tuple[str, ...]``
 'feff'
 >>> decode_value(VT.LPWSTR, "ab".encode("utf-16-le") + b"\\0\\0", 0)
 ('ab', 6)
->>> decode_value(VT.BLOB, b"\\xff\\xff\\xff\\xff", 0)
-Traceback (most recent call last):
-...
-mqcn_model.errors.DecodeError: MQCN-2.2.3.11-3 at byte 0: VT_BLOB Size 4294967295 exceeds the 0 bytes left
+>>> from mqcn_model.errors import DecodeError
+>>> try:
+...     decode_value(VT.BLOB, b"\\xff\\xff\\xff\\xff", 0)
+... except DecodeError as exc:
+...     print(exc.requirement, exc.offset)
+MQCN-2.2.3.11-3 0
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ import uuid
 from typing import Union
 
 from mqcn_model.catalog import req
+from mqcn_model.codec.guid import guid_at
 from mqcn_model.constants import GUID_SIZE, VARIANT_FALSE, VARIANT_TRUE, VT
 from mqcn_model.errata import STRICT, Readings
 from mqcn_model.errors import fail
@@ -98,7 +101,8 @@ def decode_utf16z(
             raise fail(
                 bad_units,
                 offset + exc.start,
-                f"{what} holds an unpaired UTF-16 surrogate (0x{raw[exc.start + 1]:02x}{raw[exc.start]:02x})",
+                f"{what} holds an unpaired UTF-16 surrogate "
+                f"(0x{raw[exc.start + 1]:02x}{raw[exc.start]:02x})",
             ) from None
         text = raw.decode("utf-16-le", "surrogatepass")
     return text, hit + 2
@@ -158,7 +162,7 @@ def _decode_clsid(buf: bytes, offset: int, end: int, requirement: str) -> tuple[
     stop = offset + GUID_SIZE
     if stop > end:
         raise fail(requirement, offset, f"a GUID needs 16 bytes, {max(0, end - offset)} left")
-    return uuid.UUID(bytes_le=bytes(buf[offset:stop])), stop
+    return guid_at(buf, offset), stop
 
 
 def _decode_vector(
@@ -185,7 +189,9 @@ def _decode_vector(
             guids.append(guid)
         return tuple(guids), position
     strings = []
-    for _ in range(count):
+    for index in range(count):
+        if position >= end:  # the data ends where an element should start: Size is too big
+            raise fail(count_req, offset, f"{vt.label} Size {count}, only {index} elements")
         text, position = decode_utf16z(
             buf, position, end, readings, unterminated=element_req, what=f"{vt.label} element"
         )

@@ -22,6 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from mqcn_model.catalog import req
+from mqcn_model.codec.guid import guid_at
 from mqcn_model.codec.propvalue import (
     PropertyValue,
     decode_utf16z,
@@ -56,7 +57,7 @@ _FIXED_TAIL = GUID_SIZE + RESERVED_SIZE + 1  # GuidMasterId + Reserved + NumberO
 ZERO_RESERVED = bytes(RESERVED_SIZE)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Property:
     """One (PropertyId, PropertyValue) pair; offsets are where they sat on the wire (-1: built)."""
 
@@ -73,7 +74,7 @@ class Property:
             return f"PROPID {self.propid}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class NotificationUpdate:
     """A decoded (or to-be-built) Notification Update.
 
@@ -157,7 +158,7 @@ def decode_update(
     elif use_guid == 1:
         if offset + GUID_SIZE > end:
             raise fail(R_GUID_IDENTIFIER, offset, "UseGuid is 0x01 but GuidIdentifier is cut short")
-        guid_identifier = uuid.UUID(bytes_le=bytes(buf[offset : offset + GUID_SIZE]))
+        guid_identifier = guid_at(buf, offset)
         offset += GUID_SIZE
     else:
         raise fail(R_USEGUID, start + 1, f"UseGuid is 0x{use_guid:02x}; only 0x00 and 0x01 exist")
@@ -168,7 +169,7 @@ def decode_update(
             f"GuidMasterId, Reserved and NumberOfProperties need {_FIXED_TAIL} bytes, "
             f"{max(0, end - offset)} left",
         )
-    guid_master_id = uuid.UUID(bytes_le=bytes(buf[offset : offset + GUID_SIZE]))
+    guid_master_id = guid_at(buf, offset)
     offset += GUID_SIZE
     reserved = bytes(buf[offset : offset + RESERVED_SIZE])
     offset += RESERVED_SIZE
