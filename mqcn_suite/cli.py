@@ -36,6 +36,16 @@ from mqcn_model.errata import LENIENT, STRICT, Readings
 from mqcn_model.errors import Violation
 from mqcn_model.judge import Verdict, judge
 from mqcn_model.render import message_to_json, value_to_json
+from mqcn_suite.commands.catalog_list import (
+    LIST_HELP,
+    FeaturesOption,
+    JsonOption,
+    SectionOption,
+    UncoveredOption,
+    catalog_list,
+)
+from mqcn_suite.commands.catalog_verify import VERIFY_HELP, verify
+from mqcn_suite.commands.run import RUN_HELP, run
 
 EXIT_CONFORMING = 0
 EXIT_NONCONFORMING = 1
@@ -392,6 +402,39 @@ def decode(
         else:
             print_verdict(Console(highlight=False, soft_wrap=True), verdict, readings)
         raise typer.Exit(EXIT_CONFORMING if verdict.conforming else EXIT_NONCONFORMING)
+
+
+# --- the other commands: each lives in mqcn_suite/commands/ and is registered here ----------
+
+app.command("run", help=RUN_HELP)(run)
+
+catalog_app = typer.Typer(
+    name="catalog",
+    help=(
+        "The requirements catalog: without a subcommand, every requirement with the scenarios "
+        "that cover it (same options as `catalog list`). " + LIST_HELP
+    ),
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+catalog_app.command("list", help=LIST_HELP)(catalog_list)
+catalog_app.command("verify", help=VERIFY_HELP)(verify)
+
+
+@catalog_app.callback(invoke_without_command=True)
+def _catalog_default(
+    ctx: typer.Context,
+    as_json: JsonOption = False,
+    section: SectionOption = None,
+    uncovered: UncoveredOption = False,
+    features: FeaturesOption = None,
+) -> None:
+    """``mqcn catalog`` on its own lists the catalog, exactly as ``mqcn catalog list``."""
+    if ctx.invoked_subcommand is None:
+        catalog_list(as_json, section, uncovered, features)
+
+
+app.add_typer(catalog_app)
 
 
 def main() -> None:

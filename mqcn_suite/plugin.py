@@ -1,18 +1,183 @@
 """The pytest plugin of mqcn-conformance (entry point ``pytest11: mqcn``).
 
-It registers every requirement ID of the catalog as a pytest marker, so that scenario tags
-(``@MQCN-2.2.4-3``) become markers usable with ``-m`` and accepted by ``--strict-markers``.
+* registers every requirement ID of the catalog as a marker, so scenario tags
+  (``@MQCN-2.2.4-3``) are markers usable with ``-m`` and accepted by ``--strict-markers``;
+* adds ``--mqcn-target`` (which implementation to judge) and the ``target`` / ``world``
+  fixtures the step definitions use;
+* after each scenario, stores what the world recorded (checks, messages) on the test item
+  for the traceability report;
+* before collecting the scenarios, checks every tag of the feature files that looks like a
+  requirement ID names one of the catalog (a usage error otherwise, before anything runs);
+* with ``--mqcn-report DIR``: collects every item's outcome and, at the end of the session,
+  writes ``DIR/traceability.json`` and ``DIR/report.html`` (per-requirement verdicts over the
+  whole catalog), with pytest's ``DIR/junit.xml`` and pytest-bdd's ``DIR/cucumber.json``.
 """
 
 from __future__ import annotations
 
+import json
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
 import pytest
 
 from mqcn_model.catalog import CATALOG
+from mqcn_suite.coverage import Coverage, CoverageError, load_coverage
+from mqcn_suite.report import (
+    CUCUMBER_JSON,
+    JUNIT_XML,
+    REPORT_HTML,
+    ReportError,
+    ResultCollector,
+    build_traceability,
+    prepare_report_dir,
+    write_report,
+)
+from mqcn_suite.report.results import REPORT_PROPERTY
+from mqcn_suite.targets import Target, TargetError, resolve_target
+from mqcn_suite.world import World
+
+__all__ = ["REPORT_PROPERTY", "mqcn_target", "world"]
+
+_TARGET_SPEC = pytest.StashKey[str]()
+_REPORT_DIR = pytest.StashKey[Path]()
+_COLLECTOR = pytest.StashKey[ResultCollector]()
+_COVERAGE = pytest.StashKey[Coverage]()
+_STARTED = pytest.StashKey[float]()
+_WRITTEN = pytest.StashKey[Path]()
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("mqcn", "MS-MQCN conformance")
+    group.addoption(
+        "--mqcn-target",
+        default="reference",
+        help="implementation to judge: 'reference' (default, the embedded model)",
+    )
+    group.addoption(
+        "--mqcn-report",
+        metavar="DIR",
+        default=None,
+        help=(
+            "write the traceability report into DIR: traceability.json, report.html, "
+            "junit.xml and cucumber.json (created if missing)"
+        ),
+    )
+
+
+@pytest.hookimpl(tryfirst=True)  # before junitxml / pytest-bdd read their output paths
 def pytest_configure(config: pytest.Config) -> None:
     for requirement in CATALOG.values():
         config.addinivalue_line(
             "markers", f"{requirement.id}: [{requirement.keyword}] {requirement.statement}"
         )
+    spec = config.getoption("--mqcn-target", default="reference")
+    try:
+        config.stash[_TARGET_SPEC] = spec
+        resolve_target(spec).close()  # fail before anything runs if the target is unusable
+    except TargetError as exc:
+        raise pytest.UsageError(f"--mqcn-target: {exc}") from None
+    report = config.getoption("--mqcn-report", default=None)
+    if report is None or hasattr(config, "workerinput"):
+        return
+    try:
+        directory = prepare_report_dir(report)
+    except ReportError as exc:
+        raise pytest.UsageError(f"--mqcn-report: {exc}") from None
+    config.stash[_REPORT_DIR] = directory
+    if not getattr(config.option, "xmlpath", None):
+        config.option.xmlpath = str(directory / JUNIT_XML)
+    if not getattr(config.option, "cucumber_json_path", None):
+        config.option.cucumber_json_path = str(directory / CUCUMBER_JSON)
+    collector = ResultCollector(config.rootpath)
+    config.stash[_COLLECTOR] = collector
+    config.pluginmanager.register(collector, "mqcn-report-collector")
+
+
+def features_dir(config: pytest.Config) -> Path:
+    """The directory pytest-bdd reads feature files from (ini ``bdd_features_base_dir``)."""
+    try:
+        configured = config.getini("bdd_features_base_dir")
+    except ValueError:
+        configured = ""
+    return config.rootpath / (configured or "features")
+
+
+def _overlaps(argument: str, directory: Path, invocation: Path) -> bool:
+    """Does the command-line path ``argument`` include, or lie inside, ``directory``?"""
+    path = Path(argument.split("::", 1)[0])
+    path = (path if path.is_absolute() else invocation / path).resolve()
+    directory = directory.resolve()
+    return path == directory or directory in path.parents or path in directory.parents
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection(session: pytest.Session) -> None:
+    """Refuse feature files whose tags name no requirement, before any scenario is collected."""
+    config = session.config
+    directory = features_dir(config)
+    reporting = _REPORT_DIR in config.stash
+    steps = directory.parent / "steps"
+    invocation = config.invocation_params.dir
+    if not reporting and not any(_overlaps(arg, steps, invocation) for arg in config.args):
+        return
+    try:
+        config.stash[_COVERAGE] = load_coverage(directory)
+    except CoverageError as exc:
+        raise pytest.UsageError(str(exc)) from None
+    config.stash[_STARTED] = time.perf_counter()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """With ``--mqcn-report``: compute every requirement's verdict and write the report."""
+    config = session.config
+    directory = config.stash.get(_REPORT_DIR, None)
+    collector = config.stash.get(_COLLECTOR, None)
+    if directory is None or collector is None:
+        return
+    if session.exitstatus == pytest.ExitCode.USAGE_ERROR or _COVERAGE not in config.stash:
+        return  # nothing ran: keep whatever an earlier run wrote
+    started = config.stash.get(_STARTED, None)
+    document = build_traceability(
+        collector.results.values(),
+        target=config.stash[_TARGET_SPEC],
+        coverage=config.stash[_COVERAGE],
+        deselected=len(collector.deselected),
+        duration=time.perf_counter() - started if started is not None else None,
+    )
+    try:
+        write_report(directory, document)
+    except ReportError as exc:
+        sys.stderr.write(f"mqcn report: error: {exc}\n")
+        session.exitstatus = pytest.ExitCode.INTERNAL_ERROR
+        return
+    config.stash[_WRITTEN] = directory
+
+
+def pytest_terminal_summary(
+    terminalreporter: pytest.TerminalReporter, config: pytest.Config
+) -> None:
+    directory = config.stash.get(_WRITTEN, None)
+    if directory is not None:
+        terminalreporter.write_sep("-", f"mqcn traceability report: {directory / REPORT_HTML}")
+
+
+@pytest.fixture(scope="session")
+def mqcn_target(pytestconfig: pytest.Config) -> Iterator[Target]:
+    """The implementation under test, shared by all scenarios (each scenario resets it)."""
+    target = resolve_target(pytestconfig.stash[_TARGET_SPEC])
+    yield target
+    target.close()
+
+
+@pytest.fixture
+def world(mqcn_target: Target, request: pytest.FixtureRequest) -> Iterator[World]:
+    """A fresh scenario world; what it records is attached to the test for the report."""
+    scenario_world = World(target=mqcn_target)
+    yield scenario_world
+    request.node.user_properties.append(
+        (REPORT_PROPERTY, json.dumps(scenario_world.report_properties()))
+    )

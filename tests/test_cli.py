@@ -581,3 +581,50 @@ def test_console_script_usage_error_and_file(tmp_path: Path) -> None:
     assert human.returncode == 0, human.stderr
     assert "CONFORMING - no MUST or MUST NOT broken" in human.stdout
     assert "Traceback" not in human.stderr
+
+
+# --- the other commands, as the installed app registers them ---------------------------------
+
+SPEC = Path(__file__).resolve().parents[2] / "shared" / "spec" / "MS-MQCN.md"
+
+
+def test_catalog_on_its_own_lists_the_catalog_as_json() -> None:
+    result = invoke("catalog", "--json")
+    assert result.exit_code == 0, result.output
+    entries = json.loads(result.stdout)
+    assert len(entries) == len(CATALOG)
+    for entry in entries:
+        assert {"id", "section", "keyword", "role", "statement", "testable", "scenarios"} <= set(
+            entry
+        )
+        assert entry["id"] in CATALOG
+    assert json.loads(invoke("catalog", "list", "--json").stdout) == entries
+
+
+def test_catalog_section_filter_and_usage_error() -> None:
+    result = invoke("catalog", "--section", "2.2.4", "--json")
+    assert result.exit_code == 0
+    assert {e["section"] for e in json.loads(result.stdout)} == {"2.2.4"}
+    bad = invoke("catalog", "--section", "9.9")
+    assert bad.exit_code == 2
+    assert "no requirement in section '9.9'" in bad.stderr
+
+
+@pytest.mark.skipif(not SPEC.is_file(), reason="the shared spec text is not beside the checkout")
+def test_catalog_verify_maps_every_normative_sentence_of_the_spec() -> None:
+    result = invoke("catalog", "verify", "--spec", str(SPEC), "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["unmapped"] == []
+
+
+def test_catalog_verify_missing_spec_is_a_usage_error(tmp_path: Path) -> None:
+    result = invoke("catalog", "verify", "--spec", str(tmp_path / "nope.md"))
+    assert result.exit_code == 2
+    assert "nope.md" in result.stderr
+
+
+def test_run_with_an_unknown_target_is_a_usage_error(tmp_path: Path) -> None:
+    result = invoke("run", "--target", "bogus", "--report", str(tmp_path / "r"))
+    assert result.exit_code == 2
+    assert "unknown target 'bogus'" in result.stderr
+    assert not (tmp_path / "r" / "traceability.json").exists()

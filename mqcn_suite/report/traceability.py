@@ -1,0 +1,289 @@
+"""Per-requirement verdicts over the whole catalog, and the traceability document.
+
+Every catalog entry gets exactly one verdict:
+
+``untestable``      the catalog says no black-box test can judge it;
+``error``           a scenario tagged with it could not run because the target broke
+                    (the test failed with :class:`~mqcn_suite.targets.TargetError`);
+``fail``            a world check for it failed, or a scenario tagged with it failed without
+                    the failure being attributed to another requirement;
+``warning``         a SHOULD / SHOULD NOT was not met;
+``info``            a MAY / product-behaviour note: the target behaves otherwise (informational);
+``pass``            every scenario tagged with it that ran passed;
+``not applicable``  its scenarios were skipped as not applicable to the target (PICS);
+``inconclusive``    testable, but none of its scenarios ran (deselected, skipped, no scenario).
+
+The first that applies wins, in that order (after ``untestable``).
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from mqcn_model.catalog import CATALOG, KEYWORDS, Requirement
+from mqcn_suite.coverage import Coverage, ScenarioRef
+from mqcn_suite.report.results import ItemResult
+
+SCHEMA_ID = "mqcn-traceability/1"
+VERDICTS = (
+    "pass",
+    "fail",
+    "warning",
+    "info",
+    "inconclusive",
+    "not applicable",
+    "error",
+    "untestable",
+)
+# Precedence when a requirement collected several contributions (first wins).
+_PRECEDENCE = ("error", "fail", "warning", "info", "pass", "not applicable")
+NOT_APPLICABLE_PREFIX = "not applicable"
+_RAN = ("passed", "failed", "error")
+# Summary keys of the verdicts (JSON-friendly spelling).
+SUMMARY_KEY = {
+    "pass": "passed",
+    "fail": "failed",
+    "warning": "warning",
+    "info": "info",
+    "inconclusive": "inconclusive",
+    "not applicable": "not_applicable",
+    "error": "error",
+    "untestable": "untestable",
+}
+
+
+def replay_command(nodeid: str, target: str) -> str:
+    """One shell line that re-runs exactly this scenario (from the repository root)."""
+    return f"pytest {shlex.quote(nodeid)} --mqcn-target={shlex.quote(target)}"
+
+
+def decode_command(message_hex: str) -> str | None:
+    """One shell line that judges the message under test on its own, if there is one."""
+    return f"mqcn decode --hex {message_hex}" if message_hex else None
+
+
+@dataclass
+class _Evidence:
+    """What the items said about one requirement."""
+
+    contributions: list[str] = field(default_factory=list)
+    items: list[ItemResult] = field(default_factory=list)
+    failures: list[dict[str, Any]] = field(default_factory=list)
+    notes: list[dict[str, Any]] = field(default_factory=list)
+
+    def add_failure(self, failure: dict[str, Any]) -> None:
+        """Record a failure once (hypothesis replays a failing example several times)."""
+        key = (failure["nodeid"], failure["kind"], failure["message"])
+        if all((f["nodeid"], f["kind"], f["message"]) != key for f in self.failures):
+            self.failures.append(failure)
+
+
+def _failure(item: ItemResult, message: str, target: str, kind: str) -> dict[str, Any]:
+    return {
+        "scenario": item.scenario or item.name,
+        "nodeid": item.nodeid,
+        "kind": kind,
+        "message": message,
+        "message_hex": item.message_hex,
+        "replay": replay_command(item.nodeid, target),
+        "decode": decode_command(item.message_hex),
+    }
+
+
+def _gather(results: Iterable[ItemResult], target: str) -> dict[str, _Evidence]:
+    """Fold every item's outcome and world checks into per-requirement evidence."""
+    evidence: dict[str, _Evidence] = {}
+
+    def of(rid: str) -> _Evidence:
+        return evidence.setdefault(rid, _Evidence())
+
+    for item in results:
+        checks = [c for c in item.checks if c.get("requirement") in CATALOG]
+        attributed = any(c.get("verdict") == "fail" for c in checks)
+        involved = list(dict.fromkeys([*item.requirements, *(c["requirement"] for c in checks)]))
+        for rid in involved:
+            ev = of(rid)
+            ev.items.append(item)
+            if item.outcome == "skipped":
+                na = item.failure.lower().startswith(NOT_APPLICABLE_PREFIX)
+                ev.contributions.append("not applicable" if na else "skipped")
+                continue
+            own = [c for c in checks if c["requirement"] == rid]
+            seen_notes = set()
+            for check in own:
+                verdict = check.get("verdict")
+                if verdict == "fail":
+                    ev.contributions.append("fail")
+                    ev.add_failure(
+                        _failure(item, f"{rid}: {check.get('message', '')}", target, "check")
+                    )
+                elif verdict in ("warning", "info"):
+                    ev.contributions.append(verdict)
+                    key = (verdict, check.get("message", ""))
+                    if key not in seen_notes:  # hypothesis may repeat a check many times
+                        seen_notes.add(key)
+                        ev.notes.append(
+                            {
+                                "scenario": item.scenario or item.name,
+                                "nodeid": item.nodeid,
+                                "verdict": verdict,
+                                "message": check.get("message", ""),
+                            }
+                        )
+                elif verdict == "pass":
+                    ev.contributions.append("pass")
+            if rid not in item.requirements:
+                continue  # checked in passing by a scenario not tagged with it
+            if item.outcome == "passed":
+                ev.contributions.append("pass")
+            elif item.target_error:
+                ev.contributions.append("error")
+                ev.add_failure(_failure(item, item.failure, target, "target-error"))
+            elif not attributed:
+                ev.contributions.append("fail")
+                ev.add_failure(_failure(item, item.failure, target, "scenario"))
+            # else: the failure belongs to another requirement; what this one's own checks
+            # said before the scenario stopped has been counted above.
+    return evidence
+
+
+def verdict_of(requirement: Requirement, evidence: _Evidence | None) -> str:
+    """The one verdict of ``requirement`` given what the items said about it."""
+    if not requirement.testable:
+        return "untestable"
+    contributions = set(evidence.contributions) if evidence else set()
+    for verdict in _PRECEDENCE:
+        if verdict in contributions:
+            return verdict
+    return "inconclusive"
+
+
+def _scenario_entries(
+    rid: str, static: list[ScenarioRef], evidence: _Evidence | None
+) -> list[dict[str, Any]]:
+    """The scenarios of one requirement: every item that ran, then static ones that did not."""
+    entries: list[dict[str, Any]] = []
+    ran: set[tuple[str | None, str | None]] = set()
+    for item in evidence.items if evidence else []:
+        ran.add((item.feature_path, item.template))
+        entries.append(
+            {
+                "name": item.scenario or item.name,
+                "template": item.template or item.scenario or item.name,
+                "feature": item.feature,
+                "line": item.line,
+                "outcome": item.outcome,
+                "nodeid": item.nodeid,
+                "tagged": rid in item.requirements,
+                "duration": round(item.duration, 6),
+            }
+        )
+    for scenario in static:
+        if (scenario.path, scenario.name) not in ran:
+            entries.append(
+                {
+                    "name": scenario.name,
+                    "template": scenario.name,
+                    "feature": scenario.feature,
+                    "line": scenario.line,
+                    "outcome": "not run",
+                    "nodeid": None,
+                    "tagged": True,
+                    "duration": 0.0,
+                }
+            )
+    return entries
+
+
+def _count(verdicts: Iterable[str]) -> dict[str, int]:
+    counts = dict.fromkeys(SUMMARY_KEY.values(), 0)
+    for verdict in verdicts:
+        counts[SUMMARY_KEY[verdict]] += 1
+    return counts
+
+
+def summarise(requirements: list[dict[str, Any]]) -> dict[str, Any]:
+    """Totals over the requirement objects of a traceability document."""
+
+    def block(entries: list[dict[str, Any]]) -> dict[str, Any]:
+        testable = [r for r in entries if r["testable"]]
+        covered = [r for r in testable if any(s["tagged"] for s in r["scenarios"])]
+        ran = [r for r in testable if any(s["outcome"] in _RAN for s in r["scenarios"])]
+        return {
+            "total": len(entries),
+            "testable": len(testable),
+            "covered": len(covered),
+            "uncovered": len(testable) - len(covered),
+            "ran": len(ran),
+            **_count(r["verdict"] for r in entries),
+        }
+
+    summary = block(requirements)
+    summary["by_keyword"] = {
+        keyword: block([r for r in requirements if r["keyword"] == keyword]) for keyword in KEYWORDS
+    }
+    mandatory = [r for r in requirements if r["keyword"] in ("MUST", "MUST NOT")]
+    summary["mandatory"] = block(mandatory)
+    return summary
+
+
+def build_traceability(
+    results: Iterable[ItemResult],
+    *,
+    target: str,
+    coverage: Coverage | None = None,
+    catalog: Mapping[str, Requirement] = CATALOG,
+    deselected: int = 0,
+    duration: float | None = None,
+    generated_at: datetime | None = None,
+) -> dict[str, Any]:
+    """The traceability document (see ``traceability.schema.json``)."""
+    results = list(results)
+    evidence = _gather(results, target)
+    static = coverage.by_requirement(catalog) if coverage is not None else {}
+    requirements = []
+    for rid, requirement in catalog.items():
+        ev = evidence.get(rid)
+        requirements.append(
+            {
+                "id": rid,
+                "section": requirement.section,
+                "keyword": requirement.keyword,
+                "role": requirement.role,
+                "statement": requirement.statement,
+                "testable": requirement.testable,
+                "reason": requirement.reason,
+                "verdict": verdict_of(requirement, ev),
+                "scenarios": _scenario_entries(rid, static.get(rid, []), ev),
+                "failures": ev.failures if ev else [],
+                "notes": ev.notes if ev else [],
+            }
+        )
+    outcomes = {"passed": 0, "failed": 0, "skipped": 0, "error": 0}
+    for item in results:
+        outcomes[item.outcome] += 1
+    when = generated_at or datetime.now(UTC)
+    return {
+        "schema": SCHEMA_ID,
+        "generated_at": when.isoformat(timespec="seconds"),
+        "target": target,
+        "spec": getattr(catalog, "spec", ""),
+        "run": {
+            "items": len(results),
+            **outcomes,
+            "deselected": deselected,
+            "duration": round(
+                duration if duration is not None else sum(r.duration for r in results), 3
+            ),
+        },
+        "summary": summarise(requirements),
+        "requirements": requirements,
+        "features": [
+            {"feature": f.feature, "name": f.name, "scenarios": f.scenarios}
+            for f in (coverage.features if coverage is not None else [])
+        ],
+    }

@@ -1,0 +1,238 @@
+"""Writing the report directory: ``traceability.json`` (schema-checked) and ``report.html``.
+
+``junit.xml`` and ``cucumber.json`` are written by pytest's own ``--junitxml`` and
+pytest-bdd's ``--cucumberjson``, which the plugin points into the same directory.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import jsonschema
+
+from mqcn_suite.report.traceability import SUMMARY_KEY, VERDICTS
+
+TRACEABILITY_JSON = "traceability.json"
+REPORT_HTML = "report.html"
+JUNIT_XML = "junit.xml"
+CUCUMBER_JSON = "cucumber.json"
+REPORT_FILES = (TRACEABILITY_JSON, REPORT_HTML, JUNIT_XML, CUCUMBER_JSON)
+
+# Headings of the MS-MQCN sections that carry requirements (for grouping the HTML page).
+SECTION_TITLES = {
+    "1.5": "Prerequisites/Preconditions",
+    "1.6": "Applicability Statement",
+    "1.7": "Versioning and Capability Negotiation",
+    "1.8": "Vendor-Extensible Fields",
+    "1.9": "Standards Assignments",
+    "2.1": "Transport",
+    "2.2": "Message Syntax",
+    "2.2.1": "GUID",
+    "2.2.2": "PROPID",
+    "2.2.2.1": "PROPID Constants",
+    "2.2.3": "PROPVALUE",
+    "2.2.3.1": "VT_I2",
+    "2.2.3.2": "VT_I4",
+    "2.2.3.3": "VT_BOOL",
+    "2.2.3.4": "VT_I1",
+    "2.2.3.5": "VT_UI1",
+    "2.2.3.6": "VT_UI2",
+    "2.2.3.7": "VT_UI4",
+    "2.2.3.8": "VT_I8",
+    "2.2.3.9": "VT_UI8",
+    "2.2.3.10": "VT_LPWSTR",
+    "2.2.3.11": "VT_BLOB",
+    "2.2.3.12": "VT_CLSID",
+    "2.2.3.13": "VT_UI4 | VT_VECTOR",
+    "2.2.3.14": "VT_CLSID | VT_VECTOR",
+    "2.2.3.15": "VT_LPWSTR | VT_VECTOR",
+    "2.2.4": "Change Notification Message",
+    "2.2.5": "Notification Body",
+    "2.2.6": "Notification Update",
+    "2.3": "Directory Service Schema Elements",
+    "3.1.1": "Abstract Data Model",
+    "3.1.1.1": "Shared Data Elements",
+    "3.1.1.2": "Data Elements Mapping",
+    "3.1.1.2.1": "Queue Manager Attributes Mapping",
+    "3.1.1.3": "Queue Attributes Mapping",
+    "3.2.1.2.1": "Change Notification Queue",
+    "3.2.3": "Server Initialization",
+    "3.2.5": "Server Processing Events and Sequencing Rules",
+    "3.2.5.1": "Processing a Change Notification Message Version 0x01",
+    "3.2.5.2": "Processing a Change Notification Message Version 0x02",
+    "3.3.1.1": "Client Shared Data Elements",
+    "3.3.3": "Client Initialization",
+    "3.3.4.1": "Send Change Notification",
+    "3.3.5.1": "Preparing a Change Notification Message Version 0x02",
+    "3.3.5.2": "Preparing a Change Notification Message Version 0x01",
+    "3.3.5.3": "Sending a Change Notification Message",
+    "5.1": "Security Considerations for Implementers",
+    "6": "Appendix A: Product Behavior",
+}
+
+
+class ReportError(RuntimeError):
+    """The report directory cannot be written, or a document does not match its schema."""
+
+
+def prepare_report_dir(directory: Path | str) -> Path:
+    """Create ``directory`` if needed and make sure files can be written in it.
+
+    Raises :class:`ReportError` with the reason (not a directory, permission denied...).
+    """
+    path = Path(directory).expanduser()
+    if path.exists() and not path.is_dir():
+        raise ReportError(f"{path} exists and is not a directory")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path, prefix=".mqcn-probe-"):
+            pass
+    except PermissionError:
+        raise ReportError(f"cannot write to {path}: permission denied") from None
+    except OSError as exc:
+        raise ReportError(f"cannot write to {path}: {exc.strerror or exc}") from None
+    return path.resolve()
+
+
+@cache
+def traceability_schema() -> dict[str, Any]:
+    """The JSON schema of ``traceability.json`` (packaged beside this module)."""
+    text = resources.files(__package__).joinpath("traceability.schema.json").read_text("utf-8")
+    return json.loads(text)
+
+
+def validate_traceability(document: dict[str, Any]) -> None:
+    """Raise :class:`ReportError` naming the first place ``document`` breaks the schema."""
+    validator = jsonschema.Draft202012Validator(traceability_schema())
+    error = jsonschema.exceptions.best_match(validator.iter_errors(document))
+    if error is not None:
+        where = "/".join(str(part) for part in error.absolute_path) or "(top level)"
+        raise ReportError(
+            f"traceability document does not match its schema at {where}: {error.message}"
+        )
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _atomic_write(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file, so readers never see half a file."""
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as stream:
+            stream.write(text)
+        os.chmod(temporary, 0o666 & ~_umask())  # as a plain open() would have made it
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def _section_key(section: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in section.split("."))
+
+
+_WORST = ("error", "failed", "passed", "skipped", "not run")
+
+
+def group_scenarios(scenarios: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One line per scenario of a feature file: an outline's rows are counted together."""
+    groups: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for scenario in scenarios:
+        key = (scenario["feature"], scenario["line"], scenario["template"])
+        group = groups.setdefault(
+            key,
+            {
+                "name": scenario["name"],
+                "feature": scenario["feature"],
+                "line": scenario["line"],
+                "runs": 0,
+                "outcomes": {},
+            },
+        )
+        group["runs"] += 1
+        if group["runs"] > 1:
+            group["name"] = scenario["template"]
+        outcomes = group["outcomes"]
+        outcomes[scenario["outcome"]] = outcomes.get(scenario["outcome"], 0) + 1
+    for group in groups.values():
+        group["outcome"] = next(o for o in _WORST if o in group["outcomes"])
+    return list(groups.values())
+
+
+def group_by_section(requirements: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Requirement objects grouped by section, sections in document order."""
+    sections: dict[str, list[dict[str, Any]]] = {}
+    for requirement in requirements:
+        sections.setdefault(requirement["section"], []).append(requirement)
+    grouped = []
+    for section in sorted(sections, key=_section_key):
+        entries = [
+            dict(r, scenario_groups=group_scenarios(r["scenarios"])) for r in sections[section]
+        ]
+        counts = {verdict: sum(r["verdict"] == verdict for r in entries) for verdict in VERDICTS}
+        grouped.append(
+            {
+                "section": section,
+                "title": SECTION_TITLES.get(section, ""),
+                "requirements": entries,
+                "counts": {verdict: n for verdict, n in counts.items() if n},
+            }
+        )
+    return grouped
+
+
+@cache
+def _environment() -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.PackageLoader("mqcn_suite.report", "templates"),
+        autoescape=jinja2.select_autoescape(["html", "j2"], default=True),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+
+
+def render_html(document: dict[str, Any]) -> str:
+    """The one self-contained HTML page of the report (inline CSS, no external asset)."""
+    summary = document["summary"]
+
+    def percent(part: int, whole: int) -> str:
+        return f"{100 * part / whole:.0f}%" if whole else "–"
+
+    template = _environment().get_template("report.html.j2")
+    return template.render(
+        doc=document,
+        summary=summary,
+        sections=group_by_section(document["requirements"]),
+        verdicts=VERDICTS,
+        verdict_key=SUMMARY_KEY,
+        percent=percent,
+        failing=[r for r in document["requirements"] if r["verdict"] in ("fail", "error")],
+    )
+
+
+def write_report(directory: Path, document: dict[str, Any]) -> dict[str, Path]:
+    """Validate ``document``; write ``traceability.json`` and ``report.html`` into ``directory``."""
+    validate_traceability(document)
+    paths = {TRACEABILITY_JSON: directory / TRACEABILITY_JSON, REPORT_HTML: directory / REPORT_HTML}
+    try:
+        _atomic_write(
+            paths[TRACEABILITY_JSON], json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+        )
+        _atomic_write(paths[REPORT_HTML], render_html(document))
+    except OSError as exc:
+        raise ReportError(
+            f"cannot write the report into {directory}: {exc.strerror or exc}"
+        ) from None
+    return paths

@@ -1,0 +1,100 @@
+"""The one interface every target implements, and the data that crosses it.
+
+Steps (features/ and steps/) only ever talk to a :class:`Target`.  Everything that crosses
+the interface is JSON-shaped (GUIDs as text, bytes as hex, enums by name), so that an adapter
+for an implementation in another language can speak it over a pipe (docs/adapter-protocol.md).
+
+What the suite asks of a target:
+
+* ``reset(setup)``            — forget everything; become the queue manager / directory described
+* ``start_server()``          — run 3.2.3; report the Open Queue the server raised (or none)
+* ``deliver(envelope)``       — a message arrives on the notification queue
+* ``advance_clock(seconds)``  — move the target's virtual clock (batching profiles)
+* ``state()``                 — the queue manager's attributes and queue collection
+* ``directory_reads()``       — every Read Directory the target made, in order
+* ``start_client(...)``       — run 3.3.3 towards a destination; report the Open Queue
+* ``send_change_notification(operation, object_id, changed)`` — 3.3.4.1; the messages emitted
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+from mqcn_model.envelope import Envelope
+
+
+class TargetError(RuntimeError):
+    """The target could not be reached, answered nonsense, or was named wrongly."""
+
+
+@dataclass
+class Setup:
+    """The known state a scenario starts from (JSON form in :meth:`to_json`)."""
+
+    qm_guid: uuid.UUID = field(
+        default_factory=lambda: uuid.UUID("6f1c3a9e-2b4d-4c5e-8f70-1a2b3c4d5e6f")
+    )
+    computer: str = "qm1.example.com"
+    profile: str = "spec"
+    readings: str = "strict"
+    workgroup: bool = False
+    qm_attributes: dict[str, Any] = field(default_factory=dict)
+    queues: list[dict[str, Any]] = field(default_factory=list)
+    directory_queues: list[dict[str, Any]] = field(
+        default_factory=list
+    )  # {"owner": guid, "queue": {...}}
+    directory_queue_managers: list[dict[str, Any]] = field(default_factory=list)
+    client_identifier: uuid.UUID = field(
+        default_factory=lambda: uuid.UUID("0d5e3c1f-7a6b-4e8d-9c2f-3b4a5d6e7f80")
+    )
+    client_version: int | None = None
+    client_server_name: str = "dc1.example.com"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "qm_guid": str(self.qm_guid),
+            "computer": self.computer,
+            "profile": self.profile,
+            "readings": self.readings,
+            "workgroup": self.workgroup,
+            "qm_attributes": self.qm_attributes,
+            "queues": self.queues,
+            "directory": {
+                "queues": self.directory_queues,
+                "queue_managers": self.directory_queue_managers,
+            },
+            "client": {
+                "identifier": str(self.client_identifier),
+                "version": self.client_version,
+                "server_name": self.client_server_name,
+            },
+        }
+
+
+@runtime_checkable
+class Target(Protocol):
+    """What a conformance target offers the suite (see module docstring)."""
+
+    name: str
+
+    def reset(self, setup: Setup) -> None: ...
+
+    def start_server(self) -> dict[str, Any] | None: ...
+
+    def deliver(self, envelope: Envelope) -> None: ...
+
+    def advance_clock(self, seconds: float) -> None: ...
+
+    def state(self) -> dict[str, Any]: ...
+
+    def directory_reads(self) -> list[dict[str, Any]]: ...
+
+    def start_client(self, destination: uuid.UUID) -> dict[str, Any] | None: ...
+
+    def send_change_notification(
+        self, operation: str, object_id: uuid.UUID, changed: list[str]
+    ) -> list[Envelope]: ...
+
+    def close(self) -> None: ...

@@ -1,0 +1,122 @@
+"""The embedded reference target: the sans-IO model of mqcn_model behind the Target interface."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from mqcn_model.adm import Queue, QueueManager
+from mqcn_model.client import NotificationClient
+from mqcn_model.constants import Operation
+from mqcn_model.directory import InMemoryDirectory
+from mqcn_model.envelope import Envelope
+from mqcn_model.errata import LENIENT, STRICT
+from mqcn_model.profiles import PROFILES
+from mqcn_model.server import NotificationServer
+from mqcn_suite.targets.base import Setup, TargetError
+
+
+class ReferenceTarget:
+    """The reference queue manager, directory service and client, in process."""
+
+    name = "reference"
+
+    def __init__(self) -> None:
+        self.server: NotificationServer | None = None
+        self.client: NotificationClient | None = None
+        self.directory = InMemoryDirectory()
+        self.setup = Setup()
+
+    def reset(self, setup: Setup) -> None:
+        if setup.profile not in PROFILES:
+            raise TargetError(
+                f"unknown product profile {setup.profile!r}; known: {sorted(PROFILES)}"
+            )
+        self.setup = setup
+        profile = PROFILES[setup.profile]
+        qm = QueueManager.from_json({"Identifier": str(setup.qm_guid), **setup.qm_attributes})
+        for queue_json in setup.queues:
+            queue = Queue.from_json(queue_json)
+            qm.QueueCollection[queue.Identifier] = queue
+        self.directory = InMemoryDirectory()
+        for entry in setup.directory_queues:
+            self.directory.put_queue(
+                Queue.from_json(entry["queue"]), owner=uuid.UUID(entry["owner"])
+            )
+        for qm_json in setup.directory_queue_managers:
+            self.directory.put_queue_manager(QueueManager.from_json(qm_json))
+        readings = LENIENT if setup.readings == "lenient" else STRICT
+        self.server = NotificationServer(
+            qm,
+            self.directory,
+            computer=setup.computer,
+            profile=profile,
+            readings=readings,
+            workgroup=setup.workgroup,
+        )
+        self.client = NotificationClient(
+            setup.client_identifier,
+            version=setup.client_version,
+            server_name=setup.client_server_name,
+            profile=profile,
+        )
+
+    def _server(self) -> NotificationServer:
+        if self.server is None:
+            raise TargetError("reset() was not called")
+        return self.server
+
+    def start_server(self) -> dict[str, Any] | None:
+        for effect in self._server().initialize():
+            if effect.kind == "open-queue":
+                return dict(effect.detail)
+        return None
+
+    def deliver(self, envelope: Envelope) -> None:
+        self._server().deliver(envelope)
+
+    def advance_clock(self, seconds: float) -> None:
+        self._server().advance(seconds)
+
+    def state(self) -> dict[str, Any]:
+        return self._server().state()
+
+    def directory_reads(self) -> list[dict[str, Any]]:
+        reads = [r.to_json() for r in self.directory.reads]
+        servers = [
+            e.detail.get("server")
+            for rec in self._server().records
+            for e in rec.effects
+            if e.kind == "read-directory"
+        ]
+        for read, server in zip(reads, servers, strict=False):
+            read["server"] = server
+        return reads
+
+    def start_client(self, destination: uuid.UUID) -> dict[str, Any] | None:
+        assert self.client is not None
+        return self.client.initialize(destination).to_json()
+
+    def send_change_notification(
+        self, operation: str, object_id: uuid.UUID, changed: list[str]
+    ) -> list[Envelope]:
+        """Send about a directory object (queue or queue manager) the scenario set up."""
+        assert self.client is not None
+        try:
+            op = Operation[operation]
+        except KeyError:
+            raise TargetError(
+                f"unknown operation {operation!r}; one of {[o.name for o in Operation]}"
+            ) from None
+        if op is Operation.QueueManagerUpdate:
+            obj: Queue | QueueManager | None = self.directory.queue_managers.get(object_id)
+            owner = object_id
+        else:
+            obj = self.directory.queues.get(object_id)
+            owner = self.directory.owners.get(object_id)
+        if obj is None:
+            raise TargetError(f"no directory object {object_id} for {operation}")
+        return [self.client.send_change_notification(op, obj, owner=owner, changed=changed)]
+
+    def close(self) -> None:
+        self.server = None

@@ -1,0 +1,159 @@
+"""Steps shared by the server features (3.2.3, 3.2.5, 3.2.5.1, 3.2.5.2, section 6 server notes).
+
+Imported with ``from steps._server_steps import *`` by each of those step modules, so that
+pytest-bdd finds the step fixtures in the module that runs the scenarios.  Builders and readers
+live in :mod:`mqcn_model.scenario_messages` (its "server-side scenarios" group); talking to the
+target goes through the World.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from pytest_bdd import given, parsers, then, when
+
+from mqcn_model import scenario_messages as sm
+from mqcn_suite.world import (
+    COMPUTER,
+    DS_GUID,
+    NEW_QUEUE_GUID,
+    QM_GUID,
+    QUEUE_GUID,
+    World,
+    existing_queue,
+    v2_body,
+)
+
+IDS = sm.ScenarioIds(QUEUE_GUID, NEW_QUEUE_GUID, QM_GUID, DS_GUID, COMPUTER.split(".")[0])
+UNKNOWN_QUEUE_GUID = uuid.UUID("e5f6a7b8-c9d0-4e1f-8a2b-3c4d5e6f7081")
+OBJECTS = {
+    "the queue orders": QUEUE_GUID,
+    "the queue invoices": sm.INVOICES_GUID,
+    "the new queue": NEW_QUEUE_GUID,
+    "an unknown queue": UNKNOWN_QUEUE_GUID,
+    "the queue manager": QM_GUID,
+}
+
+
+def object_key(name: str) -> str:
+    """How :func:`sm.changed_objects` names an object a feature names ("the new queue added")."""
+    for suffix in (" added", " removed"):
+        if name.endswith(suffix):
+            return object_key(name[: -len(suffix)]) + suffix
+    return "queue_manager" if name == "the queue manager" else f"queue {OBJECTS[name]}"
+
+
+def changes(world: World) -> dict[str, object]:
+    """What the scenario's messages changed so far (a :func:`sm.state_diff`)."""
+    return sm.state_diff(world.state_before or world.state(), world.state())
+
+
+# --- given ----------------------------------------------------------------------------------
+
+
+@given("the queue manager also owns the queue invoices")
+def _owns_invoices(world: World) -> None:
+    world.own_queue(existing_queue(sm.INVOICES_GUID, Pathname="qm1\\invoices", Label="invoices"))
+
+
+@given(parsers.parse("the directory publishes {name} with other values"))
+def _publishes_other(world: World, name: str) -> None:
+    if name == "the queue manager":
+        world.publish_queue_manager(**sm.queue_manager_attributes())
+    else:
+        queue = existing_queue(OBJECTS[name], **sm.distinctive_queue_attributes())
+        world.publish_queue(queue)
+
+
+@given("the directory publishes the new queue")
+def _publishes_new(world: World) -> None:
+    world.publish_queue(existing_queue(NEW_QUEUE_GUID, Pathname="qm1\\newq", Label="new"))
+
+
+@given("a Quota change of the queue orders")
+def _quota_change(world: World) -> None:
+    world.message = sm.v1_body(sm.quota_change(IDS))
+
+
+@given("a Version 0x02 change of the queue orders")
+def _v2_change(world: World) -> None:
+    world.message = v2_body(2)
+
+
+@given(parsers.parse('a Version 0x02 notification of event {event:d} about {name} from "{server}"'))
+def _v2_event(world: World, event: int, name: str, server: str) -> None:
+    world.message = v2_body(event, OBJECTS[name], server)
+
+
+@given("a Version 0x01 message with one update of each kind")
+def _every_kind(world: World) -> None:
+    world.message = sm.v1_body(*sm.every_kind_of_update(IDS, sm.INVOICES_GUID))
+
+
+@given(parsers.parse("a Version 0x01 message with {count:d} Quota changes of the queue orders"))
+def _quota_changes(world: World, count: int) -> None:
+    world.message = sm.quota_changes(IDS, count)
+
+
+@given("a deletion of the queue orders")
+def _deletion(world: World) -> None:
+    world.message = sm.v1_body(sm.queue_deletion(QUEUE_GUID, master=DS_GUID))
+
+
+# --- when -----------------------------------------------------------------------------------
+
+
+@when("the server side starts")
+def _starts(world: World) -> None:
+    world.start()
+
+
+@when(parsers.parse("the target receives the message with SenderIdentifierType {name}"))
+def _receive_sender_type(world: World, name: str) -> None:
+    world.deliver(world.message, sender_identifier_type=sm.sender_identifier_type_named(name))
+
+
+@when(parsers.parse("the target receives the message with AuthenticationLevel {name}"))
+def _receive_auth_level(world: World, name: str) -> None:
+    world.deliver(world.message, authentication_level=sm.authentication_level_named(name))
+
+
+# --- then -----------------------------------------------------------------------------------
+
+
+@then(parsers.parse("the Quota of the queue orders is {quota:d} ({requirement})"))
+def _quota_is(world: World, quota: int, requirement: str) -> None:
+    found = (world.queue_state() or {}).get("Quota")
+    world.expect(requirement, found == quota, f"Quota is {found!r}, not {quota}")
+
+
+@then(parsers.parse("the message changed exactly: {objects} ({requirement})"))
+def _changed_objects(world: World, objects: str, requirement: str) -> None:
+    names = [] if objects == "nothing" else objects.replace(" and ", ", ").split(", ")
+    diff = changes(world)
+    wanted = {object_key(name) for name in names}
+    world.expect(requirement, sm.changed_objects(diff) == wanted, f"the changes were {diff}")
+
+
+@then(
+    parsers.parse("the message changed only the {attribute} of {name}, now {value} ({requirement})")
+)
+def _changed_attribute(
+    world: World, attribute: str, name: str, value: str, requirement: str
+) -> None:
+    of_qm = name == "the queue manager"
+    wanted = {
+        f"{object_key(name)}.{attribute}": sm.attribute_value_json(
+            attribute, value, of_queue_manager=of_qm
+        )
+    }
+    diff = changes(world)
+    world.expect(requirement, diff == wanted, f"the changes were {diff}, not {wanted}")
+
+
+@then(parsers.parse("{name} now holds what the directory publishes ({requirement})"))
+def _holds_published(world: World, name: str, requirement: str) -> None:
+    problems = sm.directory_copy_problems(
+        world.setup.to_json(), world.state(), OBJECTS[name], queue_manager=False
+    )
+    world.expect(requirement, not problems, "; ".join(problems))

@@ -1,0 +1,22 @@
+"""Steps of features/6-product-behaviour-client.feature (notes <1>, <2>, <5>, <9>)."""
+
+from __future__ import annotations
+
+from pytest_bdd import parsers, scenarios, then
+
+from mqcn_suite.world import World
+from steps._format_steps import *  # noqa: F403 - shared step definitions
+
+scenarios("6-product-behaviour-client.feature")
+
+
+@then(
+    parsers.parse(
+        "the emitted messages have Version {version}, as note {note} says ({requirement})"
+    )
+)
+def _version_by_note(world: World, version: str, note: str, requirement: str) -> None:
+    versions = sorted({envelope.body[:1].hex() for envelope in world.emitted})
+    world.expect(
+        requirement, versions == [version[2:]], f"note {note}: the client sent Versions {versions}"
+    )
