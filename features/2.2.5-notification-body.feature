@@ -38,6 +38,8 @@ Feature: 2.2.5 Notification Body - the Unicode mark-up a queue manager sends
       | no </Event> tag         | MQCN-2.2.5-6 |
       | elements out of order   | MQCN-2.2.5-6 |
       | an extra element        | MQCN-2.2.5-6 |
+      | the ABNF's </ObjectGuid > closing tag | MQCN-2.2.5-6 |
+      | two U+0000 after the body             | MQCN-2.2.5-6 |
 
     @MQCN-2.2.5-7
     Examples: object-guid forms
@@ -77,6 +79,19 @@ Feature: 2.2.5 Notification Body - the Unicode mark-up a queue manager sends
     And a conforming Version 0x02 message about a change of the queue manager
     When the target receives the message
     Then the queue manager takes the directory's attributes (MQCN-2.2.5-4)
+
+  @MQCN-2.2.5-6
+  Scenario Outline: A queue manager acts on a conforming body written with <form>
+    Given a Version 0x02 message about the queue orders with <form>
+    When the target receives the message
+    Then the queue orders takes the directory's attributes (MQCN-2.2.5-6)
+
+    Examples: ABNF literals match in any case (errata E-02); one terminator is allowed (E-03)
+      | form                      |
+      | lower-case tags           |
+      | upper-case tags           |
+      | an upper-case ObjectGuid  |
+      | one U+0000 after the body |
 
   @MQCN-2.2.5-8
   Scenario: A queue manager accepts a server name of exactly 256 visible characters

@@ -69,6 +69,13 @@ Feature: 3.2.5.2 Processing a Version 0x02 message - the directory is the source
     Then the queue orders was read from the directory with the 16 attributes of 3.2.5.2 (MQCN-3.2.5.2-5)
     And the queue orders now holds what the directory publishes (MQCN-3.2.5.2-6)
 
+  @MQCN-3.2.5.2-6
+  Scenario: Event 2 about a queue the queue manager does not own creates nothing
+    Given the directory publishes the queue invoices with other values
+    And a Version 0x02 notification of event 2 about the queue invoices from "dc1.example.com"
+    When the target receives the message
+    Then the queue manager state is unchanged (MQCN-3.2.5.2-6)
+
   # --- event 3: delete queue -------------------------------------------------------------------
 
   @MQCN-3.2.5.2-7

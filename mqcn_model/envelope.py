@@ -86,7 +86,10 @@ class Envelope:
 
         def enum(kind: Any, key: str) -> Any:
             name = data[key]
-            member = kind.__members__.get(name) or kind.__members__.get(f"{name}_")
+            # not `or`: IntEnum members of value 0 (Express, None_) are falsy
+            member = kind.__members__.get(name)
+            if member is None:
+                member = kind.__members__.get(f"{name}_")
             if member is None:
                 raise ValueError(
                     f"{key}: {name!r} is not one of {[m.rstrip('_') for m in kind.__members__]}"

@@ -57,4 +57,6 @@ ERRATA_SWITCHES: dict[str, str | None] = {
     "E-17": None,
     "E-18": None,
     "E-19": None,
+    "E-20": None,
+    "E-21": None,
 }

@@ -7,6 +7,7 @@ Each group of scenarios keeps its builders under its own comment heading.
 
 from __future__ import annotations
 
+import re
 import struct
 import uuid
 from dataclasses import dataclass
@@ -479,7 +480,7 @@ def v2_defect_message(defect: str, guid: uuid.UUID, server: str) -> bytes:
     'fffe'
     """
     event, text_guid = "2", str(guid)
-    build = V2_DEFECTS[defect]
+    build = V2_DEFECTS.get(defect) or V2_ACCEPTABLE_FORMS[defect]
     return build(event, text_guid, server)
 
 
@@ -531,9 +532,26 @@ V2_DEFECTS: dict[str, Any] = {
     "an extra element": _text(
         lambda t: t.replace("</Notification>", "<Extra>1</Extra></Notification>")
     ),
+    "the ABNF's </ObjectGuid > closing tag": _text(
+        lambda t: t.replace("</ObjectGuid>", "</ObjectGuid >")
+    ),
+    "two U+0000 after the body": _text(lambda t: t + "\x00\x00"),
     "NumberOfUpdateNotifications 0": _text(lambda t: t, count=0),
     "NumberOfUpdateNotifications 2": _text(lambda t: t, count=2),
     "NumberOfUpdateNotifications 255": _text(lambda t: t, count=255),
+}
+
+
+# Forms of a conforming body that a strict reader must still accept (errata E-02, E-03).
+V2_ACCEPTABLE_FORMS: dict[str, Any] = {
+    "lower-case tags": _text(
+        lambda t: re.sub(r"<(/?)([A-Za-z]+)>", lambda m: m.group(0).lower(), t)
+    ),
+    "upper-case tags": _text(
+        lambda t: re.sub(r"<(/?)([A-Za-z]+)>", lambda m: m.group(0).upper(), t)
+    ),
+    "an upper-case ObjectGuid": _tokens(guid=str.upper),
+    "one U+0000 after the body": _text(lambda t: t + "\x00"),
 }
 
 

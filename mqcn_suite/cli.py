@@ -45,6 +45,7 @@ from mqcn_suite.commands.catalog_list import (
     catalog_list,
 )
 from mqcn_suite.commands.catalog_verify import VERIFY_HELP, verify
+from mqcn_suite.commands.pics import PICS_HELP, pics
 from mqcn_suite.commands.run import RUN_HELP, run
 
 EXIT_CONFORMING = 0
@@ -407,6 +408,7 @@ def decode(
 # --- the other commands: each lives in mqcn_suite/commands/ and is registered here ----------
 
 app.command("run", help=RUN_HELP)(run)
+app.command("pics", help=PICS_HELP)(pics)
 
 catalog_app = typer.Typer(
     name="catalog",

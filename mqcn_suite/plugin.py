@@ -36,12 +36,22 @@ from mqcn_suite.report import (
     write_report,
 )
 from mqcn_suite.report.results import REPORT_PROPERTY
-from mqcn_suite.targets import Target, TargetError, resolve_target
+from mqcn_suite.targets import (
+    DEFAULT_TIMEOUT,
+    ClaimsGuard,
+    PicsError,
+    Target,
+    TargetError,
+    load_pics,
+    pics_of,
+    resolve_target,
+)
 from mqcn_suite.world import World
 
 __all__ = ["REPORT_PROPERTY", "mqcn_target", "world"]
 
 _TARGET_SPEC = pytest.StashKey[str]()
+_TARGET = pytest.StashKey[ClaimsGuard]()
 _REPORT_DIR = pytest.StashKey[Path]()
 _COLLECTOR = pytest.StashKey[ResultCollector]()
 _COVERAGE = pytest.StashKey[Coverage]()
@@ -54,7 +64,23 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption(
         "--mqcn-target",
         default="reference",
-        help="implementation to judge: 'reference' (default, the embedded model)",
+        help=(
+            "implementation to judge: 'reference' (default, the embedded model), "
+            "'python:package.module:factory' or 'exec:COMMAND ARGS...' (docs/adapter-protocol.md)"
+        ),
+    )
+    group.addoption(
+        "--mqcn-pics",
+        metavar="FILE",
+        default=None,
+        help="the target's PICS file (YAML/JSON); default: what the target claims itself",
+    )
+    group.addoption(
+        "--mqcn-timeout",
+        metavar="SECONDS",
+        type=float,
+        default=DEFAULT_TIMEOUT,
+        help=f"time limit of one call to an exec: target (default {DEFAULT_TIMEOUT:g} s)",
     )
     group.addoption(
         "--mqcn-report",
@@ -74,11 +100,28 @@ def pytest_configure(config: pytest.Config) -> None:
             "markers", f"{requirement.id}: [{requirement.keyword}] {requirement.statement}"
         )
     spec = config.getoption("--mqcn-target", default="reference")
+    config.stash[_TARGET_SPEC] = spec
+    timeout = config.getoption("--mqcn-timeout", default=DEFAULT_TIMEOUT)
+    if timeout is None or timeout <= 0:
+        raise pytest.UsageError(
+            f"--mqcn-timeout: must be a positive number of seconds, not {timeout}"
+        )
+    pics_file = config.getoption("--mqcn-pics", default=None)
     try:
-        config.stash[_TARGET_SPEC] = spec
-        resolve_target(spec).close()  # fail before anything runs if the target is unusable
+        pics = load_pics(Path(pics_file)) if pics_file else None
+    except PicsError as exc:
+        raise pytest.UsageError(f"--mqcn-pics: {exc}") from None
+    try:
+        # Started here so that an unusable target fails before anything runs.
+        target = resolve_target(spec, timeout=timeout)
     except TargetError as exc:
         raise pytest.UsageError(f"--mqcn-target: {exc}") from None
+    try:
+        claims = pics if pics is not None else pics_of(target)
+    except PicsError as exc:
+        target.close()
+        raise pytest.UsageError(f"--mqcn-target: {exc}") from None
+    config.stash[_TARGET] = ClaimsGuard(target, claims)
     report = config.getoption("--mqcn-report", default=None)
     if report is None or hasattr(config, "workerinput"):
         return
@@ -165,12 +208,17 @@ def pytest_terminal_summary(
         terminalreporter.write_sep("-", f"mqcn traceability report: {directory / REPORT_HTML}")
 
 
+def pytest_unconfigure(config: pytest.Config) -> None:
+    target = config.stash.get(_TARGET, None)
+    if target is not None:
+        target.close()
+
+
 @pytest.fixture(scope="session")
-def mqcn_target(pytestconfig: pytest.Config) -> Iterator[Target]:
-    """The implementation under test, shared by all scenarios (each scenario resets it)."""
-    target = resolve_target(pytestconfig.stash[_TARGET_SPEC])
-    yield target
-    target.close()
+def mqcn_target(pytestconfig: pytest.Config) -> Target:
+    """The implementation under test behind its PICS guard, shared by all scenarios (each
+    scenario resets it); closed when pytest ends."""
+    return pytestconfig.stash[_TARGET]
 
 
 @pytest.fixture

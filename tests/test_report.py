@@ -430,7 +430,7 @@ class AcceptsUnauthenticated(server_model.NotificationServer):
 
 
 def accept_unauthenticated(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(reference, "NotificationServer", AcceptsUnauthenticated)
+    monkeypatch.setattr(reference.ReferenceTarget, "server_class", AcceptsUnauthenticated)
 
 
 def apply_label(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -41,7 +41,13 @@ from mqcn_suite.report import (
     prepare_report_dir,
 )
 from mqcn_suite.report.traceability import SUMMARY_KEY
-from mqcn_suite.targets import TargetError, resolve_target
+from mqcn_suite.targets import (
+    DEFAULT_TIMEOUT,
+    PicsError,
+    TargetError,
+    load_pics,
+    resolve_target,
+)
 
 EXIT_CONFORMING = 0
 EXIT_NONCONFORMING = 1
@@ -96,7 +102,13 @@ def steps_dir() -> Path:
     return steps
 
 
-def pytest_arguments(target: str, report: Path, extra: list[str]) -> list[str]:
+def pytest_arguments(
+    target: str,
+    report: Path,
+    extra: list[str],
+    pics: Path | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+) -> list[str]:
     """The pytest command line ``mqcn run`` uses (absolute paths; extra arguments last)."""
     root = suite_root()
     arguments = [str(steps_dir()), f"--rootdir={root}"]
@@ -105,8 +117,12 @@ def pytest_arguments(target: str, report: Path, extra: list[str]) -> list[str]:
         arguments += ["-c", str(ini)]
     else:  # no project file: give pytest-bdd and pytest what it would have said
         arguments += ["-o", f"bdd_features_base_dir={root / 'features'}/", "--strict-markers"]
-    arguments += [f"--mqcn-target={target}", f"--mqcn-report={report}", *extra]
-    return arguments
+    arguments += [f"--mqcn-target={target}", f"--mqcn-report={report}"]
+    if pics is not None:
+        arguments.append(f"--mqcn-pics={pics}")
+    if timeout != DEFAULT_TIMEOUT:
+        arguments.append(f"--mqcn-timeout={timeout}")
+    return [*arguments, *extra]
 
 
 def read_document(report: Path, not_before: float) -> dict[str, Any] | None:
@@ -191,9 +207,16 @@ def print_summary(console: Console, document: dict[str, Any], report: Path) -> N
             console.print(f"  {path}")
 
 
-def _check(target: str, report: Path) -> Path:
+def _check(target: str, report: Path, pics: Path | None, timeout: float) -> Path:
+    if timeout <= 0:
+        raise RunProblem(f"--timeout: must be a positive number of seconds, not {timeout:g}")
+    if pics is not None:
+        try:
+            load_pics(pics)
+        except PicsError as exc:
+            raise RunProblem(f"--pics: {exc}") from None
     try:
-        resolve_target(target).close()
+        resolve_target(target, timeout=timeout).close()
     except TargetError as exc:
         raise RunProblem(f"--target: {exc}") from None
     try:
@@ -208,9 +231,25 @@ def run(
         typer.Option(
             "--target",
             metavar="TARGET",
-            help="The implementation to judge ('reference': the embedded model).",
+            help=(
+                "The implementation to judge: 'reference' (the embedded model), "
+                "'python:package.module:factory' or 'exec:COMMAND ARGS...' "
+                "(docs/adapter-protocol.md)."
+            ),
         ),
     ] = "reference",
+    pics: Annotated[
+        Path | None,
+        typer.Option(
+            "--pics",
+            metavar="FILE",
+            help="The target's PICS file (default: what the target claims in hello).",
+        ),
+    ] = None,
+    timeout: Annotated[
+        float,
+        typer.Option("--timeout", metavar="SECONDS", help="Time limit of one call to the target."),
+    ] = DEFAULT_TIMEOUT,
     report: Annotated[
         Path,
         typer.Option(
@@ -226,8 +265,8 @@ def run(
 ) -> None:
     """``mqcn run``: the scenarios against ``target``, the report into ``report`` (see RUN_HELP)."""
     try:
-        directory = _check(target, report)
-        arguments = pytest_arguments(target, directory, list(pytest_args or []))
+        directory = _check(target, report, pics, timeout)
+        arguments = pytest_arguments(target, directory, list(pytest_args or []), pics, timeout)
         started = time.time() - 1  # file systems with coarse modification times
         status = pytest.main(arguments)
         if status == pytest.ExitCode.USAGE_ERROR:

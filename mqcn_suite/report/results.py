@@ -80,8 +80,10 @@ def _short_failure(call: pytest.CallInfo[Any], report: pytest.TestReport) -> str
 def _skip_reason(report: pytest.TestReport) -> str:
     longrepr = report.longrepr
     if isinstance(longrepr, tuple) and len(longrepr) == 3:
-        reason = str(longrepr[2])
-        return reason.removeprefix("Skipped: ")
+        reason = str(longrepr[2]).removeprefix("Skipped: ")
+        # pytest names a Skipped subclass in the reason ("...targets.base.NotApplicable: ...")
+        _, marker, rest = reason.partition("NotApplicable: ")
+        return rest if marker else reason
     return str(longrepr or "")
 
 

@@ -1,16 +1,45 @@
 """Targets: the implementations the suite judges.  ``resolve_target`` turns a --target value
-into a :class:`~mqcn_suite.targets.base.Target`."""
+into a :class:`~mqcn_suite.targets.base.Target` (docs/adapter-protocol.md):
+
+* ``reference`` — the embedded sans-IO model;
+* ``python:package.module:factory`` — an in-process adapter;
+* ``exec:COMMAND ARGS…`` — any program speaking the adapter protocol as JSON lines.
+"""
 
 from __future__ import annotations
 
-from mqcn_suite.targets.base import Setup, Target, TargetError
+from mqcn_suite.targets.base import NotApplicable, Setup, Target, TargetBroken, TargetError
+from mqcn_suite.targets.exec import DEFAULT_TIMEOUT, ExecTarget
+from mqcn_suite.targets.pics import ClaimsGuard, Pics, PicsError, load_pics, pics_of
+from mqcn_suite.targets.python import load_python_target
 from mqcn_suite.targets.reference import ReferenceTarget
 
-__all__ = ["ReferenceTarget", "Setup", "Target", "TargetError", "resolve_target"]
+__all__ = [
+    "DEFAULT_TIMEOUT",
+    "ClaimsGuard",
+    "ExecTarget",
+    "NotApplicable",
+    "Pics",
+    "PicsError",
+    "ReferenceTarget",
+    "Setup",
+    "Target",
+    "TargetBroken",
+    "TargetError",
+    "load_pics",
+    "pics_of",
+    "resolve_target",
+]
+
+TARGET_FORMS = "'reference', 'python:package.module:factory' or 'exec:COMMAND ARGS…'"
 
 
-def resolve_target(spec: str) -> Target:
-    """``reference`` (the embedded model). Anything else is a clear TargetError."""
+def resolve_target(spec: str, timeout: float = DEFAULT_TIMEOUT) -> Target:
+    """The target a --target value names; :class:`TargetError` (a usage error) otherwise."""
     if spec == "reference":
         return ReferenceTarget()
-    raise TargetError(f"unknown target {spec!r}: expected 'reference'")
+    if spec.startswith("python:"):
+        return load_python_target(spec.removeprefix("python:"))
+    if spec.startswith("exec:"):
+        return ExecTarget(spec.removeprefix("exec:"), timeout=timeout)
+    raise TargetError(f"unknown target {spec!r}: expected {TARGET_FORMS}")

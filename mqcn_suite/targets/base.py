@@ -22,11 +22,31 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
+import pytest
+
 from mqcn_model.envelope import Envelope
 
 
 class TargetError(RuntimeError):
     """The target could not be reached, answered nonsense, or was named wrongly."""
+
+
+class TargetBroken(TargetError):
+    """The target crashed, hung, or answered what the adapter protocol forbids.
+
+    Raised inside a scenario it makes the scenario's verdict ``error``; the message carries
+    what the report needs to understand why (the target's last stderr lines, the exchange).
+    """
+
+
+class NotApplicable(pytest.skip.Exception):
+    """The scenario needs something the target does not claim (its PICS) or implement.
+
+    A pytest skip whose reason starts with ``not applicable``: the report's verdict for it.
+    """
+
+    def __init__(self, why: str) -> None:
+        super().__init__(f"not applicable: {why}")
 
 
 @dataclass
@@ -71,6 +91,26 @@ class Setup:
                 "server_name": self.client_server_name,
             },
         }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Setup:
+        """Inverse of :meth:`to_json` (the ``reset`` params of the adapter protocol)."""
+        directory = data.get("directory", {})
+        client = data.get("client", {})
+        return cls(
+            qm_guid=uuid.UUID(data["qm_guid"]),
+            computer=data["computer"],
+            profile=data["profile"],
+            readings=data["readings"],
+            workgroup=bool(data["workgroup"]),
+            qm_attributes=dict(data.get("qm_attributes", {})),
+            queues=list(data.get("queues", [])),
+            directory_queues=list(directory.get("queues", [])),
+            directory_queue_managers=list(directory.get("queue_managers", [])),
+            client_identifier=uuid.UUID(client["identifier"]),
+            client_version=client.get("version"),
+            client_server_name=client.get("server_name", ""),
+        )
 
 
 @runtime_checkable

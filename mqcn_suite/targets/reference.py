@@ -20,6 +20,9 @@ class ReferenceTarget:
     """The reference queue manager, directory service and client, in process."""
 
     name = "reference"
+    # The model classes a reset builds; faulty variants (targets/zoo.py) swap them.
+    server_class: type[NotificationServer] = NotificationServer
+    client_class: type[NotificationClient] = NotificationClient
 
     def __init__(self) -> None:
         self.server: NotificationServer | None = None
@@ -46,7 +49,7 @@ class ReferenceTarget:
         for qm_json in setup.directory_queue_managers:
             self.directory.put_queue_manager(QueueManager.from_json(qm_json))
         readings = LENIENT if setup.readings == "lenient" else STRICT
-        self.server = NotificationServer(
+        self.server = self.server_class(
             qm,
             self.directory,
             computer=setup.computer,
@@ -54,7 +57,7 @@ class ReferenceTarget:
             readings=readings,
             workgroup=setup.workgroup,
         )
-        self.client = NotificationClient(
+        self.client = self.client_class(
             setup.client_identifier,
             version=setup.client_version,
             server_name=setup.client_server_name,

@@ -1,0 +1,74 @@
+"""``mqcn pics``: ask a target what it implements and write its PICS file.
+
+    mqcn pics --target 'exec:node examples/node-target/target.js' --out node.pics.yaml
+
+Capability discovery: an ``exec:`` target states its claims in ``hello``, a ``python:``
+target through its ``pics()`` method; the reference claims everything.  Without ``--out``
+the PICS is printed.  Exit 0 on success, 2 for a usage error (unknown target, a target that
+does not start, an unwritable file), 3 for an internal error.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, NoReturn
+
+import typer
+
+from mqcn_suite.targets import DEFAULT_TIMEOUT, PicsError, TargetError, pics_of, resolve_target
+
+EXIT_OK = 0
+EXIT_USAGE = 2
+EXIT_INTERNAL = 3
+COMMAND = "mqcn pics"
+
+PICS_HELP = (
+    "Ask a target which parts of MS-MQCN it implements (server/client versions, product "
+    "profiles, errata readings, workgroup mode) and write its PICS file (YAML) for "
+    "`mqcn run --pics`. Exit 0: written. Exit 2: usage error. Exit 3: internal error."
+)
+
+
+def _fail(message: str, code: int) -> NoReturn:
+    typer.echo(f"{COMMAND}: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def pics(
+    target: Annotated[
+        str,
+        typer.Option(
+            "--target",
+            metavar="TARGET",
+            help="'reference', 'python:package.module:factory' or 'exec:COMMAND ARGS...'.",
+        ),
+    ] = "reference",
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", metavar="FILE", help="Write the PICS here (default: print it)."),
+    ] = None,
+    timeout: Annotated[
+        float,
+        typer.Option("--timeout", metavar="SECONDS", help="Time limit of one call to the target."),
+    ] = DEFAULT_TIMEOUT,
+) -> None:
+    """``mqcn pics`` (see PICS_HELP)."""
+    try:
+        implementation = resolve_target(target, timeout=timeout)
+        try:
+            text = pics_of(implementation).to_yaml()
+        finally:
+            implementation.close()
+        if out is None:
+            typer.echo(text, nl=False)
+        else:
+            out.write_text(text, encoding="utf-8")
+            typer.echo(f"{COMMAND}: wrote {out}", err=True)
+    except (typer.Exit, BrokenPipeError):
+        raise
+    except (TargetError, PicsError) as exc:
+        _fail(f"error: {exc}", EXIT_USAGE)
+    except OSError as exc:
+        _fail(f"error: cannot write {out}: {exc.strerror or exc}", EXIT_USAGE)
+    except Exception as exc:
+        _fail(f"internal error: {type(exc).__name__}: {exc}", EXIT_INTERNAL)

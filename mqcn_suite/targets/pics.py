@@ -1,0 +1,228 @@
+"""PICS: what a target claims to implement, and the guard that turns the rest into N/A.
+
+A Protocol Implementation Conformance Statement (docs/adapter-protocol.md, "PICS") says
+which sides and versions of MS-MQCN a target implements, which product-behaviour profiles
+and errata readings it can be reset to, and whether it has a workgroup mode.  Scenarios that
+need anything else are reported ``not applicable`` — they still appear in the report.
+
+>>> pics = Pics.from_json(
+...     {"server": {"v1": True, "v2": False}, "client": {"v1": False, "v2": False},
+...      "profiles": ["spec"], "readings": ["strict"], "workgroup": False})
+>>> pics.server_versions, pics.claims_client
+(frozenset({1}), False)
+>>> Pics.from_json({"server": {"v1": True}})
+Traceback (most recent call last):
+...
+mqcn_suite.targets.pics.PicsError: PICS: server: 'v2' is a required property
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import yaml
+
+from mqcn_model.constants import Version
+from mqcn_model.envelope import Envelope
+from mqcn_model.profiles import PROFILES
+from mqcn_suite.targets.base import NotApplicable, Setup, Target
+
+SCHEMA_PATH = Path(__file__).with_name("adapter-protocol.schema.json")
+READINGS = ("strict", "lenient")
+PICS_HEADER = (
+    "# PICS for mqcn-conformance (adapter protocol 1): which parts of [MS-MQCN] the target\n"
+    "# implements. Scenarios outside these claims are reported 'not applicable'.\n"
+    "# See docs/adapter-protocol.md, section PICS.\n"
+)
+
+
+class PicsError(ValueError):
+    """A PICS document or file that is not what docs/adapter-protocol.md describes."""
+
+
+@cache
+def protocol_schema() -> dict[str, Any]:
+    """The adapter protocol's JSON schema (one ``$defs`` entry per params / result / type)."""
+    return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+
+
+@cache
+def validator_for(pointer: str) -> jsonschema.protocols.Validator:
+    """A validator for ``#/$defs/<pointer>`` of the protocol schema, e.g. ``result/state``."""
+    schema = protocol_schema()
+    wrapper = {"$schema": schema["$schema"], "$defs": schema["$defs"], "$ref": f"#/$defs/{pointer}"}
+    return jsonschema.Draft202012Validator(wrapper)
+
+
+def schema_problem(pointer: str, value: Any) -> str | None:
+    """The first way ``value`` breaks ``#/$defs/<pointer>`` (None: it conforms)."""
+    error = jsonschema.exceptions.best_match(validator_for(pointer).iter_errors(value))
+    if error is None:
+        return None
+    where = "/".join(str(p) for p in error.absolute_path)
+    return f"{where}: {error.message}" if where else error.message
+
+
+@dataclass(frozen=True, slots=True)
+class Pics:
+    """A target's claims (see the module docstring)."""
+
+    server_versions: frozenset[int]
+    client_versions: frozenset[int]
+    profiles: frozenset[str]
+    readings: frozenset[str]
+    workgroup: bool
+
+    @property
+    def claims_server(self) -> bool:
+        return bool(self.server_versions)
+
+    @property
+    def claims_client(self) -> bool:
+        return bool(self.client_versions)
+
+    @classmethod
+    def from_json(cls, data: Any) -> Pics:
+        """Validate ``data`` against the schema's ``pics`` and build the claims."""
+        if isinstance(data, dict):
+            known = protocol_schema()["$defs"]["pics"]["properties"]
+            unknown = sorted(set(data) - set(known))
+            if unknown:
+                raise PicsError(
+                    f"PICS: unknown capability {', '.join(map(repr, unknown))} "
+                    f"(known: {', '.join(known)})"
+                )
+        problem = schema_problem("pics", data)
+        if problem is not None:
+            raise PicsError(f"PICS: {problem}")
+        return cls(
+            server_versions=frozenset(v for v in (1, 2) if data["server"][f"v{v}"]),
+            client_versions=frozenset(v for v in (1, 2) if data["client"][f"v{v}"]),
+            profiles=frozenset(data["profiles"]),
+            readings=frozenset(data["readings"]),
+            workgroup=bool(data["workgroup"]),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "server": {f"v{v}": v in self.server_versions for v in (1, 2)},
+            "client": {f"v{v}": v in self.client_versions for v in (1, 2)},
+            "profiles": sorted(self.profiles),
+            "readings": [r for r in READINGS if r in self.readings],
+            "workgroup": self.workgroup,
+        }
+
+    def to_yaml(self) -> str:
+        """The PICS file text (YAML, with a header saying what it is)."""
+        return PICS_HEADER + yaml.safe_dump(self.to_json(), sort_keys=False)
+
+
+EVERYTHING = Pics(
+    server_versions=frozenset({1, 2}),
+    client_versions=frozenset({1, 2}),
+    profiles=frozenset(PROFILES),
+    readings=frozenset(READINGS),
+    workgroup=True,
+)
+
+
+def load_pics(path: Path) -> Pics:
+    """Read a PICS file (YAML or JSON); :class:`PicsError` naming the file on any problem."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise PicsError(f"cannot read the PICS file {path}: {exc.strerror or exc}") from None
+    try:
+        data = yaml.safe_load(text)  # JSON is YAML
+    except yaml.YAMLError as exc:
+        raise PicsError(f"{path}: not YAML or JSON: {exc}") from None
+    try:
+        return Pics.from_json(data)
+    except PicsError as exc:
+        raise PicsError(f"{path}: {exc}") from None
+
+
+def pics_of(target: Target) -> Pics:
+    """What ``target`` claims: its ``pics()`` if it has one, else everything."""
+    claims = getattr(target, "pics", None)
+    if claims is None:
+        return EVERYTHING
+    value = claims() if callable(claims) else claims
+    return value if isinstance(value, Pics) else Pics.from_json(value)
+
+
+class ClaimsGuard:
+    """A :class:`Target` wrapper that refuses, as *not applicable*, what ``pics`` excludes.
+
+    Every call goes to ``inner``; before it, the guard raises :class:`NotApplicable` when the
+    scenario needs a claim the PICS does not make (docs/adapter-protocol.md lists the rules).
+    """
+
+    def __init__(self, inner: Target, pics: Pics) -> None:
+        self.inner = inner
+        self.pics = pics
+        self.name = inner.name
+        self._setup = Setup()
+
+    def reset(self, setup: Setup) -> None:
+        if setup.profile not in self.pics.profiles:
+            raise NotApplicable(f"the target does not claim product profile {setup.profile!r}")
+        if setup.readings not in self.pics.readings:
+            raise NotApplicable(f"the target does not claim the {setup.readings} readings")
+        if setup.workgroup and not self.pics.workgroup:
+            raise NotApplicable("the target does not claim a workgroup mode")
+        self._setup = setup
+        self.inner.reset(setup)
+
+    def start_server(self) -> dict[str, Any] | None:
+        if not self.pics.claims_server:
+            raise NotApplicable("the target claims no server side")
+        return self.inner.start_server()
+
+    def deliver(self, envelope: Envelope) -> None:
+        version = envelope.body[0] if envelope.body else None
+        profile = PROFILES.get(self._setup.profile)
+        processed = version in (Version.DIRECTORY_SERVICE, Version.QUEUE_MANAGER) and (
+            profile is None or profile.accepts(version)
+        )
+        if processed and version not in self.pics.server_versions:
+            raise NotApplicable(f"the target does not claim server side version {version}")
+        self.inner.deliver(envelope)
+
+    def advance_clock(self, seconds: float) -> None:
+        self.inner.advance_clock(seconds)
+
+    def state(self) -> dict[str, Any]:
+        return self.inner.state()
+
+    def directory_reads(self) -> list[dict[str, Any]]:
+        return self.inner.directory_reads()
+
+    def _client_version(self) -> int:
+        if self._setup.client_version is not None:
+            return self._setup.client_version
+        profile = PROFILES.get(self._setup.profile)
+        return int(profile.sends_version) if profile else 2
+
+    def start_client(self, destination: uuid.UUID) -> dict[str, Any] | None:
+        version = self._client_version()
+        if version not in self.pics.client_versions:
+            raise NotApplicable(f"the target does not claim client side version {version}")
+        return self.inner.start_client(destination)
+
+    def send_change_notification(
+        self, operation: str, object_id: uuid.UUID, changed: list[str]
+    ) -> list[Envelope]:
+        version = self._client_version()
+        if version not in self.pics.client_versions:
+            raise NotApplicable(f"the target does not claim client side version {version}")
+        return self.inner.send_change_notification(operation, object_id, changed)
+
+    def close(self) -> None:
+        self.inner.close()

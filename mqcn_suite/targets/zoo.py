@@ -1,0 +1,150 @@
+"""The zoo: faulty variants of the reference target, each breaking one requirement.
+
+They exist to test the suite itself — a conformance suite that cannot catch a known bug is
+broken — and to show implementers what a failure looks like in the report:
+
+    mqcn run --target python:mqcn_suite.targets.zoo:ProcessesUnauthenticated
+
+Each class names the requirement it breaks in ``BREAKS``; ``tests/test_targets.py`` runs the
+whole suite against every member and checks that exactly that requirement fails (plus the
+few listed in ``ALSO_BREAKS`` whose scenarios observe the same behaviour) while the
+reference passes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, ClassVar
+
+from mqcn_model.catalog import req
+from mqcn_model.client import NotificationClient
+from mqcn_model.constants import SPARE_BYTE_COUNT, AuthLevel, Command, PropId, SenderIdType
+from mqcn_model.envelope import Envelope
+from mqcn_model.server import NotificationServer
+from mqcn_suite.targets.reference import ReferenceTarget
+
+
+class ZooTarget(ReferenceTarget):
+    """A reference target with one deliberate fault."""
+
+    BREAKS: ClassVar[str]
+    ALSO_BREAKS: ClassVar[frozenset[str]] = frozenset()
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.name = f"zoo:{type(self).__name__}"
+
+
+# --- 3.2.5.1 authentication ----------------------------------------------------------------
+
+
+class _AcceptsUnauthenticatedServer(NotificationServer):
+    def _process_v1(self, envelope: Envelope, message: Any, effects: list[Any]) -> None:
+        if envelope.authentication_level == AuthLevel.None_:
+            envelope = dataclasses.replace(envelope, authentication_level=AuthLevel.Sig20)
+        super()._process_v1(envelope, message, effects)
+
+
+class ProcessesUnauthenticated(ZooTarget):
+    """Processes a Version 0x01 message whose AuthenticationLevel is None."""
+
+    BREAKS = req("MQCN-3.2.5.1-4")
+    server_class = _AcceptsUnauthenticatedServer
+
+
+class _AnySenderTypeServer(NotificationServer):
+    def _process_v1(self, envelope: Envelope, message: Any, effects: list[Any]) -> None:
+        envelope = dataclasses.replace(
+            envelope, sender_identifier_type=SenderIdType.QueueManagerIdentifier
+        )
+        super()._process_v1(envelope, message, effects)
+
+
+class IgnoresSenderIdentifierType(ZooTarget):
+    """Processes a Version 0x01 message whatever its SenderIdentifierType."""
+
+    BREAKS = req("MQCN-3.2.5.1-3")
+    server_class = _AnySenderTypeServer
+
+
+# --- 2.2.4 the count of a Version 0x02 message ------------------------------------------------
+
+
+class _AnyV2CountServer(NotificationServer):
+    def deliver(self, envelope: Envelope) -> Any:
+        body = envelope.body
+        if len(body) >= 2 and body[0] == 2 and body[1] != 1:
+            envelope = dataclasses.replace(envelope, body=body[:1] + b"\x01" + body[2:])
+        return super().deliver(envelope)
+
+
+class AcceptsAnyCountOnVersion2(ZooTarget):
+    """Takes a Version 0x02 message with NumberOfUpdateNotifications 2 (or 0) as if it said 1."""
+
+    BREAKS = req("MQCN-2.2.4-3")
+    server_class = _AnyV2CountServer
+
+
+# --- 3.2.5.1 what a queue update applies ---------------------------------------------------
+
+
+class _LabelApplyingServer(NotificationServer):
+    def _v1_update_queue(self, update: Any, effects: list[Any]) -> None:
+        super()._v1_update_queue(update, effects)
+        queue = self.qm.QueueCollection.get(update.guid_identifier)
+        label = update.value_of(PropId.PROPID_Q_LABEL)
+        if queue is not None and isinstance(label, str):
+            queue.Label = label
+
+
+class AppliesLabelOnQueueUpdate(ZooTarget):
+    """Applies PROPID_Q_LABEL from a queue update (3.2.5.1 says to ignore it)."""
+
+    BREAKS = req("MQCN-3.2.5.1-13")
+    server_class = _LabelApplyingServer
+
+
+# --- 3.2.5.1 deletion ---------------------------------------------------------------------
+
+
+class _DeletesAnythingServer(NotificationServer):
+    def _apply_update(self, update: Any, effects: list[Any]) -> None:
+        if update.command == Command.DELETE and update.guid_identifier is not None:
+            self.qm.QueueCollection.pop(update.guid_identifier, None)
+            return
+        super()._apply_update(update, effects)
+
+
+class DeletesWhateverTheObjectType(ZooTarget):
+    """Honours a deletion whose PropertyValue[1] is not MQDS_QUEUE."""
+
+    BREAKS = req("MQCN-3.2.5.1-17")
+    server_class = _DeletesAnythingServer
+
+
+# --- 3.3.5.3 the body buffer -----------------------------------------------------------------
+
+
+class _NoSpareByteClient(NotificationClient):
+    def send_change_notification(self, *args: Any, **kwargs: Any) -> Envelope:
+        envelope = super().send_change_notification(*args, **kwargs)
+        return dataclasses.replace(envelope, body=envelope.body[:-SPARE_BYTE_COUNT])
+
+
+class SendsNoSpareByte(ZooTarget):
+    """Its client puts the bare Change Notification Message in the body (no spare byte)."""
+
+    BREAKS = req("MQCN-3.3.5.3-7")
+    # the three "then send it as 3.3.5.3 says" requirements observe the same body
+    ALSO_BREAKS = frozenset({req("MQCN-3.3.4.1-3"), req("MQCN-3.3.5.1-11"), req("MQCN-3.3.5.2-28")})
+    client_class = _NoSpareByteClient
+
+
+ZOO: tuple[type[ZooTarget], ...] = (
+    ProcessesUnauthenticated,
+    IgnoresSenderIdentifierType,
+    AcceptsAnyCountOnVersion2,
+    AppliesLabelOnQueueUpdate,
+    DeletesWhateverTheObjectType,
+    SendsNoSpareByte,
+)
