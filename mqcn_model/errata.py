@@ -59,4 +59,7 @@ ERRATA_SWITCHES: dict[str, str | None] = {
     "E-19": None,
     "E-20": None,
     "E-21": None,
+    "E-22": None,
+    "E-23": None,
+    "E-24": None,
 }

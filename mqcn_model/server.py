@@ -299,9 +299,12 @@ class NotificationServer:
 
     def _v1_create_queue(self, update: NotificationUpdate, effects: list[Effect]) -> None:
         identifier = update.value_of(PropId.PROPID_Q_INSTANCE)
-        queue = Queue.with_defaults(
-            identifier if isinstance(identifier, uuid.UUID) else uuid.UUID(int=0)
-        )
+        if not isinstance(identifier, uuid.UUID):  # errata E-22: no identity, no queue
+            effects.append(
+                Effect("ignore-update", R_CREATE, {"reason": "creation without PROPID_Q_INSTANCE"})
+            )
+            return
+        queue = Queue.with_defaults(identifier)
         changed = []
         for propid in SERVER_QUEUE_CREATE_SETS:
             index = update.index_of(propid)
@@ -309,6 +312,9 @@ class NotificationServer:
                 setattr(queue, QUEUE_ATTRIBUTE_OF[propid], update.properties[index].value)
                 changed.append(QUEUE_ATTRIBUTE_OF[propid])
         self._ignore_others(update, set(SERVER_QUEUE_CREATE_SETS), R_CREATE, effects)
+        if queue.Identifier in self.qm.QueueCollection:  # errata E-24: Create Queue fails
+            effects.append(Effect("ignore-update", R_CREATE, {"reason": "the queue exists"}))
+            return
         self.qm.QueueCollection[queue.Identifier] = queue
         effects.append(
             Effect(
@@ -340,6 +346,12 @@ class NotificationServer:
         )
 
     def _v1_update_machine(self, update: NotificationUpdate, effects: list[Effect]) -> None:
+        named = update.guid_identifier
+        if named is not None and named != self.qm.Identifier:  # errata E-23
+            effects.append(
+                Effect("ignore-update", R_QM_UPDATE, {"reason": f"names queue manager {named}"})
+            )
+            return
         changed = []
         for propid in SERVER_QM_UPDATE_SETS:
             index = update.index_of(propid)
@@ -371,7 +383,9 @@ class NotificationServer:
         guid, server = body.object_guid, body.domain_controller
         if body.event == Event.CREATE_QUEUE:
             found = self._read("Queue", guid, V2_QUEUE_READ_ATTRIBUTES, server, effects)
-            if found is not None:
+            if found is not None and guid in self.qm.QueueCollection:  # errata E-24
+                effects.append(Effect("ignore-update", R_V2_CREATE, {"reason": "the queue exists"}))
+            elif found is not None:
                 queue = _queue_from_directory(guid, found)
                 self.qm.QueueCollection[guid] = queue
                 effects.append(
@@ -390,7 +404,11 @@ class NotificationServer:
                 )
         elif body.event == Event.CHANGE_MACHINE:
             found = self._read("QueueManager", guid, V2_QM_READ_ATTRIBUTES, server, effects)
-            if found is not None:
+            if found is not None and guid != self.qm.Identifier:  # errata E-23
+                effects.append(
+                    Effect("ignore-update", R_V2_MACHINE, {"reason": f"names queue manager {guid}"})
+                )
+            elif found is not None:
                 for name, value in found.items():
                     setattr(self.qm, name, value)
                 effects.append(

@@ -46,6 +46,7 @@ from mqcn_suite.commands.catalog_list import (
 )
 from mqcn_suite.commands.catalog_verify import VERIFY_HELP, verify
 from mqcn_suite.commands.pics import PICS_HELP, pics
+from mqcn_suite.commands.pipeline import register as register_pipeline
 from mqcn_suite.commands.run import RUN_HELP, run
 
 EXIT_CONFORMING = 0
@@ -409,6 +410,7 @@ def decode(
 
 app.command("run", help=RUN_HELP)(run)
 app.command("pics", help=PICS_HELP)(pics)
+register_pipeline(app)  # corpus generate, audit, fuzz (Spark is imported only when they run)
 
 catalog_app = typer.Typer(
     name="catalog",

@@ -1,0 +1,16 @@
+"""The data pipeline on Spark: synthetic corpora, corpus audits and differential fuzzing.
+
+* :mod:`.session`    — the SparkSession (``local[2]`` by default, quiet, Arrow on)
+* :mod:`.corpus`     — the corpus format (:data:`.corpus.SCHEMA`) and ``generate``
+* :mod:`.generators` — deterministic valid / malformed message generators
+* :mod:`.audit`      — judge every message with ``mqcn_model.judge`` via ``mapInArrow``
+* :mod:`.fuzz`       — target vs reference model, spread over Spark partitions
+* :mod:`.progress`   — a rich progress bar fed by Spark's status tracker
+
+Spark itself is imported only inside the functions that need it, so importing this package
+(or ``mqcn_suite.commands.pipeline``) costs no JVM.  ``mqcn_model`` never imports any of it.
+"""
+
+from mqcn_suite.pipeline.session import PipelineError
+
+__all__ = ["PipelineError"]

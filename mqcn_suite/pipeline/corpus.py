@@ -1,0 +1,234 @@
+"""The corpus: captured (or synthetic) MSMQ messages as a Parquet dataset.
+
+:data:`SCHEMA` is the one truth about the format (``docs/corpus-format.md`` explains it
+column by column); the Spark schema, the generator and the audit's reader all derive from
+it.  One row is one MSMQ message as it reached a notification queue:
+
+=========================  ================  ==============================================
+column                     type              meaning
+=========================  ================  ==============================================
+message_id                 binary (20)       PROPID_M_MSGID: sender GUID (LE) + 4-byte LE seq
+sender_identifier          string / null     Message.SenderIdentifier as GUID text
+sender_identifier_type     string            SenderIdType name: None, Sid, QueueManagerIdentifier
+authentication_level       string            AuthLevel name: None, Always, Sig10, Sig20, ...
+arrival_time               timestamp (UTC)   when the message reached the queue
+destination_format_name    string            the notification queue's format name
+body                       binary            the message body (2.2.4 + the 3.3.5.3 spare byte)
+=========================  ================  ==============================================
+
+:func:`generate` builds a synthetic corpus **on Spark**: ``spark.range(count)`` split into
+partitions, each turned into Arrow batches by ``mapInArrow``.  Every row is drawn from a
+generator seeded by ``(seed, row)`` (:func:`~mqcn_suite.pipeline.generators.row_rng`), so
+each partition is seeded deterministically and the rows do not depend on how many partitions
+or workers there are: the same seed gives byte-identical rows.
+
+>>> [f.name for f in SCHEMA]  # doctest: +NORMALIZE_WHITESPACE
+['message_id', 'sender_identifier', 'sender_identifier_type', 'authentication_level',
+ 'arrival_time', 'destination_format_name', 'body']
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pyarrow as pa
+
+from mqcn_model.codec import body_buffer
+from mqcn_suite.pipeline.generators import (
+    World,
+    envelope,
+    malformed_message,
+    row_rng,
+    valid_message,
+)
+from mqcn_suite.pipeline.session import PipelineError, default_parallelism
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
+    from pyspark.sql.types import StructType
+
+FORMAT_VERSION = 1
+MANIFEST = "_mqcn_corpus.json"
+BODY = "body"
+# 2026-01-01T00:00:00Z in microseconds: synthetic arrivals start here, four a second.
+ARRIVAL_EPOCH_US = 1_767_225_600_000_000
+ARRIVAL_STEP_US = 250_000
+ROWS_PER_PARTITION = 100_000
+
+SCHEMA = pa.schema(
+    [
+        pa.field(
+            "message_id",
+            pa.binary(),
+            metadata={"doc": "PROPID_M_MSGID, 20 bytes: sender GUID (bytes_le) + LE uint32"},
+        ),
+        pa.field(
+            "sender_identifier",
+            pa.string(),
+            metadata={"doc": "Message.SenderIdentifier as GUID text; null when not sent"},
+        ),
+        pa.field(
+            "sender_identifier_type",
+            pa.string(),
+            metadata={"doc": "SenderIdType name: None, Sid, QueueManagerIdentifier"},
+        ),
+        pa.field(
+            "authentication_level",
+            pa.string(),
+            metadata={"doc": "AuthLevel name: None, Always, Sig10, Sig20, Sig30, XMLDSig"},
+        ),
+        pa.field(
+            "arrival_time",
+            pa.timestamp("us", tz="UTC"),
+            metadata={"doc": "when the message reached the notification queue (UTC)"},
+        ),
+        pa.field(
+            "destination_format_name",
+            pa.string(),
+            metadata={"doc": "format name of the notification queue (MS-MQCN 1.9)"},
+        ),
+        pa.field(
+            BODY,
+            pa.binary(),
+            metadata={"doc": "the MSMQ message body: a 2.2.4 message, spare byte optional"},
+        ),
+    ],
+    metadata={"format": "mqcn-corpus", "version": str(FORMAT_VERSION)},
+)
+COLUMNS: tuple[str, ...] = tuple(SCHEMA.names)
+
+
+def spark_schema() -> StructType:
+    """:data:`SCHEMA` as a Spark StructType (derived, never written by hand)."""
+    from pyspark.sql.pandas.types import from_arrow_schema
+
+    return from_arrow_schema(SCHEMA)
+
+
+@lru_cache(maxsize=8)
+def _world(seed: int) -> World:
+    return World.from_seed(seed)
+
+
+def generate_rows(ids: list[int], seed: int, invalid_share: float) -> pa.RecordBatch:
+    """The corpus rows with the given row numbers, as one Arrow batch of :data:`SCHEMA`.
+
+    Pure function of its arguments: this is what every Spark task runs on its slice of
+    ``spark.range``, and what a test can call directly.
+    """
+    world = _world(seed)
+    columns: dict[str, list[Any]] = {name: [] for name in COLUMNS}
+    arrivals: list[int] = []
+    for row in ids:
+        rng = row_rng(seed, row)
+        if rng.random() < invalid_share:
+            _, body = malformed_message(rng, world)
+        else:
+            _, message = valid_message(rng, world)
+            body = body_buffer(message, 0 if rng.random() < 0.9 else rng.randrange(256))
+        jitter = rng.randrange(ARRIVAL_STEP_US)
+        env = envelope(rng, world, body, row, 0.0)
+        columns["message_id"].append(env.message_id.to_bytes())
+        sender = env.sender_identifier
+        columns["sender_identifier"].append(str(sender) if sender is not None else None)
+        columns["sender_identifier_type"].append(env.sender_identifier_type.name.rstrip("_"))
+        columns["authentication_level"].append(env.authentication_level.name.rstrip("_"))
+        arrivals.append(ARRIVAL_EPOCH_US + row * ARRIVAL_STEP_US + jitter)
+        columns["destination_format_name"].append(env.destination_format_name)
+        columns[BODY].append(body)
+    arrays = []
+    for field in SCHEMA:
+        if field.name == "arrival_time":
+            arrays.append(pa.array(arrivals, pa.int64()).cast(field.type))
+        else:
+            arrays.append(pa.array(columns[field.name], field.type))
+    return pa.RecordBatch.from_arrays(arrays, schema=SCHEMA)
+
+
+@dataclass(frozen=True)
+class CorpusResult:
+    """What :func:`generate` wrote."""
+
+    path: str
+    rows: int
+    partitions: int
+    files: int
+    seed: int
+    invalid_share: float
+    seconds: float
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def check_generate_arguments(count: int, out: Path, invalid_share: float) -> None:
+    """:class:`PipelineError` for a negative count, a share outside [0, 1], a used OUT."""
+    if count < 0:
+        raise PipelineError(f"--count: {count} is negative")
+    if not 0.0 <= invalid_share <= 1.0 or math.isnan(invalid_share):
+        raise PipelineError(f"--invalid-share: {invalid_share} is not between 0 and 1")
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise PipelineError(f"--out: {out} exists and is not an empty directory")
+
+
+def generate(
+    spark: SparkSession,
+    count: int,
+    out: str | Path,
+    invalid_share: float = 0.1,
+    seed: int = 0,
+) -> CorpusResult:
+    """Write a synthetic corpus of ``count`` messages to the Parquet directory ``out``.
+
+    About ``invalid_share`` of the rows are malformed or non-conforming bodies (mutations,
+    lying scapy layers, content violations, invalid reference vectors); the rest are
+    conforming messages of both versions, of all four events and all three commands, from
+    many senders; a few percent of the conforming Version 0x01 messages carry an envelope a
+    server must disregard (SenderIdentifierType or AuthenticationLevel).  A manifest
+    (``_mqcn_corpus.json``, ignored by Parquet readers) records the parameters.
+    """
+    out = Path(out)
+    check_generate_arguments(count, out, invalid_share)
+    started = time.perf_counter()
+    wanted = max(default_parallelism(spark), math.ceil(count / ROWS_PER_PARTITION))
+    partitions = max(1, min(wanted, count))
+
+    def batches(iterator: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        for batch in iterator:
+            ids = batch.column(0).to_pylist()
+            if ids:
+                yield generate_rows(ids, seed, invalid_share)
+
+    # INT96 (Spark's default) would come back as a zone-less nanosecond timestamp.
+    spark.conf.set("spark.sql.parquet.outputTimestampType", "TIMESTAMP_MICROS")
+    frame = spark.range(0, count, 1, partitions).mapInArrow(batches, spark_schema())
+    if out.is_dir():
+        out.rmdir()  # an empty directory: Spark's errorifexists mode wants it absent
+    frame.write.mode("errorifexists").parquet(str(out))
+    files = sorted(p for p in out.glob("*.parquet"))
+    result = CorpusResult(
+        path=str(out),
+        rows=count,
+        partitions=partitions,
+        files=len(files),
+        seed=seed,
+        invalid_share=invalid_share,
+        seconds=round(time.perf_counter() - started, 3),
+    )
+    manifest = {"format": "mqcn-corpus", "version": FORMAT_VERSION, **result.to_json()}
+    (out / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", "utf-8")
+    return result
+
+
+def read_corpus(path: str | Path) -> pa.Table:
+    """The whole corpus at ``path`` as one Arrow table (for tests and small corpora)."""
+    import pyarrow.dataset as ds
+
+    return ds.dataset(str(path), format="parquet", ignore_prefixes=[".", "_"]).to_table()

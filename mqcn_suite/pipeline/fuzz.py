@@ -1,0 +1,422 @@
+"""``fuzz``: differential fuzzing of a target against the reference model, on Spark.
+
+Case ``n`` of seed ``s`` is a pure function of ``(s, n)`` (:func:`fuzz_case`): half valid
+messages from the conforming builders, half malformed ones (lying scapy layers, mutations of
+the reference vectors and of valid messages, content violations), each in an envelope that
+sometimes carries what makes a server disregard a Version 0x01 message (sender type,
+authentication level).  ``spark.range(cases)`` spreads the cases over partitions; each
+partition resolves *one* adapter for the target (``resolve_target(spec)``) and one reference
+model, and for every case does, on both:
+
+    reset(setup) -> start_server() -> deliver(envelope) -> state(), directory_reads()
+
+The setup (:func:`fuzz_setup`) gives the queue manager queues of its own and a directory that
+knows them, and the generators aim at those objects, so updates, deletions and Version 0x02
+reads have visible effects.  A case *diverges* when the target's state or directory reads
+differ from the model's, or when the target fails where the model did not.  Every divergence
+is written with the requirement IDs involved (what the model's server did -- e.g.
+MQCN-3.2.5.1-4 when it disregarded an unauthenticated message -- plus what
+:func:`mqcn_model.judge.judge` finds in the bytes), the body in hex, and a one-line replay::
+
+    mqcn decode --hex 0101...; mqcn fuzz --target reference --seed 7 --case 123
+
+Against ``reference`` the expected number of divergences is 0.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import shlex
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pyarrow as pa
+
+from mqcn_model.catalog import req
+from mqcn_model.codec import body_buffer
+from mqcn_model.envelope import Envelope
+from mqcn_model.judge import judge
+from mqcn_suite.pipeline.generators import (
+    World,
+    envelope,
+    malformed_message,
+    row_rng,
+    valid_message,
+)
+from mqcn_suite.pipeline.session import PipelineError, default_parallelism
+from mqcn_suite.targets import ReferenceTarget, Setup, Target, TargetError, resolve_target
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
+
+TargetSpec = str | Callable[[], Target]
+R_LOOP = req("MQCN-3.2.5-5")  # every record ends with "dequeue": not worth naming in a finding
+DIVERGENCES_DIR = "divergences"
+# A target that disregards a non-conforming message the model processes (errata E-20): the
+# row is written and tallied by kind, but it is no divergence and does not fail the run.
+STRICTER = "stricter-receiver"
+DIVERGENCES_JSONL = "divergences.jsonl"
+SUMMARY_JSON = "summary.json"
+JSONL_LIMIT = 10_000
+CASES_PER_PARTITION = 20_000
+
+DIVERGENCE_SCHEMA = pa.schema(
+    [
+        ("kind", pa.string()),  # "divergence" rows, and one "tally" row per batch
+        ("case", pa.int64()),
+        ("family", pa.string()),  # generator family: v1:..., v2:..., mutation, layers, ...
+        ("divergence", pa.string()),  # state / directory-reads / target-error
+        ("requirements", pa.list_(pa.string())),
+        ("hex", pa.string()),
+        ("envelope", pa.string()),  # Envelope.to_json()
+        ("model_outcome", pa.string()),
+        ("detail", pa.string()),
+        ("replay", pa.string()),
+        ("cases", pa.int64()),  # tally rows: how many cases the batch ran
+    ]
+)
+
+
+# --- cases ------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=8)
+def fuzz_world(seed: int) -> World:
+    """A small world, so that generated messages often name objects the setup knows."""
+    return World.from_seed(seed, services=4, managers=3, queues=12)
+
+
+def fuzz_setup(seed: int) -> Setup:
+    """The queue manager every case starts from: 4 queues of its own, 8 in the directory.
+
+    The first world queue manager is the target; its queues are also in the directory (so a
+    Version 0x02 change re-reads them), and the directory knows the machine itself.
+    """
+    world = fuzz_world(seed)
+    qm = world.queue_managers[0]
+    own = [
+        {"Identifier": str(q), "Label": f"q{i}", "Quota": 1000 + i}
+        for i, q in enumerate(world.queues[:4])
+    ]
+    directory = [
+        {"owner": str(qm), "queue": {"Identifier": str(q), "Label": f"dir{i}", "Quota": 5000 + i}}
+        for i, q in enumerate(world.queues[:8])
+    ]
+    return Setup(
+        qm_guid=qm,
+        queues=own,
+        directory_queues=directory,
+        directory_queue_managers=[{"Identifier": str(qm), "QueueManagerQuota": 77}],
+    )
+
+
+def fuzz_case(seed: int, case: int) -> tuple[str, Envelope]:
+    """Case ``case`` of ``seed``: (generator family, envelope). Pure and replayable."""
+    rng = row_rng(seed, case)
+    world = fuzz_world(seed)
+    if rng.random() < 0.5:
+        family, message = valid_message(rng, world)
+        body = body_buffer(message)
+    else:
+        family, body = malformed_message(rng, world)
+    return family, envelope(rng, world, body, case, float(case), anomalies=0.4)
+
+
+# --- running one case ----------------------------------------------------------------------------
+
+
+@dataclass
+class Observation:
+    """What one implementation did with one case."""
+
+    state: dict[str, Any] | None = None
+    reads: list[dict[str, Any]] = field(default_factory=list)
+    error: str | None = None
+    not_applicable: str | None = None
+    before: dict[str, Any] | None = None  # the state after start-up, before the delivery
+
+
+def observe(target: Target, setup: Setup, env: Envelope) -> Observation:
+    """reset, start the server, deliver, and read back state and directory reads."""
+    from mqcn_suite.targets.base import NotApplicable
+
+    try:
+        target.reset(setup)
+        target.start_server()
+        before = target.state()
+        target.deliver(env)
+        return Observation(target.state(), target.directory_reads(), before=before)
+    except NotApplicable as skip:  # the target does not claim this (its PICS): no verdict
+        return Observation(not_applicable=str(skip))
+    except Exception as exc:  # an adapter failing is itself a finding
+        return Observation(error=f"{type(exc).__name__}: {exc}")
+
+
+def _differences(a: Any, b: Any, path: str = "", limit: int = 4) -> list[str]:
+    """Paths where two JSON values differ (at most ``limit``)."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        found: list[str] = []
+        for key in sorted(set(a) | set(b), key=str):
+            where = f"{path}.{key}" if path else str(key)
+            if key not in a:
+                found.append(f"{where}: only in target")
+            elif key not in b:
+                found.append(f"{where}: missing in target")
+            else:
+                found.extend(_differences(a[key], b[key], where, limit - len(found)))
+            if len(found) >= limit:
+                break
+        return found[:limit]
+    if a != b:
+        shown_a, shown_b = json.dumps(a, default=str)[:60], json.dumps(b, default=str)[:60]
+        return [f"{path or 'value'}: model {shown_a} target {shown_b}"]
+    return []
+
+
+def replay_line(target_name: str, seed: int, case: int, hex_body: str) -> str:
+    """The one-line shell command that reproduces a case (bytes, then the delivery)."""
+    decode = f"mqcn decode --hex {hex_body}" if hex_body else "mqcn decode --hex ''"
+    return f"{decode}; mqcn fuzz --target {shlex.quote(target_name)} --seed {seed} --case {case}"
+
+
+def compare_case(
+    model: ReferenceTarget, target: Target, target_name: str, setup: Setup, seed: int, case: int
+) -> dict[str, Any] | None:
+    """The divergence row of case ``case`` (None when target and model agree)."""
+    family, env = fuzz_case(seed, case)
+    expected = observe(model, setup, env)
+    got = observe(target, setup, env)
+    if got.not_applicable is not None:
+        return None  # the target declines the case: nothing to compare
+    if expected.error is not None:
+        kind, detail = "model-error", expected.error  # a bug in the suite: report it loudly
+    elif got.error is not None:
+        kind, detail = "target-error", got.error
+    elif got.state != expected.state:
+        kind, detail = "state", "; ".join(_differences(expected.state, got.state))
+        if got.state == expected.before and not judge(env.body).conforming:
+            # The target disregarded a message that breaks a sender's rule, which the model
+            # processes: stricter than the spec asks, not wrong (errata E-20). Kept, not counted.
+            kind = STRICTER
+    elif got.reads != expected.reads:
+        kind, detail = "directory-reads", "; ".join(_differences(expected.reads, got.reads))
+    else:
+        return None
+    record = model.server.records[-1] if model.server is not None and model.server.records else None
+    requirements: list[str] = []
+    if record is not None:
+        requirements += [
+            e.requirement for e in record.effects if e.requirement and e.requirement != R_LOOP
+        ]
+    requirements += list(judge(env.body).requirements)
+    hex_body = env.body.hex()
+    return {
+        "kind": "divergence",
+        "case": case,
+        "family": family,
+        "divergence": kind,
+        "requirements": list(dict.fromkeys(requirements)),
+        "hex": hex_body,
+        "envelope": json.dumps(env.to_json(), sort_keys=True),
+        "model_outcome": (
+            f"{record.outcome}: {record.reason}"
+            if record and record.reason
+            else record.outcome
+            if record
+            else None
+        ),
+        "detail": detail,
+        "replay": replay_line(target_name, seed, case, hex_body),
+        "cases": None,
+    }
+
+
+def _resolve(target: TargetSpec) -> tuple[Target, str]:
+    if isinstance(target, str):
+        return resolve_target(target), target
+    made = target()
+    return made, str(getattr(made, "name", type(made).__name__))
+
+
+def run_cases(
+    target: TargetSpec, seed: int
+) -> Callable[[Iterator[pa.RecordBatch]], Iterator[pa.RecordBatch]]:
+    """The ``mapInArrow`` function: case numbers in, divergences (and tallies) out."""
+
+    def run(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        adapter, name = _resolve(target)  # one adapter per partition
+        model = ReferenceTarget()
+        setup = fuzz_setup(seed)
+        try:
+            for batch in batches:
+                cases = batch.column(0).to_pylist()
+                rows = [
+                    r for c in cases if (r := compare_case(model, adapter, name, setup, seed, c))
+                ]
+                tally = {n: None for n in DIVERGENCE_SCHEMA.names}
+                tally.update(kind="tally", cases=len(cases), requirements=[])
+                yield pa.RecordBatch.from_pylist([*rows, tally], schema=DIVERGENCE_SCHEMA)
+        finally:
+            adapter.close()
+
+    return run
+
+
+# --- the job ------------------------------------------------------------------------------------
+
+
+@dataclass
+class FuzzResult:
+    """How many cases ran, how many diverged, and the first divergences."""
+
+    target: str
+    seed: int
+    cases: int
+    divergences: int
+    by_requirement: dict[str, int]
+    by_kind: dict[str, int]
+    sample: list[dict[str, Any]]
+    seconds: float
+    out: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "target": self.target,
+            "seed": self.seed,
+            "cases": self.cases,
+            "divergences": self.divergences,
+            "by_requirement": self.by_requirement,
+            "by_kind": self.by_kind,
+            "seconds": self.seconds,
+            "cases_per_second": round(self.cases / self.seconds, 1) if self.seconds else None,
+        }
+
+
+def fuzz(
+    spark: SparkSession,
+    target: TargetSpec,
+    cases: int,
+    seed: int = 0,
+    out: str | Path | None = None,
+    *,
+    sample: int = 20,
+) -> FuzzResult:
+    """Run ``cases`` differential cases against ``target``; write divergences to ``out``.
+
+    ``target`` is a --target spec (``"reference"``) or, in process, a zero-argument factory
+    returning a :class:`~mqcn_suite.targets.base.Target` (it is shipped to the workers, so it
+    must be picklable by cloudpickle -- a class defined in a test function is).
+    """
+    from pyspark import StorageLevel
+    from pyspark.sql import functions as F
+
+    if cases < 0:
+        raise PipelineError(f"--cases: {cases} is negative")
+    if isinstance(target, str):
+        try:
+            resolve_target(target).close()  # a bad --target fails here, once, in one line
+        except TargetError as exc:
+            raise PipelineError(f"--target: {exc}") from None
+        name = target
+    else:
+        name = str(getattr(target, "__name__", "in-process"))
+    out_path = Path(out) if out is not None else None
+    if (
+        out_path is not None
+        and out_path.exists()
+        and (not out_path.is_dir() or any(out_path.iterdir()))
+    ):
+        raise PipelineError(f"--out: {out_path} exists and is not an empty directory")
+    started = time.perf_counter()
+    partitions = max(
+        1, min(cases, max(default_parallelism(spark), math.ceil(cases / CASES_PER_PARTITION)))
+    )
+    from pyspark.sql.pandas.types import from_arrow_schema
+
+    frame = (
+        spark.range(0, cases, 1, partitions)
+        .mapInArrow(run_cases(target, seed), from_arrow_schema(DIVERGENCE_SCHEMA))
+        .persist(StorageLevel.MEMORY_AND_DISK)
+    )
+    try:
+        ran = (
+            frame.filter(F.col("kind") == "tally").agg(F.sum("cases").alias("n")).collect()[0]["n"]
+            or 0
+        )
+        found = frame.filter(F.col("kind") == "divergence").drop("kind", "cases")
+        divergences = found.filter(F.col("divergence") != STRICTER).count()
+        by_requirement = {
+            r["requirement"]: r["n"]
+            for r in found.select(F.explode("requirements").alias("requirement"))
+            .groupBy("requirement")
+            .agg(F.count(F.lit(1)).alias("n"))
+            .orderBy(F.desc("n"), "requirement")
+            .collect()
+        }
+        by_kind = {
+            r["divergence"]: r["n"]
+            for r in found.groupBy("divergence").agg(F.count(F.lit(1)).alias("n")).collect()
+        }
+        first = [
+            r.asDict()
+            for r in found.orderBy("case")
+            .limit(max(sample, JSONL_LIMIT if out_path else 0))
+            .collect()
+        ]
+        if out_path is not None:
+            found.orderBy("case").write.parquet(str(out_path / DIVERGENCES_DIR))
+    finally:
+        frame.unpersist()
+    if int(ran) != cases:
+        raise RuntimeError(f"{cases} cases planned but {ran} ran")
+    result = FuzzResult(
+        target=name,
+        seed=seed,
+        cases=int(ran),
+        divergences=divergences,
+        by_requirement=by_requirement,
+        by_kind=by_kind,
+        sample=first[:sample],
+        seconds=round(time.perf_counter() - started, 3),
+        out=str(out_path) if out_path is not None else None,
+    )
+    if out_path is not None:
+        with (out_path / DIVERGENCES_JSONL).open("w", encoding="utf-8") as handle:
+            for row in first[:JSONL_LIMIT]:
+                handle.write(json.dumps(row, sort_keys=True) + "\n")
+        summary = {**result.to_json(), "jsonl_rows": min(divergences, JSONL_LIMIT)}
+        (out_path / SUMMARY_JSON).write_text(json.dumps(summary, indent=2) + "\n", "utf-8")
+    return result
+
+
+def replay(target: TargetSpec, seed: int, case: int) -> dict[str, Any]:
+    """Run one case in this process (no Spark): what ``mqcn fuzz --case N`` prints."""
+    try:
+        adapter, name = _resolve(target)
+    except TargetError as exc:
+        raise PipelineError(f"--target: {exc}") from None
+    if case < 0:
+        raise PipelineError(f"--case: {case} is negative")
+    try:
+        family, env = fuzz_case(seed, case)
+        model = ReferenceTarget()
+        row = compare_case(model, adapter, name, fuzz_setup(seed), seed, case)
+    finally:
+        adapter.close()
+    record = model.server.records[-1] if model.server is not None and model.server.records else None
+    return {
+        "case": case,
+        "seed": seed,
+        "target": name,
+        "family": family,
+        "envelope": env.to_json(),
+        "model_outcome": record.outcome if record else None,
+        "model_reason": record.reason if record else None,
+        "verdict": list(judge(env.body).requirements),
+        "divergence": row,
+    }

@@ -1,0 +1,363 @@
+"""The Spark pipeline: corpus generation, audit, differential fuzzing and their commands.
+
+One local SparkSession serves the whole file (``local[2]``, started once); the data stay small
+(a 2000-message corpus, 200 fuzz cases) so the file runs in about a minute on two cores.  The
+commands are registered on a fresh typer app (``register``) and driven with ``CliRunner``;
+they reuse the running session instead of starting their own.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import uuid
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+import typer
+from typer.testing import CliRunner, Result
+
+from mqcn_model.catalog import CATALOG
+from mqcn_model.constants import AuthLevel, Command, Event, SenderIdType
+from mqcn_model.directory import InMemoryDirectory
+from mqcn_model.envelope import Envelope, MessageId
+from mqcn_model.judge import judge
+from mqcn_model.server import NotificationServer, QueueManager
+from mqcn_suite import cli
+from mqcn_suite.commands.pipeline import register
+from mqcn_suite.pipeline.audit import audit, plan_input
+from mqcn_suite.pipeline.corpus import SCHEMA, generate, generate_rows, read_corpus
+from mqcn_suite.pipeline.fuzz import fuzz, replay
+from mqcn_suite.pipeline.session import PipelineError, check_master, create_session
+from mqcn_suite.targets import ReferenceTarget
+
+if shutil.which("java") is None:  # pragma: no cover - the README asks for Java 17
+    pytest.skip("the Spark pipeline needs Java (17) on PATH", allow_module_level=True)
+
+pytestmark = pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas")
+
+SEED = 11
+COUNT = 2000
+INVALID_SHARE = 0.2
+runner = CliRunner()
+
+
+@pytest.fixture(scope="session")
+def spark() -> Iterator[Any]:
+    session = create_session("local[2]", {"spark.sql.shuffle.partitions": "2"})
+    yield session
+    session.stop()
+
+
+@pytest.fixture(scope="session")
+def app() -> typer.Typer:
+    fresh = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+
+    @fresh.callback()
+    def _root() -> None:
+        """Test app."""
+
+    register(fresh)
+    return fresh
+
+
+def invoke(app: typer.Typer, *args: str) -> Result:
+    return runner.invoke(app, list(args))
+
+
+def one_line_error(result: Result, code: int = 2) -> str:
+    assert result.exit_code == code, (result.exit_code, result.stdout, result.stderr)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert "Traceback" not in result.stderr + result.stdout
+    return lines[0]
+
+
+@pytest.fixture(scope="session")
+def corpus(spark: Any, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("corpus") / "c"
+    result = generate(spark, COUNT, out, INVALID_SHARE, SEED)
+    assert result.rows == COUNT and result.files >= 1
+    return out
+
+
+@pytest.fixture(scope="session")
+def corpus_table(corpus: Path) -> pa.Table:
+    return read_corpus(corpus).sort_by("arrival_time")
+
+
+def fresh_server() -> NotificationServer:
+    server = NotificationServer(
+        QueueManager(uuid.UUID(int=0)), InMemoryDirectory(), computer="test"
+    )
+    server.initialize()
+    return server
+
+
+def envelope_of(row: dict[str, Any]) -> Envelope:
+    def member(kind: Any, name: str) -> Any:
+        return kind.__members__.get(name) or kind.__members__[f"{name}_"]
+
+    return Envelope(
+        row["body"],
+        MessageId.from_bytes(row["message_id"]),
+        sender_identifier_type=member(SenderIdType, row["sender_identifier_type"]),
+        authentication_level=member(AuthLevel, row["authentication_level"]),
+    )
+
+
+@pytest.fixture(scope="session")
+def audited(spark: Any, corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return audit(spark, corpus, tmp_path_factory.mktemp("audit") / "out")
+
+
+# --- corpus ----------------------------------------------------------------------------------
+
+
+def test_corpus_has_the_documented_schema_and_a_realistic_mix(corpus_table: pa.Table) -> None:
+    table = corpus_table
+    assert table.num_rows == COUNT
+    assert [(f.name, f.type) for f in table.schema] == [(f.name, f.type) for f in SCHEMA]
+    ids = table.column("message_id").to_pylist()
+    assert {len(i) for i in ids} == {20} and len(set(ids)) == COUNT
+    assert len({i[:16] for i in ids}) > 100  # many senders
+    verdicts = [judge(b) for b in table.column("body").to_pylist()]
+    bad = sum(not v.conforming for v in verdicts)
+    assert 0.12 * COUNT < bad < 0.3 * COUNT  # about the invalid share (mutations may conform)
+    messages = [v.message for v in verdicts if v.conforming and v.message is not None]
+    events = {m.body.event for m in messages if m.body is not None}
+    commands = {u.command for m in messages for u in m.updates}
+    assert events == {int(e) for e in Event} and commands == {int(c) for c in Command}
+    levels = Counter(table.column("authentication_level").to_pylist())
+    kinds = Counter(table.column("sender_identifier_type").to_pylist())
+    assert levels[AuthLevel.None_.name.rstrip("_")] > 0 and kinds["Sid"] > 0
+    assert set(levels) <= {m.rstrip("_") for m in AuthLevel.__members__}
+
+
+def test_corpus_is_deterministic_whatever_the_partitioning(
+    spark: Any, corpus_table: pa.Table, tmp_path: Path
+) -> None:
+    # rows depend on (seed, row) only: a smaller corpus (other partitions) is a prefix ...
+    small = generate(spark, 300, tmp_path / "small", INVALID_SHARE, SEED)
+    assert small.rows == 300
+    again = read_corpus(tmp_path / "small").sort_by("arrival_time")
+    assert again.equals(corpus_table.slice(0, 300))
+    # ... and the pure row function, called outside Spark, gives the same bytes
+    direct = pa.Table.from_batches([generate_rows(list(range(1000, 1100)), SEED, INVALID_SHARE)])
+    assert direct.equals(corpus_table.slice(1000, 100))
+    other = pa.Table.from_batches([generate_rows(list(range(1000, 1100)), SEED + 1, INVALID_SHARE)])
+    assert not other.equals(direct)
+
+
+# --- audit -----------------------------------------------------------------------------------
+
+
+def test_audit_accounts_for_every_row_and_agrees_with_judge(
+    audited: Any, corpus: Path, corpus_table: pa.Table
+) -> None:
+    assert audited.balanced and audited.rows_in == COUNT and audited.quarantined == 0
+    assert audited.non_conforming > 0 and audited.conforming > 0
+    out = Path(audited.out)
+    verdicts = pq.read_table(out / "verdicts")
+    assert verdicts.num_rows == COUNT and pq.read_table(out / "quarantine").num_rows == 0
+    by_id = {r["message_id"]: r for r in verdicts.to_pylist()}
+    for index, row in enumerate(corpus_table.to_pylist()):
+        verdict = judge(row["body"])
+        found = by_id[row["message_id"]]
+        assert found["conforming"] == verdict.conforming
+        assert found["violations"] == list(verdict.requirements)
+        if index % 5 == 0:  # the server view is what a fresh reference server does
+            record = fresh_server().deliver(envelope_of(row))
+            assert found["server_outcome"] == record.outcome
+            assert found["server_requirement"] == record.disregarded_by
+            assert found["server_detail"] == (record.reason or None)
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["balance"] == {
+        "rows_in": COUNT,
+        "conforming": audited.conforming,
+        "non_conforming": audited.non_conforming,
+        "quarantined": 0,
+        "balanced": True,
+    }
+    assert all(e["requirement"] in CATALOG for e in summary["by_requirement"])
+    assert summary["distinct_senders"] > 100
+    assert {v["version"] for v in summary["by_version"]} >= {1, 2}
+    reasons = {e["reason"] for e in summary["by_server_outcome"]}
+    assert {None, "authentication", "malformed", "object type"} <= reasons
+    assert "<html" in (out / "summary.html").read_text()
+
+
+def test_raw_files_are_judged_exactly_as_mqcn_decode(
+    spark: Any, corpus_table: pa.Table, tmp_path: Path
+) -> None:
+    folder = tmp_path / "raw"
+    (folder / "nested").mkdir(parents=True)
+    bodies = corpus_table.column("body").to_pylist()[:40]
+    bodies += [b"", b"\x03\x00", bytes.fromhex("0201")]
+    for index, body in enumerate(bodies):
+        (folder / ("nested" if index % 2 else "") / f"m{index:03d}.bin").write_bytes(body)
+    result = audit(spark, folder, tmp_path / "out")
+    assert result.mode == "raw" and result.balanced and result.rows_in == len(bodies)
+    verdicts = pq.read_table(tmp_path / "out" / "verdicts").to_pylist()
+    assert len(verdicts) == len(bodies)
+    for row in verdicts:
+        decoded = runner.invoke(cli.app, ["decode", "--file", row["source"], "--json"])
+        document = json.loads(decoded.stdout)
+        assert decoded.exit_code == (0 if row["conforming"] else 1)
+        assert document["conforming"] == row["conforming"]
+        ids = list(dict.fromkeys(v["requirement"] for v in document["violations"]))
+        assert ids == row["violations"], row["source"]
+
+
+def test_corrupt_parquet_files_are_quarantined_per_file(
+    spark: Any, corpus: Path, tmp_path: Path
+) -> None:
+    mixed = tmp_path / "mixed"
+    mixed.mkdir()
+    parts = sorted(corpus.glob("*.parquet"))
+    for part in parts:
+        shutil.copy(part, mixed / part.name)
+    good = parts[0].read_bytes()
+    rows_of_good = pq.ParquetFile(parts[0]).metadata.num_rows
+    (mixed / "garbage.parquet").write_bytes(b"PAR1 this is not a parquet file")
+    (mixed / "truncated.parquet").write_bytes(good[: len(good) // 2])
+    garbled = bytearray(good)  # footer intact, column data destroyed: the row group fails
+    middle = int(len(good) * 0.4)
+    garbled[middle : middle + 1000] = b"\xab" * 1000
+    (mixed / "garbled.parquet").write_bytes(bytes(garbled))
+    (mixed / "notes.txt").write_text("a stray file is input too")
+    result = audit(spark, mixed, tmp_path / "out")
+    assert result.balanced
+    assert result.rows_in == COUNT + 3 + rows_of_good
+    assert result.quarantined == 3 + rows_of_good
+    assert result.conforming + result.non_conforming == COUNT
+    quarantine = pq.read_table(tmp_path / "out" / "quarantine").to_pylist()
+    by_name = {Path(q["source"]).name: q for q in quarantine}
+    assert set(by_name) == {
+        "garbage.parquet",
+        "truncated.parquet",
+        "garbled.parquet#rowgroup=0",
+        "notes.txt",
+    }
+    assert by_name["notes.txt"]["reason"] == "not a Parquet file (*.parquet)"
+    assert by_name["garbage.parquet"]["reason"].startswith("unreadable Parquet file")
+    assert by_name["truncated.parquet"]["rows"] == 1
+    assert by_name["garbled.parquet#rowgroup=0"]["rows"] == rows_of_good
+    assert by_name["garbled.parquet#rowgroup=0"]["reason"].startswith("unreadable row group 0")
+
+
+def test_a_parquet_file_without_body_is_a_clear_error(app: typer.Typer, tmp_path: Path) -> None:
+    pq.write_table(pa.table({"message_id": [b"x" * 20]}), tmp_path / "nobody.parquet")
+    with pytest.raises(PipelineError, match="no 'body' column"):
+        plan_input(tmp_path)
+    line = one_line_error(invoke(app, "audit", str(tmp_path), "--out", str(tmp_path / "o")))
+    assert "no 'body' column" in line and "nobody.parquet" in line
+
+
+def test_an_empty_corpus_balances_at_zero(spark: Any, tmp_path: Path) -> None:
+    pq.write_table(SCHEMA.empty_table(), tmp_path / "empty.parquet")
+    result = audit(spark, tmp_path, tmp_path / "out")
+    assert result.balanced and result.rows_in == 0
+    assert result.conforming == result.non_conforming == result.quarantined == 0
+
+
+def test_missing_input_and_invalid_master_are_usage_errors(
+    app: typer.Typer, tmp_path: Path
+) -> None:
+    missing = one_line_error(invoke(app, "audit", str(tmp_path / "nope"), "--out", str(tmp_path)))
+    assert "no such file or directory" in missing
+    assert "INPUT" in one_line_error(invoke(app, "audit", "--out", str(tmp_path / "o")))
+    bad_master = ["--master", "lokal[2]"]
+    for args in (
+        ["corpus", "generate", "--count", "5", "--out", str(tmp_path / "g"), *bad_master],
+        ["audit", str(tmp_path), "--out", str(tmp_path / "o"), *bad_master],
+        ["fuzz", "--target", "reference", "--cases", "5", *bad_master],
+    ):
+        assert "is not a Spark master URL" in one_line_error(invoke(app, *args))
+    assert "not an integer" in one_line_error(
+        invoke(app, "corpus", "generate", "--count", "many", "--out", str(tmp_path / "g"))
+    )
+    assert "unknown target" in one_line_error(invoke(app, "fuzz", "--target", "x", "--cases", "1"))
+    assert check_master("local[*]") == "local[*]"
+
+
+def test_commands_end_to_end(app: typer.Typer, tmp_path: Path) -> None:
+    made = invoke(app, "corpus", "generate", "--count", "60", "--out", str(tmp_path / "c"))
+    assert made.exit_code == 0, made.stderr
+    assert "wrote 60 messages" in made.stdout
+    audited = invoke(app, "audit", str(tmp_path / "c"), "--out", str(tmp_path / "a"))
+    assert audited.exit_code == 1, audited.stderr  # 10% drawn malformed: some are found
+    assert "rows in 60 = conforming" in audited.stdout
+    clean = invoke(
+        app,
+        "corpus",
+        "generate",
+        "--count",
+        "20",
+        "--invalid-share",
+        "0",
+        "--out",
+        str(tmp_path / "d"),
+    )
+    assert clean.exit_code == 0
+    result = json.loads(
+        invoke(app, "audit", str(tmp_path / "d"), "--out", str(tmp_path / "e"), "--json").stdout
+    )
+    assert result["balance"]["rows_in"] == 20
+
+
+# --- fuzz --------------------------------------------------------------------------------------
+
+
+def test_fuzz_against_the_reference_finds_nothing(spark: Any, app: typer.Typer) -> None:
+    result = fuzz(spark, "reference", 200, seed=3)
+    assert result.cases == 200 and result.divergences == 0, result.sample[:3]
+    ran = invoke(app, "fuzz", "--target", "reference", "--cases", "40", "--seed", "5")
+    assert ran.exit_code == 0 and "0 divergences" in ran.stdout
+
+
+def test_fuzz_finds_a_faulty_target(spark: Any, app: typer.Typer, tmp_path: Path) -> None:
+    class IgnoresAuthentication(ReferenceTarget):
+        """Processes Version 0x01 messages whose AuthenticationLevel is None (3.2.5.1)."""
+
+        name = "ignores-authentication"
+
+        def deliver(self, envelope: Any) -> None:
+            super().deliver(envelope.with_(authentication_level=AuthLevel.Sig20))
+
+    result = fuzz(spark, IgnoresAuthentication, 200, seed=3, out=tmp_path / "f")
+    assert result.cases == 200 and result.divergences > 0
+    assert result.by_requirement["MQCN-3.2.5.1-4"] == result.divergences
+    lines = (tmp_path / "f" / "divergences.jsonl").read_text().splitlines()
+    assert len(lines) == result.divergences
+    first = json.loads(lines[0])
+    assert first["replay"].startswith(f"mqcn decode --hex {first['hex']}; mqcn fuzz --target")
+    assert json.loads(first["envelope"])["authentication_level"] == "None"
+    assert pq.read_table(tmp_path / "f" / "divergences").num_rows == result.divergences
+    # the replay of a case runs in process, and the reference agrees with itself there
+    again = replay("reference", 3, first["case"])
+    assert again["divergence"] is None and again["model_outcome"] == "disregarded"
+    assert (
+        replay(IgnoresAuthentication, 3, first["case"])["divergence"]["detail"] == first["detail"]
+    )
+    shown = invoke(
+        app, "fuzz", "--target", "reference", "--seed", "3", "--case", str(first["case"])
+    )
+    assert shown.exit_code == 0 and "target and model agree" in shown.stdout
+
+
+def test_the_model_never_imports_spark() -> None:
+    code = (
+        "import sys, mqcn_model.judge, mqcn_model.server, mqcn_model.layers, "
+        "mqcn_suite.commands.pipeline, mqcn_suite.pipeline.audit; "
+        "print('pyspark' in sys.modules)"
+    )
+    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert found.stdout.strip() == "False"
