@@ -242,26 +242,9 @@ class World:
     ) -> list[str]:
         """:meth:`disregard_problem` of ``build(x)`` for hypothesis-drawn ``x`` (derandomised,
         ``examples`` draws); returns every problem found (empty when all were disregarded)."""
-        from hypothesis import HealthCheck, settings
-        from hypothesis import given as for_all
-
-        problems: list[str] = []
-
-        @settings(
-            max_examples=examples,
-            derandomize=True,
-            database=None,
-            deadline=None,
-            suppress_health_check=list(HealthCheck),
+        return self.problems_for(
+            strategy, lambda drawn: self.disregard_problem(build(drawn)), examples
         )
-        @for_all(strategy)
-        def run(drawn: Any) -> None:
-            problem = self.disregard_problem(build(drawn))
-            if problem:
-                problems.append(f"{drawn!r}: {problem}")
-
-        run()
-        return problems
 
     # --- server side (3.2) and the server notes of section 6 -----------------------------------
     def directory_reads(self) -> list[dict[str, Any]]:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 import typer
+from fake_ids import NOT_AN_ID, OTHER_NOT_AN_ID, SHORT_NOT_AN_ID
 from typer.testing import CliRunner, Result
 
 from mqcn_model.catalog import CATALOG
@@ -26,17 +27,6 @@ catalog_app = typer.Typer()
 catalog_app.command("list", help=LIST_HELP)(catalog_list)
 app.add_typer(catalog_app, name="catalog")
 runner = CliRunner()
-
-
-def fake_id(section: str, n: int) -> str:
-    """An ID the catalog does not hold, built at run time (tests/test_catalog.py scans for
-    IDs written literally and rejects unknown ones)."""
-    return "MQCN" + f"-{section}-{n}"
-
-
-NOT_AN_ID = fake_id("3.2.5.1", 99)
-OTHER_NOT_AN_ID = fake_id("9.9", 1)
-SHORT_NOT_AN_ID = fake_id("1", 1)
 
 
 def invoke(*args: str) -> Result:

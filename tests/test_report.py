@@ -23,6 +23,7 @@ from typing import Any
 
 import pytest
 import typer
+from fake_ids import NOT_AN_ID
 from typer.testing import CliRunner, Result
 
 import mqcn_model.server as server_model
@@ -55,16 +56,6 @@ def _root() -> None:
 
 runner = CliRunner()
 
-
-def fake_id(section: str, n: int) -> str:
-    """An ID the catalog does not hold, built at run time (tests/test_catalog.py scans for
-    IDs written literally and rejects unknown ones)."""
-    return "MQCN" + f"-{section}-{n}"
-
-
-NOT_AN_ID = fake_id("3.2.5.1", 99)
-OTHER_NOT_AN_ID = fake_id("9.9", 1)
-SHORT_NOT_AN_ID = fake_id("1", 1)
 
 AUTH_NONE = "MQCN-3.2.5.1-4"
 LABEL_IGNORED = "MQCN-3.2.5.1-13"
