@@ -73,6 +73,18 @@ class Requirement:
             return "warning"
         return "info"
 
+    def summary(self) -> dict[str, Any]:
+        """The fields every JSON view of a requirement starts with (catalog list, report)."""
+        return {
+            "id": self.id,
+            "section": self.section,
+            "keyword": self.keyword,
+            "role": self.role,
+            "statement": self.statement,
+            "testable": self.testable,
+            "reason": self.reason,
+        }
+
 
 @dataclass(frozen=True)
 class Catalog(Mapping[str, Requirement]):
@@ -213,7 +225,7 @@ def req(requirement_id: str) -> str:
 
 _WS = re.compile(r"\s+")
 _MATH_TEXT = re.compile(r"\\(?:text|mathrm|mathit|textbf)\{([^{}]*)\}")
-_LINK = re.compile(r"\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\([^)]*\)")
+MARKDOWN_LINK = re.compile(r"\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\([^)]*\)")  # [text](url)
 _ANGLE = re.compile(r"<[^<>]*>")
 _EMPHASIS = re.compile(r"[*`]")
 _SPACE_BEFORE_PUNCT = re.compile(r" ([.,;:!?])")
@@ -228,7 +240,7 @@ def clean_sentence(sentence: str) -> str:
     'a GUID ([MS-DTYP] section 2.3.4.2) value'
     """
     text = _MATH_TEXT.sub(r"\1", sentence).replace("$", "").replace("\\", "")
-    text = _LINK.sub(r"\1", text)
+    text = MARKDOWN_LINK.sub(r"\1", text)
     text = _EMPHASIS.sub("", _ANGLE.sub("", text))
     return _SPACE_BEFORE_PUNCT.sub(r"\1", _WS.sub(" ", text)).strip()
 

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Protocol
 
-from mqcn_model.catalog import clean_sentence, sentence_fingerprint
+from mqcn_model.catalog import MARKDOWN_LINK, clean_sentence, sentence_fingerprint
 
 RFC2119_KEYWORDS = ("MUST NOT", "MUST", "SHOULD NOT", "SHOULD", "MAY")
 PRODUCT = "PRODUCT"
@@ -63,7 +63,6 @@ _FENCE = re.compile(r"^\s*(```|~~~)")
 _SEPARATOR = re.compile(r"^\s*([-=_*])(\s*\1){2,}\s*$")
 _BULLET = re.compile(r"^\s*(?:[-*+•●◦▪]|\d{1,3}[.)]|[a-z][.)])\s+(?P<text>\S.*)$")
 _NOTE_START = re.compile(r"^<(?P<n>\d+)>\s*Section\s+(?P<cites>\d+(?:\.\d+)*)\s*:\s*(?P<body>.*)$")
-_LINK = re.compile(r"\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\([^)]*\)")
 # A possible end of sentence: the stop, closing marks, then (looked ahead) space and a start.
 _STOP = re.compile(r"""[.!?](?:\*\*|\*|_|["'’”)\]])*(?=\s+\S)""")
 _SENTENCE_START = re.compile(r"""\s+(?:[A-Z0-9"'“‘(\[<*_`]|\\\[)""")
@@ -313,7 +312,7 @@ def _blocks(document: str) -> list[_Block]:
 
 def clean_link(text: str) -> str:
     """``text`` with markdown escapes undone and links reduced to their text (notes' heads)."""
-    return _LINK.sub(r"\1", text.replace("\\", ""))
+    return MARKDOWN_LINK.sub(r"\1", text.replace("\\", ""))
 
 
 # --- the normative sentences -------------------------------------------------------------

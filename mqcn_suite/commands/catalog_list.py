@@ -64,13 +64,7 @@ def catalog_entries(
             continue
         entries.append(
             {
-                "id": rid,
-                "section": requirement.section,
-                "keyword": requirement.keyword,
-                "role": requirement.role,
-                "statement": requirement.statement,
-                "testable": requirement.testable,
-                "reason": requirement.reason,
+                **requirement.summary(),
                 "covered": bool(tagged),
                 "scenarios": [
                     {"feature": s.feature, "name": s.name, "line": s.line} for s in tagged

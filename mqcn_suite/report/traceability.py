@@ -250,13 +250,7 @@ def build_traceability(
         ev = evidence.get(rid)
         requirements.append(
             {
-                "id": rid,
-                "section": requirement.section,
-                "keyword": requirement.keyword,
-                "role": requirement.role,
-                "statement": requirement.statement,
-                "testable": requirement.testable,
-                "reason": requirement.reason,
+                **requirement.summary(),
                 "verdict": verdict_of(requirement, ev),
                 "scenarios": _scenario_entries(rid, static.get(rid, []), ev),
                 "failures": ev.failures if ev else [],
