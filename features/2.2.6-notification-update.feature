@@ -80,7 +80,7 @@ Feature: 2.2.6 Notification Update - one directory-service change inside a Versi
     Then every emitted update has Command 0x00, 0x01 or 0x02 (MQCN-2.2.6-1)
     And every emitted update that carries a GuidIdentifier has UseGuid 0x01 (MQCN-2.2.6-2)
     And every emitted update that carries a PathName has UseGuid 0x00 (MQCN-2.2.6-3)
-    And every emitted PathName is the queue's path name, null-terminated (MQCN-2.2.6-4)
+    And every emitted PathName is a null-terminated Unicode string (MQCN-2.2.6-4)
     And every emitted update with UseGuid 0x01 carries no PathName (MQCN-2.2.6-6)
     And every emitted update with UseGuid 0x01 carries a 16-byte GuidIdentifier (MQCN-2.2.6-7)
     And every message the client emitted satisfies (MQCN-2.2.6-1 MQCN-2.2.6-3 MQCN-2.2.6-4 MQCN-2.2.6-5 MQCN-2.2.6-7 MQCN-2.2.6-10 MQCN-2.2.6-11)

@@ -83,6 +83,9 @@ Feature: 3.2.5.1 Processing a Version 0x01 message - updates from the directory 
       | queue update   | PROPID_D_OBJTYPE   | nothing             |
       | machine update | PROPID_D_SCOPE     | nothing             |
       | queue creation | PROPID_D_OBJTYPE   | nothing             |
+      | machine update | PROPID_D_OBJTYPE   | nothing             |
+      | queue creation | PROPID_QM_SECURITY | nothing             |
+      | queue update   | PROPID_QM_SECURITY | nothing             |
 
   @MQCN-3.2.5.1-5 @MQCN-3.2.5.1-7
   Scenario Outline: PropertyId[0] of 1000 or less: a <kind> led by <propid> changes <changed>
@@ -101,6 +104,14 @@ Feature: 3.2.5.1 Processing a Version 0x01 message - updates from the directory 
       | queue creation | PROPID_Q_TYPE        | the new queue added |
       | queue creation | PROPID_Q_INSTANCE    | the new queue added |
       | queue creation | PROPID_QM_MACHINE_ID | nothing             |
+      | queue update   | PROPID_Q_INSTANCE    | the queue orders    |
+      | queue update   | PROPID_Q_ADS_PATH    | the queue orders    |
+      | queue creation | PROPID_Q_ADS_PATH    | the new queue added |
+      | machine update | PROPID_QM_SITE_ID    | the queue manager   |
+      | machine update | PROPID_QM_OS         | the queue manager   |
+      | queue creation | PROPID_QM_SITE_ID    | nothing             |
+      | queue creation | PROPID_QM_OS         | nothing             |
+      | queue update   | PROPID_QM_SITE_ID    | nothing             |
 
   @MQCN-3.2.5.1-5
   Scenario: A creation led by a machine property is no queue creation, and the next update still applies
@@ -108,19 +119,30 @@ Feature: 3.2.5.1 Processing a Version 0x01 message - updates from the directory 
     When the target receives the message
     Then the message changed only the Quota of the queue orders, now 7777 (MQCN-3.2.5.1-5)
 
+  @MQCN-3.2.5.1-5
+  Scenario Outline: A creation of object type 2 is no machine update, even carrying the three modifiable properties (<naming>)
+    Given a creation of object type 2 naming the queue manager by its <naming>
+    When the target receives the message
+    Then the queue manager state is unchanged (MQCN-3.2.5.1-5)
+    And the target still serves the next notification (MQCN-3.2.5.1-5)
+
+    Examples:
+      | naming         |
+      | PathName       |
+      | GuidIdentifier |
+
   @MQCN-3.2.5.1-8
-  Scenario: An update of object type 4 stops the message there; the updates before it stay applied (errata E-14)
+  Scenario: An update of object type 4 stops the message there; what it undoes follows errata E-14
     Given a Version 0x01 message of a Quota change to 7001, an update led by PROPID_D_SCOPE and a Quota change to 7003
     When the target receives the message
-    Then the Quota of the queue orders is 7001 (MQCN-3.2.5.1-8)
+    Then the Quota of the queue orders is 7001, or 1000 where the whole message is undone (MQCN-3.2.5.1-8)
     And the target still serves the next notification (MQCN-3.2.5.1-8)
 
   @MQCN-3.2.5.1-8
-  Scenario: Under the lenient readings the message may instead be undone as a whole (errata E-14)
-    Given the target accepts the lenient errata readings
-    And a Version 0x01 message of a Quota change to 7001, an update led by PROPID_D_SCOPE and a Quota change to 7003
+  Scenario: What an update of object type 4 undoes covers the queue manager's attributes too (errata E-14)
+    Given a Version 0x01 message of a Quota change to 7001, a QueueManagerQuota change to 7777 and an update led by PROPID_D_SCOPE
     When the target receives the message
-    Then the Quota of the queue orders is 7001, or 1000 if the whole message was undone (MQCN-3.2.5.1-8)
+    Then the message changed the Quota of the queue orders to 7001 and the QueueManagerQuota of the queue manager to 7777, or nothing where the whole message is undone (MQCN-3.2.5.1-8)
     And the target still serves the next notification (MQCN-3.2.5.1-8)
 
   # --- queue creation ------------------------------------------------------------------------
@@ -144,6 +166,14 @@ Feature: 3.2.5.1 Processing a Version 0x01 message - updates from the directory 
     When the target receives the message
     Then the new queue holds the 15 values of the creation (MQCN-3.2.5.1-10)
     And the DirectoryPath of the new queue is not the PROPID_Q_ADS_PATH of the creation (MQCN-3.3.5.2-16)
+
+  @MQCN-3.2.5.1-10
+  Scenario: A creation of a queue the queue manager already owns leaves that queue unchanged (errata E-24)
+    Given a creation of the queue orders with distinctive values
+    When the target receives the message
+    Then the queue manager state is unchanged (MQCN-3.2.5.1-10)
+    And the Quota of the queue orders is 1000 (MQCN-3.2.5.1-10)
+    And the target still serves the next notification (MQCN-3.2.5.1-10)
 
   # --- queue update ----------------------------------------------------------------------------
 
@@ -235,6 +265,13 @@ Feature: 3.2.5.1 Processing a Version 0x01 message - updates from the directory 
       | PROPID_Q_QUOTA         | 4321                                                                       |
       | PROPID_Q_LABEL         | ignored-label                                                              |
 
+  @MQCN-3.2.5.1-14
+  Scenario: A machine update whose GuidIdentifier names another queue manager changes nothing (errata E-23)
+    Given an update of another queue manager carrying all three modifiable properties
+    When the target receives the message
+    Then the queue manager state is unchanged (MQCN-3.2.5.1-14)
+    And the target still serves the next notification (MQCN-3.2.5.1-14)
+
   # --- deletion ----------------------------------------------------------------------------------
 
   @MQCN-3.2.5.1-16 @MQCN-3.2.5.1-18
@@ -272,3 +309,36 @@ Feature: 3.2.5.1 Processing a Version 0x01 message - updates from the directory 
     When the target receives the message
     Then the queue manager state is unchanged (MQCN-3.2.5.1-18)
     And the target still serves the next notification (MQCN-3.2.5.1-18)
+
+  @MQCN-3.2.5.1-16
+  Scenario Outline: A deletion carrying only <propid> has no object type and is disregarded (errata E-12)
+    Given a deletion of the queue orders carrying only <propid> = <value>
+    When the target receives the message
+    Then the queue manager state is unchanged (MQCN-3.2.5.1-16)
+    And the target still serves the next notification (MQCN-3.2.5.1-16)
+
+    Examples:
+      | propid           | value |
+      | PROPID_D_SCOPE   | 1     |
+      | PROPID_D_OBJTYPE | 1     |
+
+  @MQCN-3.2.5.1-16
+  Scenario: A deletion carrying no property has no object type and is disregarded (errata E-12)
+    Given a deletion of the queue orders carrying no property
+    When the target receives the message
+    Then the queue manager state is unchanged (MQCN-3.2.5.1-16)
+    And the target still serves the next notification (MQCN-3.2.5.1-16)
+
+  @MQCN-3.2.5.1-16
+  Scenario Outline: A deletion whose PropertyId[1] is <second>, not PROPID_D_OBJTYPE, is disregarded though its value is 1 (errata E-12)
+    Given a deletion of the queue orders carrying <first> = 1 and then <second> = 1
+    When the target receives the message
+    Then the queue manager state is unchanged (MQCN-3.2.5.1-16)
+    And the target still serves the next notification (MQCN-3.2.5.1-16)
+
+    Examples:
+      | first            | second           |
+      | PROPID_D_SCOPE   | PROPID_Q_JOURNAL |
+      | PROPID_D_SCOPE   | PROPID_D_SCOPE   |
+      | PROPID_D_OBJTYPE | PROPID_D_SCOPE   |
+      | PROPID_D_OBJTYPE | PROPID_Q_QUOTA   |

@@ -60,6 +60,14 @@ Feature: 3.2.5.2 Processing a Version 0x02 message - the directory is the source
     And the message changed exactly: the new queue added (MQCN-3.2.5.2-4)
     And the new queue now holds what the directory publishes (MQCN-3.2.5.2-4)
 
+  @MQCN-3.2.5.2-4
+  Scenario: Event 1 about a queue the queue manager already owns leaves that queue unchanged (errata E-24)
+    Given a Version 0x02 notification of event 1 about the queue orders from "dc1.example.com"
+    When the target receives the message
+    Then the queue manager state is unchanged (MQCN-3.2.5.2-4)
+    And the Quota of the queue orders is 1000 (MQCN-3.2.5.2-4)
+    And the target still serves the next notification (MQCN-3.2.5.2-4)
+
   # --- event 2: change queue -------------------------------------------------------------------
 
   @MQCN-3.2.5.2-5 @MQCN-3.2.5.2-6
@@ -86,6 +94,14 @@ Feature: 3.2.5.2 Processing a Version 0x02 message - the directory is the source
     Then the message changed exactly: the queue orders removed (MQCN-3.2.5.2-7)
     And no Read Directory was made (MQCN-3.2.5.2-7)
 
+  @MQCN-3.2.5.2-7 @MQCN-3.2.5-5
+  Scenario: Event 3 about a queue the queue manager does not own changes nothing and the loop goes on
+    Given a Version 0x02 notification of event 3 about an unknown queue from "dc1.example.com"
+    When the target receives the message
+    Then the queue manager state is unchanged (MQCN-3.2.5.2-7)
+    And no Read Directory was made (MQCN-3.2.5.2-7)
+    And the target still serves the next notification (MQCN-3.2.5-5)
+
   # --- event 4: change machine -----------------------------------------------------------------
 
   @MQCN-3.2.5.2-8 @MQCN-3.2.5.2-9
@@ -96,6 +112,16 @@ Feature: 3.2.5.2 Processing a Version 0x02 message - the directory is the source
     Then the queue manager was read from the directory with the 3 attributes of 3.2.5.2 (MQCN-3.2.5.2-8)
     And the queue manager now holds what the directory read returned (MQCN-3.2.5.2-9)
     And the message changed exactly: the queue manager (MQCN-3.2.5.2-9)
+
+  @MQCN-3.2.5.2-8 @MQCN-3.2.5.2-9
+  Scenario: Event 4 about another queue manager is read from the directory but changes nothing locally (errata E-23)
+    Given the directory publishes the queue manager with other values
+    And the directory publishes another queue manager with other values
+    And a Version 0x02 notification of event 4 about another queue manager from "dc1.example.com"
+    When the target receives the message
+    Then another queue manager was read from the directory with the 3 attributes of 3.2.5.2 (MQCN-3.2.5.2-8)
+    And the queue manager state is unchanged (MQCN-3.2.5.2-9)
+    And the target still serves the next notification (MQCN-3.2.5.2-9)
 
   # --- note <10>: other events -------------------------------------------------------------------
 

@@ -1,8 +1,9 @@
 Feature: 3.3.5.3 Sending a Change Notification Message
   Every notification a target's client sends is an MSMQ Message with fixed attributes (300 s to
   reach the queue, Express, Normal, the MSMQ version's default hash, Sig20), whose Body is the
-  message followed by one spare byte, enqueued to the queue opened at initialisation. A directory
-  service also names the owning queue manager as the sender.
+  message followed by one spare byte, enqueued to the queue opened at initialisation, under a message
+  identifier of the sending computer it never reuses. A directory service also names the owning
+  queue manager as the sender.
 
   Background:
     Given the directory publishes the queue orders
@@ -14,6 +15,7 @@ Feature: 3.3.5.3 Sending a Change Notification Message
     When the client is initialised towards the queue manager
     And the client notifies every kind of change
     Then every emitted Message goes to the notification queue of the queue manager (MQCN-3.3.5.3-1)
+    And every emitted Message has a message identifier of the sending computer, used once (MQCN-3.3.5.3-1)
     And every emitted Message has TimeToReachQueue 300 seconds (MQCN-3.3.5.3-2)
     And every emitted Message has DeliveryGuarantee Express (MQCN-3.3.5.3-3)
     And every emitted Message has Class Normal (MQCN-3.3.5.3-4)

@@ -47,6 +47,29 @@ Feature: Section 6 - server product behaviour: batched processing and accepted V
     Then the Quota of the queue orders is 7002 (MQCN-5.1-1)
 
   @MQCN-1.6-3 @MQCN-5.1-1
+  Scenario Outline: A notification <after> seconds after a batch is handled <wait> seconds after it arrives
+    Given the target follows the product profile "windows-xp-2003"
+    And the server side has started
+    When a Quota change of the queue orders to 7001 arrives
+    And 60 seconds pass
+    Then the Quota of the queue orders is 7001 (MQCN-1.6-3)
+    When <after> more seconds pass
+    And a Quota change of the queue orders to 7002 arrives
+    And <almost> more seconds pass
+    Then the Quota of the queue orders is not yet 7002 (MQCN-1.6-3)
+    When 2 more seconds pass
+    Then the Quota of the queue orders is 7002 (MQCN-5.1-1)
+
+    # 780 and 839: within 14 minutes, the rest of the 15 minutes; 840 (exactly 14 minutes): the
+    # rest of the 15 minutes is one minute; 841 (just over 14 minutes): one minute from arrival.
+    Examples:
+      | after | wait | almost |
+      | 780   | 120  | 119    |
+      | 839   | 61   | 60     |
+      | 840   | 60   | 59     |
+      | 841   | 60   | 59     |
+
+  @MQCN-1.6-3 @MQCN-5.1-1
   Scenario: 99 notifications waiting for one timer are all handled when it fires
     Given the target follows the product profile "windows-8-later"
     And the server side has started
@@ -67,6 +90,30 @@ Feature: Section 6 - server product behaviour: batched processing and accepted V
       | count |
       | 100   |
       | 150   |
+
+  @MQCN-1.6-3 @MQCN-5.1-1
+  Scenario: After a batch the count starts again: 99 notifications waiting for the next timer are all handled
+    Given the target follows the product profile "windows-xp-2003"
+    And the server side has started
+    When a Quota change of the queue orders to 6001 arrives
+    And 61 seconds pass
+    Then the Quota of the queue orders is 6001 (MQCN-1.6-3)
+    When 99 Quota changes of the queue orders arrive, the n-th setting 7000 + n
+    And 900 more seconds pass
+    Then the Quota of the queue orders is 7099 (MQCN-1.6-3)
+    And the Quota of the queue orders is 7099 (MQCN-5.1-1)
+
+  @MQCN-1.6-3 @MQCN-5.1-1
+  Scenario: After a batch, 100 notifications waiting for the next timer give way to a refresh from the directory
+    Given the target follows the product profile "windows-xp-2003"
+    And the server side has started
+    When a Quota change of the queue orders to 6001 arrives
+    And 61 seconds pass
+    Then the Quota of the queue orders is 6001 (MQCN-1.6-3)
+    When 100 Quota changes of the queue orders arrive, the n-th setting 7000 + n
+    And 900 more seconds pass
+    Then the queue orders was refreshed from the directory instead (MQCN-1.6-3)
+    And the queue orders was refreshed from the directory instead (MQCN-5.1-1)
 
   @MQCN-1.6-3
   Scenario Outline: A <profile> queue manager handles a notification as soon as it arrives

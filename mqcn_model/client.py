@@ -47,12 +47,15 @@ from mqcn_model.constants import (
     notify_queue_format_name,
 )
 from mqcn_model.envelope import Envelope, MessageId
+from mqcn_model.errata import STRICT, Readings
 from mqcn_model.profiles import DEFAULT_PROFILE, ProductProfile
 
 __all__ = ["NotificationClient", "OpenQueueRequest", "Operation"]
 
 _ATTRIBUTE_TO_QUEUE_PROPID = {v: k for k, v in QUEUE_ATTRIBUTE_OF.items()}
 _ATTRIBUTE_TO_QM_PROPID = {v: k for k, v in QM_ATTRIBUTE_OF.items()}
+_OBJECTGUID_CLOSE = "</ObjectGuid>".encode("utf-16-le")
+_OBJECTGUID_CLOSE_ABNF = "</ObjectGuid >".encode("utf-16-le")
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,12 +87,17 @@ class NotificationClient:
         server_name: str = "dc.example.com",
         profile: ProductProfile = DEFAULT_PROFILE,
         first_sequence: int = 1,
+        readings: Readings = STRICT,
     ) -> None:
         self.identifier = identifier  # the sending QM's or directory server's GUID
         self.version = version if version is not None else profile.sends_version
         self.server_name = server_name  # DomainController token (v2)
         self.profile = profile
         self.sequence = first_sequence
+        # Where an errata item lets a sender choose (docs/errata.md E-01, E-05, E-11), the
+        # client sends the form its reading allows: the suite's tests use this to prove a
+        # target taking either reading is never failed.
+        self.readings = readings
         self.opened: dict[uuid.UUID, OpenQueueRequest] = {}
 
     def initialize(self, destination: uuid.UUID) -> OpenQueueRequest:
@@ -132,15 +140,15 @@ class NotificationClient:
             update = queue_creation(obj.Identifier, obj.Pathname, master=master, **attributes)
         elif operation is Operation.QueueUpdate:
             assert isinstance(obj, Queue) and owner is not None
-            update = queue_update(
-                obj.Identifier,
-                owner,
-                _changes(obj, changed, _ATTRIBUTE_TO_QUEUE_PROPID, QUEUE_UPDATE_MODIFIABLE),
-                master=master,
-            )
+            pairs = _changes(obj, changed, _ATTRIBUTE_TO_QUEUE_PROPID, QUEUE_UPDATE_MODIFIABLE)
+            if self.readings.extra_update_propids:  # E-11: the directory's modify time too
+                pairs.append((PropId.PROPID_Q_MODIFY_TIME, obj.ModifyTime))
+            update = queue_update(obj.Identifier, owner, pairs, master=master)
         elif operation is Operation.QueueManagerUpdate:
             assert isinstance(obj, QueueManager)
             pairs = _changes(obj, changed, _ATTRIBUTE_TO_QM_PROPID, MACHINE_UPDATE_MODIFIABLE)
+            if self.profile.passes_directory_extras:  # note <11>: the directory's record as is
+                pairs.append((PropId.PROPID_QM_CNS, obj.ConnectedNetworkIdentifierList))
             update = machine_update(obj.Identifier, pairs, master=master, foreign=obj.ForeignSystem)
         else:
             update = queue_deletion(obj.Identifier, master=master)
@@ -166,8 +174,13 @@ class NotificationClient:
             self.initialize(destination)
         message = self.prepare(operation, obj, owner=destination, changed=changed)
         is_v1 = message.version == Version.DIRECTORY_SERVICE
+        body = body_buffer(message)
+        if is_v1 and self.readings.trailing_data:  # E-05: padding after the spare byte
+            body += bytes(2)
+        if not is_v1 and self.readings.objectguid_close_with_space:  # E-01: the ABNF's tag
+            body = body.replace(_OBJECTGUID_CLOSE, _OBJECTGUID_CLOSE_ABNF)
         envelope = Envelope(
-            body=body_buffer(message),
+            body=body,
             message_id=MessageId(self.identifier, self.sequence),
             sender_identifier=destination if is_v1 else self.identifier,
             sender_identifier_type=SenderIdType.QueueManagerIdentifier

@@ -9,10 +9,11 @@ This is what ``mqcn decode``, the reference vectors and the Spark audit all call
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 
 from mqcn_model.codec.message import ChangeNotificationMessage, decode_message
-from mqcn_model.errata import STRICT, Readings
+from mqcn_model.errata import STRICT, SWITCHES, Readings, Switch
 from mqcn_model.errors import DecodeError, Violation
 from mqcn_model.rules import check_message
 
@@ -47,3 +48,59 @@ def judge(buf: bytes, readings: Readings = STRICT) -> Verdict:
     violations = tuple(v for v in findings if v.severity == "error")
     observations = tuple(v for v in findings if v.severity != "error")
     return Verdict(not violations, message, violations, observations, len(buf))
+
+
+def errata_admitting(buf: bytes) -> tuple[Switch, ...]:
+    """The errata switches that alone make ``buf`` decodable where the strict readings do not.
+
+    A receiver following such a reading processes the message; one following the strict
+    reading disregards it.  Both are correct (docs/errata.md), so a scenario that delivers
+    ``buf`` accepts either outcome and records which reading the target followed.
+
+    >>> from mqcn_model.builders import v2_notification
+    >>> from mqcn_model.codec.message import body_buffer
+    >>> import uuid
+    >>> good = body_buffer(v2_notification(2, uuid.UUID(int=1), "dc"))
+    >>> errata_admitting(good)
+    ()
+    >>> tag, abnf = "</ObjectGuid>".encode("utf-16-le"), "</ObjectGuid >".encode("utf-16-le")
+    >>> spaced = good.replace(tag, abnf)
+    >>> [s.errata for s in errata_admitting(spaced)]
+    ['E-01']
+    """
+    try:
+        decode_message(buf, STRICT)
+        return ()
+    except DecodeError:
+        pass
+    admitting = []
+    for switch in SWITCHES:
+        try:
+            decode_message(buf, switch.readings)
+        except DecodeError:
+            continue
+        admitting.append(switch)
+    return tuple(admitting)
+
+
+def explain_by_errata(
+    violations_under: Callable[[Readings], list[Violation]], base: Readings = STRICT
+) -> tuple[list[Violation], Switch | None]:
+    """Split what a sender broke into what the strict readings find and the switch excusing it.
+
+    ``violations_under(readings)`` judges the same bytes under ``readings``.  Returns the
+    violations found under ``base`` (the strict readings, or those already needed to read the
+    bytes at all) and the one further errata switch under whose other reading none remain
+    (None when the violations stand under every single reading, or when there are none).  A
+    sender whose message only one reading admits gets a warning naming that errata item,
+    never a failure (docs/errata.md).
+    """
+    strict = violations_under(base)
+    if not strict:
+        return strict, None
+    for switch in SWITCHES:
+        if not getattr(base, switch.field) and not violations_under(
+            replace(base, **{switch.field: True})
+        ):
+            return strict, switch
+    return strict, None

@@ -28,6 +28,7 @@ class ProductProfile:
     authentication_level: AuthLevel  # 3.3.5.3 Sig20; <13>: MSMQ 1.0 uses Sig10
     hash_algorithm: HashAlgorithm  # <12>, errata E-16
     workgroup_opens_notification_queue: bool  # <8>
+    passes_directory_extras: bool = False  # <11>: a v1 machine update carries ignored extras
 
     def accepts(self, version: int) -> bool:
         return version in self.accepted_versions
@@ -42,6 +43,7 @@ class ProductProfile:
             "authentication_level": self.authentication_level.name,
             "hash_algorithm": self.hash_algorithm.name,
             "workgroup_opens_notification_queue": self.workgroup_opens_notification_queue,
+            "passes_directory_extras": self.passes_directory_extras,
         }
 
 
@@ -70,6 +72,7 @@ PROFILES: dict[str, ProductProfile] = {
             AuthLevel.Sig10,
             HashAlgorithm.MD5,
             True,
+            True,
         ),
         ProductProfile(
             "windows-2000",
@@ -79,6 +82,7 @@ PROFILES: dict[str, ProductProfile] = {
             Version.DIRECTORY_SERVICE,
             AuthLevel.Sig20,
             HashAlgorithm.MD5,
+            True,
             True,
         ),
         ProductProfile(

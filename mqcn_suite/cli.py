@@ -48,6 +48,7 @@ from mqcn_suite.commands.catalog_verify import VERIFY_HELP, verify
 from mqcn_suite.commands.pics import PICS_HELP, pics
 from mqcn_suite.commands.pipeline import register as register_pipeline
 from mqcn_suite.commands.run import RUN_HELP, run
+from mqcn_suite.commands.selftest import register as register_selftest
 
 EXIT_CONFORMING = 0
 EXIT_NONCONFORMING = 1
@@ -411,6 +412,7 @@ def decode(
 app.command("run", help=RUN_HELP)(run)
 app.command("pics", help=PICS_HELP)(pics)
 register_pipeline(app)  # corpus generate, audit, fuzz (Spark is imported only when they run)
+register_selftest(app)  # selftest mutation (its modules are imported only when it runs)
 
 catalog_app = typer.Typer(
     name="catalog",

@@ -83,6 +83,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help=f"time limit of one call to an exec: target (default {DEFAULT_TIMEOUT:g} s)",
     )
     group.addoption(
+        "--mqcn-claims",
+        choices=("fail", "info"),
+        default="fail",
+        help=(
+            "a product-behaviour note broken in a profile the target claims: 'fail' "
+            "(default, verdict claim-fail, counted in the exit code) or 'info'"
+        ),
+    )
+    group.addoption(
         "--mqcn-report",
         metavar="DIR",
         default=None,
@@ -190,6 +199,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         coverage=config.stash[_COVERAGE],
         deselected=len(collector.deselected),
         duration=time.perf_counter() - started if started is not None else None,
+        claimed_readings=config.stash[_TARGET].pics.claimed_readings,
     )
     try:
         write_report(directory, document)
@@ -224,7 +234,10 @@ def mqcn_target(pytestconfig: pytest.Config) -> Target:
 @pytest.fixture
 def world(mqcn_target: Target, request: pytest.FixtureRequest) -> Iterator[World]:
     """A fresh scenario world; what it records is attached to the test for the report."""
-    scenario_world = World(target=mqcn_target)
+    scenario_world = World(
+        target=mqcn_target,
+        claims_binding=request.config.getoption("--mqcn-claims", default="fail") == "fail",
+    )
     yield scenario_world
     request.node.user_properties.append(
         (REPORT_PROPERTY, json.dumps(scenario_world.report_properties()))

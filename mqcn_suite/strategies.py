@@ -1,6 +1,6 @@
 """Hypothesis strategies for MS-MQCN structures, shared by the tests and the Gherkin steps.
 
-Two families:
+Three families:
 
 * **valid** (``prop_values``, ``notification_updates``, ``v1_messages``, ...): anything the
   wire grammar of 2.2.3-2.2.6 accepts, so the fast codec decodes what it encodes.  Values
@@ -8,7 +8,10 @@ Two families:
   PathName may be any text, a creation may lack properties).
 * **conforming** (``conforming_updates``, ``conforming_messages``, ...): built through
   :mod:`mqcn_model.builders` from drawn parameters, so every content rule holds and
-  :func:`mqcn_model.judge.judge` accepts the bytes.
+  :func:`mqcn_model.judge.judge` accepts the bytes;
+* **defective** (``defective_messages``): a member of the one catalogue of named defects
+  (:mod:`mqcn_suite.scenarios.defects`) built with drawn identities, paired with the
+  :class:`~mqcn_suite.scenarios.defects.Defect` that says which requirement the bytes break.
 
 Every strategy draws fast-codec objects (:mod:`mqcn_model.codec`); turn them into bytes with
 ``encode_message``/``body_buffer`` or into scapy layers with :func:`mqcn_model.layers.to_layer`.
@@ -51,12 +54,15 @@ from mqcn_model.constants import (
     PropId,
     ValueKind,
 )
+from mqcn_suite.scenarios.defects import Defect, every_defect
+from mqcn_suite.scenarios.fixtures import ScenarioIds
 
 __all__ = [
     "conforming_messages",
     "conforming_updates",
     "conforming_v1_messages",
     "conforming_v2_messages",
+    "defective_messages",
     "guids",
     "labels",
     "lpwstr_texts",
@@ -71,6 +77,7 @@ __all__ = [
     "queue_creations",
     "queue_deletions",
     "queue_updates",
+    "scenario_ids",
     "security_descriptors",
     "server_names",
     "ta_address_lists",
@@ -443,3 +450,63 @@ def conforming_v2_messages() -> st.SearchStrategy[ChangeNotificationMessage]:
 def conforming_messages(*, max_updates: int = 5) -> st.SearchStrategy[ChangeNotificationMessage]:
     """A conforming message of either version."""
     return st.one_of(conforming_v1_messages(max_updates=max_updates), conforming_v2_messages())
+
+
+# --- defective messages (the catalogue of mqcn_suite.scenarios.defects) ----------------------
+
+_HOST_CHAR = st.sampled_from("abcdefghijklmnopqrstuvwxyz0123456789-")
+
+
+@st.composite
+def _host_names(draw: st.DrawFn, *, labels: int = 1) -> str:
+    parts = [draw(st.text(_HOST_CHAR, min_size=1, max_size=15)) for _ in range(labels)]
+    return ".".join(parts)
+
+
+@st.composite
+def scenario_ids(draw: st.DrawFn) -> ScenarioIds:
+    """Identities for the scenario builders: any GUIDs, a computer name, a dotted server name.
+
+    >>> from hypothesis import given, settings
+    >>> @settings(max_examples=20)
+    ... @given(scenario_ids())
+    ... def check(ids):
+    ...     assert "." in ids.server and ids.new_path == ids.computer + chr(92) + "newq"
+    >>> check()
+    """
+    return ScenarioIds(
+        queue=draw(guids()),
+        new_queue=draw(guids()),
+        qm=draw(guids()),
+        master=draw(guids()),
+        computer=draw(_host_names()),
+        server=draw(_host_names(labels=draw(st.integers(2, 4)))),
+    )
+
+
+def defective_messages(
+    families: Sequence[str] | None = None,
+) -> st.SearchStrategy[tuple[Defect, bytes]]:
+    """A (defect, body) pair: a member of the catalogue of named defects (``families`` of
+    them, default all), built with drawn identities (:func:`scenario_ids`).
+
+    Every body is non-conforming; unless the defect is ``misaligned`` it breaks exactly
+    ``defect.breaks`` whatever the identities.
+
+    >>> from hypothesis import given, settings
+    >>> from mqcn_model.judge import judge
+    >>> @settings(max_examples=30)
+    ... @given(defective_messages())
+    ... def check(pair):
+    ...     defect, body = pair
+    ...     verdict = judge(body)
+    ...     assert not verdict.conforming
+    ...     assert defect.misaligned or set(verdict.requirements) == defect.breaks
+    >>> check()
+    """
+    members = [d for d in every_defect() if families is None or d.family in families]
+    if not members:
+        raise ValueError(f"no defect of the families {families!r}")
+    return st.tuples(st.sampled_from(members), scenario_ids()).map(
+        lambda pair: (pair[0], pair[0].build(pair[1]))
+    )

@@ -3,7 +3,8 @@
 Step definitions stay a line or two long by calling into a :class:`World`, which talks to the
 target only through :class:`~mqcn_suite.targets.base.Target` and to the model only through
 ``mqcn_model``.  It also records what the report needs: the messages sent (hex), and the
-verdict of each checked requirement (pass / fail / warning / info).
+verdict of each checked requirement (pass / fail / warning / info).  The fixed identities and
+the messages the steps deliver live in :mod:`mqcn_suite.scenarios`.
 """
 
 from __future__ import annotations
@@ -13,34 +14,37 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from mqcn_model.adm import Queue
-from mqcn_model.builders import (
-    minimal_security_descriptor,
-    queue_creation,
-    v1_message,
-    v2_notification,
-)
+from mqcn_model.adm import Queue, QueueManager
+from mqcn_model.builders import queue_creation, v1_message
 from mqcn_model.catalog import CATALOG, req
 from mqcn_model.codec.message import body_buffer
 from mqcn_model.constants import (
     BATCH_WINDOW_SECONDS,
     AuthLevel,
+    Operation,
     SenderIdType,
 )
 from mqcn_model.envelope import Envelope, MessageId
-from mqcn_model.errata import LENIENT, STRICT
-from mqcn_model.judge import judge
+from mqcn_model.errata import SWITCH_OF, Readings, following
+from mqcn_model.errors import Violation
+from mqcn_model.judge import errata_admitting, explain_by_errata, judge
+from mqcn_model.profiles import DEFAULT_PROFILE, PROFILES
+from mqcn_model.sending import (
+    Notification,
+    SendingContext,
+    open_queue_violations,
+    sending_violations,
+    statement_problem,
+)
+from mqcn_suite.scenarios.fixtures import (
+    COMPUTER,
+    DS_GUID,
+    PROBE_QUEUE_GUID,
+    QM_GUID,
+    QUEUE_GUID,
+    existing_queue,
+)
 from mqcn_suite.targets.base import Setup, Target
-
-# Fixed identities so that reports and replays are reproducible.
-QM_GUID = uuid.UUID("6f1c3a9e-2b4d-4c5e-8f70-1a2b3c4d5e6f")
-OTHER_QM_GUID = uuid.UUID("11111111-2222-4333-8444-555555555555")
-DS_GUID = uuid.UUID("0d5e3c1f-7a6b-4e8d-9c2f-3b4a5d6e7f80")
-QUEUE_GUID = uuid.UUID("a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d")
-NEW_QUEUE_GUID = uuid.UUID("b2c3d4e5-f6a7-4b8c-9d0e-1f2a3b4c5d6e")
-PROBE_QUEUE_GUID = uuid.UUID("c3d4e5f6-a7b8-4c9d-8e1f-2a3b4c5d6e7f")
-COMPUTER = "qm1.example.com"
-DC_NAME = "dc1.example.com"
 
 
 class RequirementFailure(AssertionError):
@@ -49,30 +53,24 @@ class RequirementFailure(AssertionError):
 
 @dataclass
 class Check:
-    """One requirement judged inside a scenario."""
+    """One requirement judged inside a scenario.
+
+    ``errata`` and ``reading`` are set where the outcome depended on an errata reading
+    (docs/errata.md): the reading the target was seen to follow there, for the report's
+    "Readings followed" section.
+    """
 
     requirement: str
-    verdict: str  # pass | fail | warning | info
+    verdict: str  # pass | fail | claim-fail | warning | info
     message: str
+    errata: str | None = None
+    reading: str | None = None  # strict | lenient
 
     def to_json(self) -> dict[str, str]:
-        return {"requirement": self.requirement, "verdict": self.verdict, "message": self.message}
-
-
-def existing_queue(identifier: uuid.UUID = QUEUE_GUID, **attributes: Any) -> Queue:
-    """A queue the queue manager already owns, with recognisable non-default attributes."""
-    base: dict[str, Any] = {
-        "Pathname": f"{COMPUTER.split('.')[0]}\\orders",
-        "Label": "orders",
-        "BasePriority": 1,
-        "Quota": 1000,
-        "JournalQuota": 500,
-        "Security": minimal_security_descriptor(),
-        "CreateTime": 1_700_000_000,
-        "ModifyTime": 1_700_000_000,
-    }
-    base.update(attributes)
-    return Queue(Identifier=identifier, **base)
+        data = {"requirement": self.requirement, "verdict": self.verdict, "message": self.message}
+        if self.errata is not None:
+            data |= {"errata": self.errata, "reading": self.reading or ""}
+        return data
 
 
 @dataclass
@@ -90,6 +88,8 @@ class World:
     emitted: list[Envelope] = field(default_factory=list)  # what the target's client produced
     state_before: dict[str, Any] | None = None
     checks: list[Check] = field(default_factory=list)
+    claims_binding: bool = True  # a claimed profile's product note is a promise (--mqcn-claims)
+    script: list[tuple[str, Any]] = field(default_factory=list)  # deliveries, clock moves
     sequence: int = 1
     message: bytes = b""  # the message body under test
 
@@ -102,15 +102,21 @@ class World:
     def publish_queue(self, queue: Queue, owner: uuid.UUID = QM_GUID) -> None:
         self.setup.directory_queues.append({"owner": str(owner), "queue": queue.to_json()})
 
-    def publish_queue_manager(self, **attributes: Any) -> None:
-        self.setup.directory_queue_managers.append({"Identifier": str(QM_GUID), **attributes})
+    def publish_queue_manager(self, guid: uuid.UUID = QM_GUID, **attributes: Any) -> None:
+        """Publish the queue manager ``guid`` (by default the one under test) in the directory."""
+        self.setup.directory_queue_managers.append({"Identifier": str(guid), **attributes})
 
     def start(self) -> None:
         """reset + start_server (3.2.3), once per scenario."""
         if not self.started:
-            self.target.reset(self.setup)
-            self.server_open = self.target.start_server()
-            self.started = True
+            self.restart()
+
+    def restart(self) -> None:
+        """reset + start_server now (scenarios that compare variants of one message)."""
+        self.target.reset(self.setup)
+        self.script = []
+        self.server_open = self.target.start_server()
+        self.started = True
 
     # --- delivering -------------------------------------------------------------------------
     def envelope(self, body: bytes, **attributes: Any) -> Envelope:
@@ -134,12 +140,14 @@ class World:
         self.message = body
         envelope = self.envelope(body, **attributes)
         self.sent.append(envelope)
+        self.script.append(("deliver", envelope))
         self.target.deliver(envelope)
         if settle:
             self.settle()
 
     def settle(self) -> None:
         """Advance the clock past any batching window (product behaviour <3>)."""
+        self.script.append(("advance", BATCH_WINDOW_SECONDS + 1))
         self.target.advance_clock(BATCH_WINDOW_SECONDS + 1)
 
     def state(self) -> dict[str, Any]:
@@ -156,11 +164,18 @@ class World:
         return str(PROBE_QUEUE_GUID) in self.state()["queues"]
 
     # --- judging ------------------------------------------------------------------------------
+    @property
+    def profile_claimed(self) -> bool:
+        """Did the scenario put the target in a product profile it claims (not ``spec``)?"""
+        return self.setup.profile != DEFAULT_PROFILE.name
+
     def expect(self, requirement: str, condition: bool, message: str) -> None:
         """Record the verdict of ``requirement``; a MUST that fails raises RequirementFailure.
 
         SHOULD / SHOULD NOT give a warning, MAY and product-behaviour notes give info: they
-        never fail the scenario.
+        never fail the scenario — except a product-behaviour note checked in a product profile
+        the target claims (its PICS): the claim is a promise, and breaking it is a
+        ``claim-fail`` (``--mqcn-claims=info`` turns it back into info).
         """
         entry = CATALOG[req(requirement)]
         if condition:
@@ -169,8 +184,150 @@ class World:
         if entry.is_mandatory:
             self.checks.append(Check(requirement, "fail", message))
             raise RequirementFailure(f"{requirement}: {message}")
+        if entry.keyword == "PRODUCT" and self.claims_binding and self.profile_claimed:
+            text = f"the target claims product profile {self.setup.profile!r}, yet {message}"
+            self.checks.append(Check(requirement, "claim-fail", text))
+            raise RequirementFailure(f"{requirement}: {text}")
         verdict = "warning" if entry.severity == "warning" else "info"
         self.checks.append(Check(requirement, verdict, message))
+
+    def expect_reading(
+        self, requirement: str, errata: str, *, strict: bool, lenient: bool, message: str
+    ) -> None:
+        """Judge an outcome that depends on errata item ``errata``: either reading passes.
+
+        ``strict`` / ``lenient`` say whether what the target did is what a target following
+        that reading does.  The reading seen is recorded for the report ("Readings
+        followed"); an outcome matching neither fails ``requirement`` as :meth:`expect` does.
+        """
+        switch = SWITCH_OF[errata]
+        if strict and lenient:  # this scenario cannot tell the readings apart
+            self.checks.append(
+                Check(requirement, "pass", f"{message} (either reading of {errata})")
+            )
+        elif strict or lenient:
+            reading = "strict" if strict else "lenient"
+            said = switch.strict if strict else switch.lenient
+            self.checks.append(
+                Check(
+                    requirement,
+                    "pass",
+                    f"{message}: follows the {reading} reading of {errata} ({said})",
+                    errata,
+                    reading,
+                )
+            )
+        else:
+            self.expect(
+                requirement,
+                False,
+                f"{message}, which neither reading of {errata} allows "
+                f"(strict: {switch.strict}; lenient: {switch.lenient})",
+            )
+
+    def expect_disregarded(self, requirement: str) -> None:
+        """The message under test changed nothing — or, where an errata reading admits it
+        (:func:`~mqcn_model.judge.errata_admitting`), did exactly what a receiver following
+        that reading does with it."""
+        unchanged = self.state() == self.state_before
+        admitting = errata_admitting(self.message) if self.message else ()
+        if not admitting:
+            self.expect(requirement, unchanged, "the queue manager state changed")
+            return
+        switch = admitting[0]
+        lenient = not unchanged and self.state() == self.reference_state(switch.readings)
+        self.expect_reading(
+            requirement,
+            switch.errata,
+            strict=unchanged,
+            lenient=lenient,
+            message="the message was disregarded" if unchanged else "the message was processed",
+        )
+
+    def expect_emitted(self, requirement: str) -> None:
+        """Every message the target's client emitted satisfies ``requirement``.
+
+        Judged by the model (:func:`mqcn_model.sending.sending_violations`).  A message that
+        only the other reading of one errata item admits is a warning naming that item,
+        never a failure: the sender follows a reading the spec allows.  A body that only such
+        a reading can read at all (``</ObjectGuid >``, a lone surrogate) is read that way for
+        every other requirement; only the requirement its strict decoding breaks warns.
+        """
+        if not self.emitted:
+            self.expect(requirement, False, "the client emitted nothing")
+            return
+        context = self.sending_context()
+        needed = [s for e in self.emitted for s in errata_admitting(e.body)[:1]]
+        if needed:
+            unreadable = {
+                judge(e.body).requirements[0] for e in self.emitted if judge(e.body).message is None
+            }
+            if requirement in unreadable:
+                switch = needed[0]
+                text = (
+                    f"an emitted body is unreadable under the strict reading ({requirement}) and "
+                    f"read only under the lenient reading of {switch.errata} ({switch.lenient})"
+                )
+                self.checks.append(Check(requirement, "warning", text, switch.errata, "lenient"))
+                return
+        base = following(*dict.fromkeys(s.errata for s in needed))
+
+        def found(readings: Readings) -> list[Violation]:
+            return [
+                v
+                for v in sending_violations(self.emitted, context, readings)
+                if v.requirement == requirement
+            ]
+
+        strict, switch = explain_by_errata(found, base)
+        if not strict:
+            self.checks.append(Check(requirement, "pass", "every emitted message satisfies it"))
+        elif switch is not None:
+            text = (
+                f"{'; '.join(map(str, strict))} — admitted only by the lenient reading of "
+                f"{switch.errata} ({switch.lenient})"
+            )
+            self.checks.append(Check(requirement, "warning", text, switch.errata, "lenient"))
+        else:
+            self.expect(requirement, False, "; ".join(map(str, strict)))
+
+    def sending_context(self) -> SendingContext:
+        """What a conforming client would have had to send in this scenario: the notifications
+        raised (:meth:`notify`) with the directory's objects, the Version asked (else the
+        profile's), the profile's MSMQ version, the client's identity, the queue it opened."""
+        profile = PROFILES.get(self.setup.profile, DEFAULT_PROFILE)
+        asked = self.setup.client_version
+        return SendingContext(
+            client_identifier=self.setup.client_identifier,
+            msmq_version=profile.msmq_version,
+            opened_format_name=(self.client_open or {}).get("destination_format_name"),
+            version=int(profile.sends_version) if asked is None else asked,
+            product_version=int(profile.sends_version),
+            product_profile=self.profile_claimed,
+            server_name=self.setup.client_server_name,
+            notifications=tuple(self.notified),
+            directory_queues=frozenset(
+                uuid.UUID(entry["queue"]["Identifier"]) for entry in self.setup.directory_queues
+            ),
+            directory_queue_managers=frozenset(
+                uuid.UUID(qm["Identifier"]) for qm in self.setup.directory_queue_managers
+            ),
+        )
+
+    def reference_state(self, readings: Readings) -> dict[str, Any]:
+        """The state the reference queue manager following ``readings`` reaches from this
+        scenario's set-up and deliveries (what the other reading of an errata item does)."""
+        from mqcn_suite.targets.reference import ReferenceTarget  # targets import the world
+
+        reference = ReferenceTarget(readings=readings)
+        reference.reset(self.setup)
+        reference.start_server()
+        for action, argument in self.script:
+            if action == "deliver":
+                reference.deliver(argument)
+            else:
+                reference.advance_clock(argument)
+        return reference.state()
 
     def judge_emitted(self) -> list[Any]:
         """Verdicts of the codec on every message the target's client emitted."""
@@ -210,25 +367,13 @@ class World:
         self.emitted.extend(sent)
         return sent
 
-    def emitted_violations(self, requirement: str) -> list[str]:
-        """What the codec finds against ``requirement`` in the emitted bodies, one line each."""
-        readings = LENIENT if self.setup.readings == "lenient" else STRICT
-        return [
-            f"emitted message {index}: {violation}"
-            for index, envelope in enumerate(self.emitted)
-            for violation in judge(envelope.body, readings).violations
-            if violation.requirement == requirement
-        ]
-
     def disregard_problem(self, body: bytes) -> str | None:
         """Deliver ``body`` to a freshly reset target: None if it was disregarded (state
         unchanged, the next notification still applied), else what went wrong.
 
         For families of malformed messages judged inside one step (e.g. hypothesis examples).
         """
-        self.target.reset(self.setup)
-        self.server_open = self.target.start_server()
-        self.started = True
+        self.restart()
         before = self.target.state()
         self.deliver(body)
         if self.target.state() != before:
@@ -254,14 +399,13 @@ class World:
     def advance_clock(self, seconds: float) -> None:
         """Move the target's virtual clock by ``seconds`` (batching profiles, note <3>)."""
         self.start()
+        self.script.append(("advance", seconds))
         self.target.advance_clock(seconds)
 
     def outcome_of(self, body: bytes, **attributes: Any) -> dict[str, Any]:
         """The queue manager state after ``body`` alone reached a freshly reset, started
         target (batching window elapsed): for comparing variants of one message."""
-        self.target.reset(self.setup)
-        self.server_open = self.target.start_server()
-        self.started = True
+        self.restart()
         self.state_before = self.target.state()
         self.deliver(body, **attributes)
         return self.target.state()
@@ -292,7 +436,52 @@ class World:
         run()
         return problems
 
+    # --- client side judged by mqcn_model.sending ---------------------------------------------
+    notified: list[Notification] = field(default_factory=list)  # Send Change Notifications
 
-def v2_body(event: int, guid: uuid.UUID = QUEUE_GUID, server: str = DC_NAME) -> bytes:
-    """The body buffer of a conforming Version 0x02 message."""
-    return body_buffer(v2_notification(event, guid, server))
+    def notify(
+        self, operation: str, changed: Iterable[str] = (), object_id: uuid.UUID | None = None
+    ) -> list[Envelope]:
+        """:meth:`send_change_notification`, remembering what was asked (the operation, the
+        directory object and its owner, the changed attributes, how many messages came back)
+        so that :mod:`mqcn_model.sending` can judge what the client emitted for it."""
+        changed = tuple(changed)
+        if object_id is None:
+            object_id = QM_GUID if operation == "QueueManagerUpdate" else QUEUE_GUID
+        sent = self.send_change_notification(operation, object_id, changed)
+        subject, owner = self.directory_object(operation, object_id)
+        self.notified.append(Notification(Operation[operation], subject, owner, changed, len(sent)))
+        return sent
+
+    def directory_object(
+        self, operation: str, object_id: uuid.UUID
+    ) -> tuple[Queue | QueueManager, uuid.UUID]:
+        """The object a notification concerns as the scenario's directory publishes it, and
+        the queue manager owning it (a queue manager owns itself)."""
+        if operation == "QueueManagerUpdate":
+            for data in self.setup.directory_queue_managers:
+                if uuid.UUID(data["Identifier"]) == object_id:
+                    return QueueManager.from_json(data), object_id
+            return QueueManager(object_id), object_id
+        for entry in self.setup.directory_queues:
+            if uuid.UUID(entry["queue"]["Identifier"]) == object_id:
+                return Queue.from_json(entry["queue"]), uuid.UUID(entry["owner"])
+        return Queue(object_id), self.setup.qm_guid
+
+    def expect_sent(self, requirement: str, **stated: Any) -> None:
+        """:meth:`expect_emitted`, after checking what the step's text states (a Version, an
+        Event token…) against what the model derives from the scenario: a mismatch is an
+        error in the feature file, not a verdict on the target."""
+        problem = statement_problem(self.sending_context(), stated)
+        assert problem is None, f"the feature file contradicts the scenario: {problem}"
+        self.expect_emitted(requirement)
+
+    def expect_opened(self, requirement: str, destination: uuid.UUID | None = None) -> None:
+        """The Open Queue the client raised at initialisation (3.3.3) satisfies
+        ``requirement`` (``destination``: the queue manager it was initialised towards)."""
+        found = [
+            str(v)
+            for v in open_queue_violations(self.client_open, destination)
+            if v.requirement == requirement
+        ]
+        self.expect(requirement, not found, "; ".join(found) or "opened as 3.3.3 says")

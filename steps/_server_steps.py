@@ -2,8 +2,7 @@
 
 Imported with ``from steps._server_steps import *`` by each of those step modules, so that
 pytest-bdd finds the step fixtures in the module that runs the scenarios.  Builders and readers
-live in :mod:`mqcn_model.scenario_messages` (its "server-side scenarios" group); talking to the
-target goes through the World.
+live in :mod:`mqcn_suite.scenarios`; talking to the target goes through the World.
 """
 
 from __future__ import annotations
@@ -12,31 +11,47 @@ import uuid
 
 from pytest_bdd import given, parsers, then, when
 
-from mqcn_model import scenario_messages as sm
-from mqcn_suite.world import (
-    COMPUTER,
+from mqcn_model.builders import queue_deletion
+from mqcn_suite.scenarios.expectations import changed_objects, directory_copy_problems, state_diff
+from mqcn_suite.scenarios.fixtures import (
     DS_GUID,
+    IDS,
+    INVOICES_GUID,
     NEW_QUEUE_GUID,
+    OTHER_QM_GUID,
     QM_GUID,
     QUEUE_GUID,
-    World,
+    distinctive_queue_attributes,
     existing_queue,
+    queue_manager_attributes,
+)
+from mqcn_suite.scenarios.messages import (
+    every_kind_of_update,
+    quota_change,
+    quota_changes,
+    v1_body,
     v2_body,
 )
+from mqcn_suite.scenarios.vocabulary import (
+    attribute_value_json,
+    authentication_level_named,
+    sender_identifier_type_named,
+)
+from mqcn_suite.world import World
 
-IDS = sm.ScenarioIds(QUEUE_GUID, NEW_QUEUE_GUID, QM_GUID, DS_GUID, COMPUTER.split(".")[0])
 UNKNOWN_QUEUE_GUID = uuid.UUID("e5f6a7b8-c9d0-4e1f-8a2b-3c4d5e6f7081")
 OBJECTS = {
     "the queue orders": QUEUE_GUID,
-    "the queue invoices": sm.INVOICES_GUID,
+    "the queue invoices": INVOICES_GUID,
     "the new queue": NEW_QUEUE_GUID,
     "an unknown queue": UNKNOWN_QUEUE_GUID,
     "the queue manager": QM_GUID,
+    "another queue manager": OTHER_QM_GUID,
 }
 
 
 def object_key(name: str) -> str:
-    """How :func:`sm.changed_objects` names an object a feature names ("the new queue added")."""
+    """How :func:`changed_objects` names an object a feature names ("the new queue added")."""
     for suffix in (" added", " removed"):
         if name.endswith(suffix):
             return object_key(name[: -len(suffix)]) + suffix
@@ -44,8 +59,8 @@ def object_key(name: str) -> str:
 
 
 def changes(world: World) -> dict[str, object]:
-    """What the scenario's messages changed so far (a :func:`sm.state_diff`)."""
-    return sm.state_diff(world.state_before or world.state(), world.state())
+    """What the scenario's messages changed so far (a :func:`state_diff`)."""
+    return state_diff(world.state_before or world.state(), world.state())
 
 
 # --- given ----------------------------------------------------------------------------------
@@ -53,15 +68,15 @@ def changes(world: World) -> dict[str, object]:
 
 @given("the queue manager also owns the queue invoices")
 def _owns_invoices(world: World) -> None:
-    world.own_queue(existing_queue(sm.INVOICES_GUID, Pathname="qm1\\invoices", Label="invoices"))
+    world.own_queue(existing_queue(INVOICES_GUID, Pathname="qm1\\invoices", Label="invoices"))
 
 
 @given(parsers.parse("the directory publishes {name} with other values"))
 def _publishes_other(world: World, name: str) -> None:
-    if name == "the queue manager":
-        world.publish_queue_manager(**sm.queue_manager_attributes())
+    if name in ("the queue manager", "another queue manager"):
+        world.publish_queue_manager(OBJECTS[name], **queue_manager_attributes())
     else:
-        queue = existing_queue(OBJECTS[name], **sm.distinctive_queue_attributes())
+        queue = existing_queue(OBJECTS[name], **distinctive_queue_attributes())
         world.publish_queue(queue)
 
 
@@ -72,7 +87,7 @@ def _publishes_new(world: World) -> None:
 
 @given("a Quota change of the queue orders")
 def _quota_change(world: World) -> None:
-    world.message = sm.v1_body(sm.quota_change(IDS))
+    world.message = v1_body(quota_change(IDS))
 
 
 @given("a Version 0x02 change of the queue orders")
@@ -87,17 +102,17 @@ def _v2_event(world: World, event: int, name: str, server: str) -> None:
 
 @given("a Version 0x01 message with one update of each kind")
 def _every_kind(world: World) -> None:
-    world.message = sm.v1_body(*sm.every_kind_of_update(IDS, sm.INVOICES_GUID))
+    world.message = v1_body(*every_kind_of_update(IDS, INVOICES_GUID))
 
 
 @given(parsers.parse("a Version 0x01 message with {count:d} Quota changes of the queue orders"))
 def _quota_changes(world: World, count: int) -> None:
-    world.message = sm.quota_changes(IDS, count)
+    world.message = quota_changes(IDS, count)
 
 
 @given("a deletion of the queue orders")
 def _deletion(world: World) -> None:
-    world.message = sm.v1_body(sm.queue_deletion(QUEUE_GUID, master=DS_GUID))
+    world.message = v1_body(queue_deletion(QUEUE_GUID, master=DS_GUID))
 
 
 # --- when -----------------------------------------------------------------------------------
@@ -110,12 +125,12 @@ def _starts(world: World) -> None:
 
 @when(parsers.parse("the target receives the message with SenderIdentifierType {name}"))
 def _receive_sender_type(world: World, name: str) -> None:
-    world.deliver(world.message, sender_identifier_type=sm.sender_identifier_type_named(name))
+    world.deliver(world.message, sender_identifier_type=sender_identifier_type_named(name))
 
 
 @when(parsers.parse("the target receives the message with AuthenticationLevel {name}"))
 def _receive_auth_level(world: World, name: str) -> None:
-    world.deliver(world.message, authentication_level=sm.authentication_level_named(name))
+    world.deliver(world.message, authentication_level=authentication_level_named(name))
 
 
 # --- then -----------------------------------------------------------------------------------
@@ -132,7 +147,7 @@ def _changed_objects(world: World, objects: str, requirement: str) -> None:
     names = [] if objects == "nothing" else objects.replace(" and ", ", ").split(", ")
     diff = changes(world)
     wanted = {object_key(name) for name in names}
-    world.expect(requirement, sm.changed_objects(diff) == wanted, f"the changes were {diff}")
+    world.expect(requirement, changed_objects(diff) == wanted, f"the changes were {diff}")
 
 
 @then(
@@ -143,7 +158,7 @@ def _changed_attribute(
 ) -> None:
     of_qm = name == "the queue manager"
     wanted = {
-        f"{object_key(name)}.{attribute}": sm.attribute_value_json(
+        f"{object_key(name)}.{attribute}": attribute_value_json(
             attribute, value, of_queue_manager=of_qm
         )
     }
@@ -153,7 +168,7 @@ def _changed_attribute(
 
 @then(parsers.parse("{name} now holds what the directory publishes ({requirement})"))
 def _holds_published(world: World, name: str, requirement: str) -> None:
-    problems = sm.directory_copy_problems(
+    problems = directory_copy_problems(
         world.setup.to_json(), world.state(), OBJECTS[name], queue_manager=False
     )
     world.expect(requirement, not problems, "; ".join(problems))

@@ -5,10 +5,11 @@ from __future__ import annotations
 from hypothesis import strategies as st
 from pytest_bdd import given, parsers, scenarios, then
 
-from mqcn_model import scenario_messages as sm
+from mqcn_suite.scenarios.defects import DEFECTS
+from mqcn_suite.scenarios.fixtures import IDS, SENTINEL_QUOTA
+from mqcn_suite.scenarios.messages import quota_changes, with_version
 from mqcn_suite.world import World
 from steps._format_steps import *  # noqa: F403 - shared step definitions
-from steps._format_steps import IDS, emitted_messages
 
 scenarios("2.2.4-change-notification-message.feature")
 
@@ -17,9 +18,9 @@ scenarios("2.2.4-change-notification-message.feature")
     parsers.parse("every generated Version other than 0x01 and 0x02 is disregarded ({requirement})")
 )
 def _any_bad_version(world: World, requirement: str) -> None:
-    good = sm.v1_defect_message("Version 0x03", IDS)
+    good = DEFECTS["Version 0x03"].build(IDS)
     versions = st.integers(0, 255).filter(lambda v: v not in (1, 2))
-    problems = world.disregard_problems_for(versions, lambda v: sm.with_version(good, v))
+    problems = world.disregard_problems_for(versions, lambda v: with_version(good, v))
     world.expect(requirement, not problems, "; ".join(problems[:3]))
 
 
@@ -29,7 +30,7 @@ def _any_bad_version(world: World, requirement: str) -> None:
     )
 )
 def _quota_changes(world: World, count: int) -> None:
-    world.message = sm.quota_changes(IDS, count)
+    world.message = quota_changes(IDS, count)
 
 
 @then(
@@ -37,7 +38,7 @@ def _quota_changes(world: World, count: int) -> None:
 )
 def _third_applied(world: World, requirement: str) -> None:
     quota = (world.queue_state() or {}).get("Quota")
-    world.expect(requirement, quota == sm.SENTINEL_QUOTA + 2, f"Quota is {quota!r}")
+    world.expect(requirement, quota == SENTINEL_QUOTA + 2, f"Quota is {quota!r}")
 
 
 @then(
@@ -45,24 +46,10 @@ def _third_applied(world: World, requirement: str) -> None:
         "every emitted NumberOfUpdateNotifications equals the updates in Data ({requirement})"
     )
 )
-def _counts_true(world: World, requirement: str) -> None:
-    found = [
-        (m.count, len(m.updates) or int(m.body is not None), len(m.trailing)) if m else None
-        for m in emitted_messages(world)
-    ]
-    honest = all(f is not None and f[0] == f[1] and f[2] <= 1 for f in found)
-    world.expect(
-        requirement,
-        bool(found) and honest,
-        f"(count, carried, trailing bytes) per message: {found}",
-    )
-
-
 @then(
     parsers.parse(
         "every emitted Version 0x02 message has NumberOfUpdateNotifications 0x01 ({requirement})"
     )
 )
-def _v2_count_one(world: World, requirement: str) -> None:
-    headers = [envelope.body[:2].hex() for envelope in world.emitted]
-    world.expect(requirement, bool(headers) and set(headers) == {"0201"}, f"headers {headers}")
+def _emitted(world: World, requirement: str) -> None:
+    world.expect_emitted(requirement)

@@ -5,10 +5,11 @@ from __future__ import annotations
 from hypothesis import strategies as st
 from pytest_bdd import given, parsers, scenarios, then
 
-from mqcn_model import scenario_messages as sm
-from mqcn_suite.world import DC_NAME, QM_GUID, QUEUE_GUID, World, v2_body
+from mqcn_suite.scenarios.fixtures import DC_NAME, QM_GUID, QUEUE_GUID, queue_manager_attributes
+from mqcn_suite.scenarios.messages import notification_text, v2_body, v2_text_message
+from mqcn_suite.world import World
 from steps._format_steps import *  # noqa: F403 - shared step definitions
-from steps._format_steps import OBJECTS, emitted_messages
+from steps._format_steps import OBJECTS
 
 scenarios("2.2.5-notification-body.feature")
 
@@ -17,7 +18,7 @@ _NOT_VCHAR = st.characters(blacklist_categories=("Cs",)).filter(lambda c: not "\
 
 
 def _body(event: str = "2", server: str = DC_NAME) -> bytes:
-    return sm.v2_text_message(sm.notification_text(event, str(QUEUE_GUID), server))
+    return v2_text_message(notification_text(event, str(QUEUE_GUID), server))
 
 
 @then(
@@ -61,24 +62,16 @@ def _qm_took_directory(world: World, requirement: str) -> None:
     quota = world.state()["queue_manager"].get("QueueManagerQuota")
     world.expect(
         requirement,
-        quota == sm.queue_manager_attributes()["QueueManagerQuota"],
+        quota == queue_manager_attributes()["QueueManagerQuota"],
         f"QueueManagerQuota {quota!r}",
     )
 
 
 @then(parsers.parse("the emitted ObjectGuid names {object_name} ({requirement})"))
 def _names_object(world: World, object_name: str, requirement: str) -> None:
-    guids = [m.body.object_guid if m and m.body else None for m in emitted_messages(world)]
-    world.expect(
-        requirement, bool(guids) and set(guids) == {OBJECTS[object_name]}, f"ObjectGuids {guids}"
-    )
+    world.expect_sent(requirement, object=OBJECTS[object_name])
 
 
 @then(parsers.parse("the object the emitted ObjectGuid names is a {kind} object ({requirement})"))
 def _names_kind(world: World, kind: str, requirement: str) -> None:
-    setup = world.setup.to_json()
-    kinds = [
-        sm.directory_kind(setup, m.body.object_guid) if m and m.body else None
-        for m in emitted_messages(world)
-    ]
-    world.expect(requirement, bool(kinds) and set(kinds) == {kind}, f"the ObjectGuids name {kinds}")
+    world.expect_sent(requirement, kind=kind)

@@ -7,11 +7,35 @@ from dataclasses import replace
 
 from pytest_bdd import given, parsers, scenarios, then
 
-from mqcn_model import scenario_messages as sm
+from mqcn_model.builders import queue_deletion
 from mqcn_model.constants import PropId
-from mqcn_suite.world import DS_GUID, QUEUE_GUID, World
+from mqcn_suite.scenarios.expectations import creation_problems, decoded, expected_changes
+from mqcn_suite.scenarios.fixtures import (
+    ADS_PATH_SAMPLE,
+    DS_GUID,
+    IDS,
+    INVOICES_GUID,
+    MACHINE_UPDATE_SAMPLE,
+    OTHER_QM_GUID,
+    QUEUE_GUID,
+    QUEUE_UPDATE_SAMPLE,
+)
+from mqcn_suite.scenarios.messages import (
+    creation_of,
+    deletion_of_type,
+    deletion_with,
+    distinctive_creation,
+    leading_update,
+    machine_creation,
+    machine_update_carrying,
+    queue_update_carrying,
+    quota_change,
+    v1_body,
+)
+from mqcn_suite.scenarios.vocabulary import pair_from_text
+from mqcn_suite.world import World
 from steps._server_steps import *  # noqa: F403 - shared server step definitions
-from steps._server_steps import IDS, UNKNOWN_QUEUE_GUID, changes
+from steps._server_steps import UNKNOWN_QUEUE_GUID, changes
 
 scenarios("3.2.5.1-processing-v1.feature")
 
@@ -21,12 +45,12 @@ scenarios("3.2.5.1-processing-v1.feature")
 
 @given("an update of the queue invoices changing its Quota")
 def _invoices_quota(world: World) -> None:
-    world.message = sm.v1_body(sm.quota_change(replace(IDS, queue=sm.INVOICES_GUID)))
+    world.message = v1_body(quota_change(replace(IDS, queue=INVOICES_GUID)))
 
 
 @given(parsers.parse("a {kind} whose PropertyId[0] is {propid}"))
 def _leading(world: World, kind: str, propid: str) -> None:
-    world.message = sm.v1_body(sm.leading_update(kind, PropId[propid], IDS))
+    world.message = v1_body(leading_update(kind, PropId[propid], IDS))
 
 
 @given(
@@ -36,8 +60,8 @@ def _leading(world: World, kind: str, propid: str) -> None:
     )
 )
 def _machine_creation_then_quota(world: World, propid: str) -> None:
-    creation = sm.leading_update("queue creation", PropId[propid], IDS)
-    world.message = sm.v1_body(creation, sm.quota_change(IDS))
+    creation = leading_update("queue creation", PropId[propid], IDS)
+    world.message = v1_body(creation, quota_change(IDS))
 
 
 @given(
@@ -47,30 +71,30 @@ def _machine_creation_then_quota(world: World, propid: str) -> None:
     )
 )
 def _stopped_midway(world: World, first: int, propid: str, third: int) -> None:
-    bad = sm.leading_update("queue update", PropId[propid], IDS)
-    world.message = sm.v1_body(sm.quota_change(IDS, first), bad, sm.quota_change(IDS, third))
+    bad = leading_update("queue update", PropId[propid], IDS)
+    world.message = v1_body(quota_change(IDS, first), bad, quota_change(IDS, third))
 
 
 @given(parsers.parse("a creation of the new queue with distinctive values in {order}"))
 def _creation(world: World, order: str) -> None:
-    world.message = sm.v1_body(sm.creation_of(IDS, sm.distinctive_creation(IDS, order)))
+    world.message = v1_body(creation_of(IDS, distinctive_creation(IDS, order)))
 
 
 @given("a creation of the new queue with distinctive values and a PROPID_Q_ADS_PATH")
 def _creation_ads_path(world: World) -> None:
-    pairs = [*sm.distinctive_creation(IDS), (PropId.PROPID_Q_ADS_PATH, sm.ADS_PATH_SAMPLE)]
-    world.message = sm.v1_body(sm.creation_of(IDS, pairs))
+    pairs = [*distinctive_creation(IDS), (PropId.PROPID_Q_ADS_PATH, ADS_PATH_SAMPLE)]
+    world.message = v1_body(creation_of(IDS, pairs))
 
 
 @given(parsers.parse("an update of the queue orders carrying {propid} = {value}"))
 def _queue_update(world: World, propid: str, value: str) -> None:
-    world.message = sm.v1_body(sm.queue_update_carrying(IDS, [sm.pair_from_text(propid, value)]))
+    world.message = v1_body(queue_update_carrying(IDS, [pair_from_text(propid, value)]))
 
 
 @given("an update of the queue orders carrying all seven modifiable properties")
 def _queue_update_all(world: World) -> None:
-    pairs = list(sm.QUEUE_UPDATE_SAMPLE.items())
-    world.message = sm.v1_body(sm.queue_update_carrying(IDS, pairs))
+    pairs = list(QUEUE_UPDATE_SAMPLE.items())
+    world.message = v1_body(queue_update_carrying(IDS, pairs))
 
 
 @given(
@@ -79,19 +103,19 @@ def _queue_update_all(world: World) -> None:
     )
 )
 def _queue_update_ignored(world: World, propid: str, value: str) -> None:
-    update = sm.queue_update_carrying(IDS, [sm.pair_from_text(propid, value)], quota=True)
-    world.message = sm.v1_body(update)
+    update = queue_update_carrying(IDS, [pair_from_text(propid, value)], quota=True)
+    world.message = v1_body(update)
 
 
 @given(parsers.parse("an update of the queue manager carrying {propid} = {value}"))
 def _machine_update(world: World, propid: str, value: str) -> None:
-    world.message = sm.v1_body(sm.machine_update_carrying(IDS, [sm.pair_from_text(propid, value)]))
+    world.message = v1_body(machine_update_carrying(IDS, [pair_from_text(propid, value)]))
 
 
 @given("an update of the queue manager carrying all three modifiable properties")
 def _machine_update_all(world: World) -> None:
-    pairs = list(sm.MACHINE_UPDATE_SAMPLE.items())
-    world.message = sm.v1_body(sm.machine_update_carrying(IDS, pairs))
+    pairs = list(MACHINE_UPDATE_SAMPLE.items())
+    world.message = v1_body(machine_update_carrying(IDS, pairs))
 
 
 @given(
@@ -101,29 +125,71 @@ def _machine_update_all(world: World) -> None:
     )
 )
 def _machine_update_ignored(world: World, propid: str, value: str) -> None:
-    update = sm.machine_update_carrying(IDS, [sm.pair_from_text(propid, value)], quota=True)
-    world.message = sm.v1_body(update)
+    update = machine_update_carrying(IDS, [pair_from_text(propid, value)], quota=True)
+    world.message = v1_body(update)
 
 
 @given(
     parsers.parse(
-        "a deletion of the queue orders carrying PROPID_D_OBJTYPE = {first:d} and then"
-        " PROPID_D_OBJTYPE = {second:d}"
+        "a deletion of the queue orders carrying {first} = {first_value} and then"
+        " {second} = {second_value}"
     )
 )
-def _deletion_two_types(world: World, first: int, second: int) -> None:
-    pairs = [(PropId.PROPID_D_OBJTYPE, first), (PropId.PROPID_D_OBJTYPE, second)]
-    world.message = sm.v1_body(sm.deletion_with(QUEUE_GUID, pairs, DS_GUID))
+def _deletion_two(
+    world: World, first: str, first_value: str, second: str, second_value: str
+) -> None:
+    pairs = [pair_from_text(first, first_value), pair_from_text(second, second_value)]
+    world.message = v1_body(deletion_with(QUEUE_GUID, pairs, DS_GUID))
+
+
+@given(parsers.parse("a deletion of the queue orders carrying only {propid} = {value}"))
+def _deletion_one(world: World, propid: str, value: str) -> None:
+    pairs = [pair_from_text(propid, value)]
+    world.message = v1_body(deletion_with(QUEUE_GUID, pairs, DS_GUID))
+
+
+@given("a deletion of the queue orders carrying no property")
+def _deletion_none(world: World) -> None:
+    world.message = v1_body(deletion_with(QUEUE_GUID, [], DS_GUID))
+
+
+@given("a creation of the queue orders with distinctive values")
+def _creation_of_owned(world: World) -> None:
+    ids = replace(IDS, new_queue=QUEUE_GUID)
+    world.message = v1_body(creation_of(ids, distinctive_creation(ids)))
+
+
+@given(parsers.parse("a creation of object type 2 naming the queue manager by its {naming}"))
+def _machine_creation(world: World, naming: str) -> None:
+    world.message = v1_body(machine_creation(IDS, by_guid=naming == "GuidIdentifier"))
+
+
+@given("an update of another queue manager carrying all three modifiable properties")
+def _foreign_machine_update(world: World) -> None:
+    pairs = list(MACHINE_UPDATE_SAMPLE.items())
+    world.message = v1_body(machine_update_carrying(replace(IDS, qm=OTHER_QM_GUID), pairs))
+
+
+@given(
+    parsers.parse(
+        "a Version 0x01 message of a Quota change to {quota:d}, a QueueManagerQuota change to"
+        " {qm_quota:d} and an update led by {propid}"
+    )
+)
+def _queue_and_machine_then_stop(world: World, quota: int, qm_quota: int, propid: str) -> None:
+    machine = machine_update_carrying(IDS, [(PropId.PROPID_QM_QUOTA, qm_quota)])
+    bad = leading_update("queue update", PropId[propid], IDS)
+    world.message = v1_body(quota_change(IDS, quota), machine, bad)
 
 
 @given(parsers.parse("a deletion of the queue orders whose PropertyValue[1] is {object_type:d}"))
 def _deletion_of_type(world: World, object_type: int) -> None:
-    world.message = sm.v1_body(sm.deletion_of_type(QUEUE_GUID, object_type, DS_GUID))
+    world.message = v1_body(deletion_of_type(QUEUE_GUID, object_type, DS_GUID))
 
 
 @given("a deletion of an unknown queue")
 def _deletion_unknown(world: World) -> None:
-    world.message = sm.v1_body(sm.queue_deletion(UNKNOWN_QUEUE_GUID, master=DS_GUID))
+    world.message = v1_body(queue_deletion(UNKNOWN_QUEUE_GUID, master=DS_GUID))
 
 
 # --- then -----------------------------------------------------------------------------------
@@ -131,19 +197,25 @@ def _deletion_unknown(world: World) -> None:
 
 @then(
     parsers.parse(
-        "the Quota of the queue orders is {applied:d}, or {undone:d} if the whole message was"
-        " undone ({requirement})"
+        "the Quota of the queue orders is {applied:d}, or {undone:d} where the whole message"
+        " is undone ({requirement})"
     )
 )
 def _quota_either(world: World, applied: int, undone: int, requirement: str) -> None:
     found = (world.queue_state() or {}).get("Quota")
-    world.expect(requirement, found in (applied, undone), f"Quota is {found!r}")
+    world.expect_reading(
+        requirement,
+        "E-14",
+        strict=found == applied,
+        lenient=found == undone,
+        message=f"Quota is {found!r}",
+    )
 
 
 @then(parsers.parse("the new queue holds the 15 values of the creation ({requirement})"))
 def _holds_creation(world: World, requirement: str) -> None:
-    pairs = [(p.propid, p.value) for p in sm.decoded(world.message).updates[0].properties]
-    problems = sm.creation_problems(world.queue_state(IDS.new_queue), pairs)
+    pairs = [(p.propid, p.value) for p in decoded(world.message).updates[0].properties]
+    problems = creation_problems(world.queue_state(IDS.new_queue), pairs)
     world.expect(requirement, not problems, "; ".join(problems))
 
 
@@ -154,8 +226,8 @@ def _holds_creation(world: World, requirement: str) -> None:
     )
 )
 def _ads_path_ignored(world: World, requirement: str) -> None:
-    path = (world.queue_state(IDS.new_queue) or {}).get("DirectoryPath", sm.ADS_PATH_SAMPLE)
-    world.expect(requirement, path != sm.ADS_PATH_SAMPLE, f"DirectoryPath is {path!r}")
+    path = (world.queue_state(IDS.new_queue) or {}).get("DirectoryPath", ADS_PATH_SAMPLE)
+    world.expect(requirement, path != ADS_PATH_SAMPLE, f"DirectoryPath is {path!r}")
 
 
 @then(
@@ -164,9 +236,7 @@ def _ads_path_ignored(world: World, requirement: str) -> None:
     )
 )
 def _seven_changed(world: World, requirement: str) -> None:
-    wanted = sm.expected_changes(
-        f"queue {QUEUE_GUID}", sm.QUEUE_UPDATE_SAMPLE, of_queue_manager=False
-    )
+    wanted = expected_changes(f"queue {QUEUE_GUID}", QUEUE_UPDATE_SAMPLE, of_queue_manager=False)
     world.expect(requirement, changes(world) == wanted, f"the changes were {changes(world)}")
 
 
@@ -176,5 +246,20 @@ def _seven_changed(world: World, requirement: str) -> None:
     )
 )
 def _three_changed(world: World, requirement: str) -> None:
-    wanted = sm.expected_changes("queue_manager", sm.MACHINE_UPDATE_SAMPLE, of_queue_manager=True)
+    wanted = expected_changes("queue_manager", MACHINE_UPDATE_SAMPLE, of_queue_manager=True)
     world.expect(requirement, changes(world) == wanted, f"the changes were {changes(world)}")
+
+
+@then(
+    parsers.parse(
+        "the message changed the Quota of the queue orders to {quota:d} and the"
+        " QueueManagerQuota of the queue manager to {qm_quota:d}, or nothing where the whole"
+        " message is undone ({requirement})"
+    )
+)
+def _both_or_nothing(world: World, quota: int, qm_quota: int, requirement: str) -> None:
+    applied = {f"queue {QUEUE_GUID}.Quota": quota, "queue_manager.QueueManagerQuota": qm_quota}
+    diff = changes(world)
+    world.expect_reading(
+        requirement, "E-14", strict=diff == applied, lenient=diff == {}, message=f"changes {diff}"
+    )

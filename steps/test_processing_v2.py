@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from pytest_bdd import given, parsers, scenarios, then
 
-from mqcn_model import scenario_messages as sm
-from mqcn_suite.world import DC_NAME, QUEUE_GUID, World
+from mqcn_suite.scenarios.expectations import directory_copy_problems, read_problems
+from mqcn_suite.scenarios.fixtures import DC_NAME, QUEUE_GUID
+from mqcn_suite.scenarios.messages import notification_text, v2_text_message
+from mqcn_suite.world import World
 from steps._server_steps import *  # noqa: F403 - shared server step definitions
 from steps._server_steps import OBJECTS
 
@@ -14,7 +16,7 @@ scenarios("3.2.5.2-processing-v2.feature")
 
 
 def _object_type(name: str) -> str:
-    return "QueueManager" if name == "the queue manager" else "Queue"
+    return "QueueManager" if name.endswith("queue manager") else "Queue"
 
 
 def _read_of(world: World, name: str) -> dict | None:
@@ -31,7 +33,7 @@ def _read_of(world: World, name: str) -> dict | None:
     )
 )
 def _event_token(world: World, event: str) -> None:
-    world.message = sm.v2_text_message(sm.notification_text(event, str(QUEUE_GUID), DC_NAME))
+    world.message = v2_text_message(notification_text(event, str(QUEUE_GUID), DC_NAME))
 
 
 @then(parsers.parse("{name} was read from the directory ({requirement})"))
@@ -47,7 +49,7 @@ def _was_read(world: World, name: str, requirement: str) -> None:
     )
 )
 def _read_with_list(world: World, name: str, count: int, requirement: str) -> None:
-    problems = sm.read_problems(_read_of(world, name), _object_type(name), OBJECTS[name])
+    problems = read_problems(_read_of(world, name), _object_type(name), OBJECTS[name])
     world.expect(requirement, not problems, "; ".join(problems))
 
 
@@ -67,7 +69,7 @@ def _no_read(world: World, requirement: str) -> None:
 @then(parsers.parse("{name} now holds what the directory read returned ({requirement})"))
 def _holds_read(world: World, name: str, requirement: str) -> None:
     is_qm = name == "the queue manager"
-    problems = sm.directory_copy_problems(
+    problems = directory_copy_problems(
         world.setup.to_json(), world.state(), OBJECTS[name], queue_manager=is_qm
     )
     world.expect(requirement, not problems, "; ".join(problems))

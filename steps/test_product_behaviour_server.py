@@ -8,17 +8,19 @@ from __future__ import annotations
 
 from pytest_bdd import parsers, scenarios, then, when
 
-from mqcn_model import scenario_messages as sm
+from mqcn_suite.scenarios.expectations import changed_objects, directory_copy_problems
+from mqcn_suite.scenarios.fixtures import IDS
+from mqcn_suite.scenarios.messages import quota_change, v1_body
 from mqcn_suite.world import World
 from steps._server_steps import *  # noqa: F403 - shared server step definitions
-from steps._server_steps import IDS, changes, object_key
+from steps._server_steps import changes, object_key
 
 scenarios("6-product-behaviour-server.feature")
 
 
 @when(parsers.parse("a Quota change of the queue orders to {quota:d} arrives"))
 def _arrives(world: World, quota: int) -> None:
-    world.deliver(sm.v1_body(sm.quota_change(IDS, quota)), settle=False)
+    world.deliver(v1_body(quota_change(IDS, quota)), settle=False)
 
 
 @when(
@@ -26,7 +28,7 @@ def _arrives(world: World, quota: int) -> None:
 )
 def _many_arrive(world: World, count: int) -> None:
     for n in range(1, count + 1):
-        world.deliver(sm.v1_body(sm.quota_change(IDS, 7000 + n)), settle=False)
+        world.deliver(v1_body(quota_change(IDS, 7000 + n)), settle=False)
 
 
 @when(parsers.parse("{seconds:d} seconds pass"))
@@ -43,7 +45,7 @@ def _not_yet(world: World, quota: int, requirement: str) -> None:
 
 @then(parsers.parse("the queue orders was refreshed from the directory instead ({requirement})"))
 def _refreshed(world: World, requirement: str) -> None:
-    problems = sm.directory_copy_problems(
+    problems = directory_copy_problems(
         world.setup.to_json(), world.state(), IDS.queue, queue_manager=False
     )
     world.expect(requirement, not problems, "; ".join(problems))
@@ -51,5 +53,5 @@ def _refreshed(world: World, requirement: str) -> None:
 
 @then(parsers.parse("the Version 0x02 notification was {outcome} ({requirement})"))
 def _v2_outcome(world: World, outcome: str, requirement: str) -> None:
-    applied = sm.changed_objects(changes(world)) == {object_key("the queue invoices")}
+    applied = changed_objects(changes(world)) == {object_key("the queue invoices")}
     world.expect(requirement, applied == (outcome == "applied"), f"changes: {changes(world)}")

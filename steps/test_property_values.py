@@ -4,30 +4,39 @@ from __future__ import annotations
 
 from pytest_bdd import given, parsers, scenarios, then
 
-from mqcn_model import scenario_messages as sm
 from mqcn_model.constants import PROPERTIES
 from mqcn_model.render import value_to_json
-from mqcn_suite.world import World, existing_queue
+from mqcn_suite.scenarios.defects import VALUE_DEFECTS
+from mqcn_suite.scenarios.expectations import (
+    bool_patterns_misread,
+    carrier_problem,
+    codec_reading,
+    codec_writes,
+    decoded,
+    propid_values,
+)
+from mqcn_suite.scenarios.fixtures import IDS, distinctive_queue_attributes, existing_queue
+from mqcn_suite.scenarios.messages import carrier_message
+from mqcn_suite.scenarios.vocabulary import NONE, value_from_text, vt_named
+from mqcn_suite.world import World
 from steps._format_steps import *  # noqa: F403 - shared step definitions
-from steps._format_steps import IDS, emitted_messages, propid_named
+from steps._format_steps import emitted_messages, propid_named
 
 scenarios("2.2.3-property-values.feature")
 
 
 def _value(propid: str, text: str) -> object:
-    return sm.value_from_text(PROPERTIES[propid_named(propid)].vt, text)
+    return value_from_text(PROPERTIES[propid_named(propid)].vt, text)
 
 
 @given(parsers.parse("a Version 0x01 message carrying {value} as {propid} with {defect}"))
 def _broken_carrier(world: World, value: str, propid: str, defect: str) -> None:
-    world.message = sm.broken_carrier_message(
-        propid_named(propid), _value(propid, value), defect, IDS
-    )
+    world.message = VALUE_DEFECTS[defect].message(propid_named(propid), _value(propid, value), IDS)
 
 
 @given(parsers.re(r"a Version 0x01 message carrying (?P<value>.+) as (?P<propid>PROPID_\w+)$"))
 def _carrier(world: World, value: str, propid: str) -> None:
-    world.message = sm.carrier_message(propid_named(propid), _value(propid, value), IDS)
+    world.message = carrier_message(propid_named(propid), _value(propid, value), IDS)
 
 
 @then(parsers.parse("the target applies it with the value in place ({requirement})"))
@@ -38,10 +47,10 @@ def _carrier_applied(world: World, requirement: str) -> None:
 
 def _carrier_problem(world: World) -> str | None:
     """Re-derive the carrier from the delivered message and ask the model what is missing."""
-    message = sm.decoded(world.message)
+    message = decoded(world.message)
     assert message is not None, "the carrier message must decode"
     last = message.updates[0].properties[-1]
-    return sm.carrier_problem(world.state(), propid_named(last.name), last.value, IDS)
+    return carrier_problem(world.state(), propid_named(last.name), last.value, IDS)
 
 
 @then(
@@ -51,8 +60,8 @@ def _carrier_problem(world: World) -> str | None:
 )
 def _emitted_value(world: World, attribute: str, propid: str, requirement: str) -> None:
     updates = [u for m in emitted_messages(world) if m for u in m.updates]
-    found = [value_to_json(sm.propid_values(u).get(propid_named(propid))) for u in updates]
-    wanted = existing_queue(**sm.distinctive_queue_attributes()).to_json()[attribute]
+    found = [value_to_json(propid_values(u).get(propid_named(propid))) for u in updates]
+    wanted = existing_queue(**distinctive_queue_attributes()).to_json()[attribute]
     world.expect(
         requirement,
         found == [wanted],
@@ -62,7 +71,7 @@ def _emitted_value(world: World, attribute: str, propid: str, requirement: str) 
 
 @given(parsers.parse("the {vt} wire bytes {wire}"))
 def _wire(world: World, vt: str, wire: str) -> None:
-    world.message = bytes.fromhex(wire) if wire not in sm.NONE else b""
+    world.message = bytes.fromhex(wire) if wire not in NONE else b""
 
 
 @then(
@@ -71,15 +80,15 @@ def _wire(world: World, vt: str, wire: str) -> None:
     )
 )
 def _codec_reads(world: World, vt: str, value: str, requirement: str) -> None:
-    kind, expected = sm.vt_named(vt), sm.value_from_text(sm.vt_named(vt), value)
-    got, refused = sm.codec_reading(kind, world.message.hex())
-    same = refused is None and got == expected and sm.codec_writes(kind, got) == world.message.hex()
+    kind, expected = vt_named(vt), value_from_text(vt_named(vt), value)
+    got, refused = codec_reading(kind, world.message.hex())
+    same = refused is None and got == expected and codec_writes(kind, got) == world.message.hex()
     world.expect(requirement, same, f"read {got!r} (refused: {refused}), expected {expected!r}")
 
 
 @then(parsers.parse("the suite's codec refuses them as {vt} for breaking {requirement}"))
 def _codec_refuses(world: World, vt: str, requirement: str) -> None:
-    got, refused = sm.codec_reading(sm.vt_named(vt), world.message.hex())
+    got, refused = codec_reading(vt_named(vt), world.message.hex())
     world.expect(requirement, refused == requirement, f"read {got!r}, refused for {refused}")
 
 
@@ -89,5 +98,5 @@ def _codec_refuses(world: World, vt: str, requirement: str) -> None:
     )
 )
 def _codec_bool_patterns(world: World, requirement: str) -> None:
-    wrong = sm.bool_patterns_misread()
+    wrong = bool_patterns_misread()
     world.expect(requirement, not wrong, f"misread patterns: {[hex(p) for p in wrong[:8]]}")

@@ -6,27 +6,38 @@ from __future__ import annotations
 from hypothesis import strategies as st
 from pytest_bdd import given, parsers, scenarios, then
 
-from mqcn_model import scenario_messages as sm
-from mqcn_suite.world import World, v2_body
+from mqcn_suite.scenarios.defects import DEFECTS, alternating_stream
+from mqcn_suite.scenarios.expectations import quotas_after_each, state_diff
+from mqcn_suite.scenarios.fixtures import IDS, INVOICES_GUID
+from mqcn_suite.scenarios.messages import (
+    RESERVED_FILLINGS,
+    SPARE_VARIANTS,
+    every_kind_body,
+    quota_change,
+    v1_body,
+    v2_body,
+    with_spare,
+    with_version,
+)
+from mqcn_suite.world import World
 from steps._server_steps import *  # noqa: F403 - shared server step definitions
-from steps._server_steps import IDS
 
 scenarios("3.2.5-dispatch.feature")
 
 
 @given(parsers.parse("a Quota change of the queue orders relabelled Version {version}"))
 def _v1_relabelled(world: World, version: str) -> None:
-    world.message = sm.with_version(sm.v1_body(sm.quota_change(IDS)), int(version, 16))
+    world.message = with_version(v1_body(quota_change(IDS)), int(version, 16))
 
 
 @given(parsers.parse("a Version 0x02 change of the queue orders relabelled Version {version}"))
 def _v2_relabelled(world: World, version: str) -> None:
-    world.message = sm.with_version(v2_body(2), int(version, 16))
+    world.message = with_version(v2_body(2), int(version, 16))
 
 
 @given(parsers.parse("a malformed body: {body}"))
 def _malformed(world: World, body: str) -> None:
-    world.message = sm.server_malformed(body, IDS)
+    world.message = DEFECTS.named(body, "body").build(IDS)
 
 
 @then(
@@ -47,7 +58,7 @@ def _garbage(world: World, requirement: str) -> None:
     )
 )
 def _cuts(world: World, requirement: str) -> None:
-    good = sm.v1_body(sm.quota_change(IDS))  # good[:-1] is whole: only shorter cuts are broken
+    good = v1_body(quota_change(IDS))  # good[:-1] is whole: only shorter cuts are broken
     problems = world.disregard_problems_for(st.integers(0, len(good) - 2), lambda n: good[:n])
     world.expect(requirement, not problems, "; ".join(problems[:3]))
 
@@ -60,11 +71,11 @@ def _cuts(world: World, requirement: str) -> None:
 )
 def _stream(world: World, count: int, requirement: str) -> None:
     world.start()
-    stream, found, initial = sm.alternating_stream(IDS, count), [], world.queue_state() or {}
+    stream, found, initial = alternating_stream(IDS, count), [], world.queue_state() or {}
     for body, _quota in stream:
         world.deliver(body)
         found.append((world.queue_state() or {}).get("Quota"))
-    wanted = sm.quotas_after_each(stream, initial.get("Quota"))
+    wanted = quotas_after_each(stream, initial.get("Quota"))
     world.expect(requirement, found == wanted, f"Quota after each: {found}, not {wanted}")
 
 
@@ -76,11 +87,11 @@ def _stream(world: World, count: int, requirement: str) -> None:
 def _spare_irrelevant(world: World, requirement: str) -> None:
     message = world.message  # outcome_of() replaces world.message with what it delivers
     outcomes = {
-        label: world.outcome_of(sm.with_spare(message, spare))
-        for label, spare in sm.SPARE_VARIANTS.items()
+        label: world.outcome_of(with_spare(message, spare))
+        for label, spare in SPARE_VARIANTS.items()
     }
     differing = [
-        f"{label}: {sm.state_diff(outcomes['0x00'], state)}"
+        f"{label}: {state_diff(outcomes['0x00'], state)}"
         for label, state in outcomes.items()
         if state != outcomes["0x00"]
     ]
@@ -99,11 +110,9 @@ def _spare_irrelevant(world: World, requirement: str) -> None:
     )
 )
 def _reserved_filling(world: World, filling: str, requirement: str) -> None:
-    zero = world.outcome_of(sm.every_kind_body(IDS, sm.INVOICES_GUID))
-    filled = world.outcome_of(
-        sm.every_kind_body(IDS, sm.INVOICES_GUID, sm.RESERVED_FILLINGS[filling])
-    )
-    world.expect(requirement, filled == zero, f"changes: {sm.state_diff(zero, filled)}")
+    zero = world.outcome_of(every_kind_body(IDS, INVOICES_GUID))
+    filled = world.outcome_of(every_kind_body(IDS, INVOICES_GUID, RESERVED_FILLINGS[filling]))
+    world.expect(requirement, filled == zero, f"changes: {state_diff(zero, filled)}")
 
 
 @then(
@@ -112,11 +121,11 @@ def _reserved_filling(world: World, filling: str, requirement: str) -> None:
     )
 )
 def _reserved_generated(world: World, requirement: str) -> None:
-    zero = world.outcome_of(sm.every_kind_body(IDS, sm.INVOICES_GUID))
+    zero = world.outcome_of(every_kind_body(IDS, INVOICES_GUID))
 
     def differs(reserved: bytes) -> str | None:
-        state = world.outcome_of(sm.every_kind_body(IDS, sm.INVOICES_GUID, reserved))
-        return None if state == zero else f"changes {sm.state_diff(zero, state)}"
+        state = world.outcome_of(every_kind_body(IDS, INVOICES_GUID, reserved))
+        return None if state == zero else f"changes {state_diff(zero, state)}"
 
     problems = world.problems_for(st.binary(min_size=24, max_size=24), differs)
     world.expect(requirement, not problems, "; ".join(problems[:3]))

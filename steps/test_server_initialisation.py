@@ -6,11 +6,12 @@ import uuid
 
 from pytest_bdd import given, parsers, scenarios, then, when
 
-from mqcn_model import scenario_messages as sm
 from mqcn_model.constants import notify_queue_format_name
-from mqcn_suite.world import QM_GUID, World, v2_body
+from mqcn_suite.scenarios.expectations import open_queue_problems, same_format_name
+from mqcn_suite.scenarios.fixtures import IDS, QM_GUID, SENTINEL_QUOTA
+from mqcn_suite.scenarios.messages import quota_change, v1_body, v2_body
+from mqcn_suite.world import World
 from steps._server_steps import *  # noqa: F403 - shared server step definitions
-from steps._server_steps import IDS
 
 scenarios("3.2.3-server-initialisation.feature")
 
@@ -27,12 +28,12 @@ def _workgroup(world: World) -> None:
 
 @when("the target receives a Quota change of the queue orders")
 def _receive_quota(world: World) -> None:
-    world.deliver(sm.v1_body(sm.quota_change(IDS)))
+    world.deliver(v1_body(quota_change(IDS)))
 
 
 @when("the target receives a Quota change of the queue orders and then a Version 0x02 change of it")
 def _receive_both(world: World) -> None:
-    world.deliver(sm.v1_body(sm.quota_change(IDS)))
+    world.deliver(v1_body(quota_change(IDS)))
     world.deliver(v2_body(2))
 
 
@@ -44,7 +45,7 @@ def _opened(world: World, requirement: str) -> None:
 @then(parsers.parse("the Open Queue names the format name {format_name} ({requirement})"))
 def _format_name(world: World, format_name: str, requirement: str) -> None:
     found = (world.server_open or {}).get("format_name")
-    world.expect(requirement, sm.same_format_name(found, format_name), f"format name {found!r}")
+    world.expect(requirement, same_format_name(found, format_name), f"format name {found!r}")
 
 
 @then(parsers.parse("the Open Queue asks for the access {value} ({requirement})"))
@@ -61,7 +62,7 @@ def _share_mode(world: World, value: str, requirement: str) -> None:
 
 @then(parsers.parse("the Open Queue is the one 3.2.3 describes ({requirement})"))
 def _open_as_described(world: World, requirement: str) -> None:
-    problems = sm.open_queue_problems(world.server_open, notify_queue_format_name(str(QM_GUID)))
+    problems = open_queue_problems(world.server_open, notify_queue_format_name(str(QM_GUID)))
     world.expect(requirement, not problems, "; ".join(problems))
 
 
@@ -74,7 +75,7 @@ def _open_as_described(world: World, requirement: str) -> None:
 def _each_in_turn(world: World, count: int, requirement: str) -> None:
     found = []
     for quota in range(7001, 7001 + count):
-        world.deliver(sm.v1_body(sm.quota_change(IDS, quota)))
+        world.deliver(v1_body(quota_change(IDS, quota)))
         found.append((world.queue_state() or {}).get("Quota"))
     wanted = list(range(7001, 7001 + count))
     world.expect(requirement, found == wanted, f"Quota after each: {found}, not {wanted}")
@@ -90,6 +91,6 @@ def _queue_state(world: World, state: str, requirement: str) -> None:
 
 @then(parsers.parse("a Quota change of the queue orders is {handled} ({requirement})"))
 def _handled(world: World, handled: str, requirement: str) -> None:
-    world.deliver(sm.v1_body(sm.quota_change(IDS)))
-    applied = (world.queue_state() or {}).get("Quota") == sm.SENTINEL_QUOTA
+    world.deliver(v1_body(quota_change(IDS)))
+    applied = (world.queue_state() or {}).get("Quota") == SENTINEL_QUOTA
     world.expect(requirement, applied == (handled == "applied"), f"applied: {applied}")

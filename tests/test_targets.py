@@ -255,8 +255,7 @@ def test_the_guard_refuses_only_what_is_not_claimed() -> None:
     guard = ClaimsGuard(ReferenceTarget(), Pics.from_json(V1_ONLY))
     with pytest.raises(NotApplicable, match="product profile 'windows-2000'"):
         guard.reset(Setup(profile="windows-2000"))
-    with pytest.raises(NotApplicable, match="lenient readings"):
-        guard.reset(Setup(readings="lenient"))
+    guard.reset(Setup(readings="lenient"))  # readings are observed, never a reason for N/A
     guard.reset(Setup())
     guard.start_server()
     guard.deliver(Envelope(body=b"\x01\x00\x00"))  # processed version 1: claimed
@@ -302,9 +301,18 @@ def test_each_faulty_target_fails_exactly_its_requirement(
 ) -> None:
     result = run_suite(tmp_path, f"python:mqcn_suite.targets.zoo:{faulty.__name__}")
     assert result.exit_code == 1, result.output
-    failing = set(verdicts(tmp_path, "fail", "error"))
-    assert faulty.BREAKS in failing
-    assert failing - {faulty.BREAKS} <= faulty.ALSO_BREAKS, failing
+    failing = verdicts(tmp_path, "fail", "claim-fail", "error")
+    assert failing.get(faulty.BREAKS) == faulty.VERDICT, failing
+    assert set(failing) - {faulty.BREAKS} <= faulty.ALSO_BREAKS, failing
+
+
+def test_a_broken_claim_is_information_again_with_claims_info(tmp_path: Path) -> None:
+    """--claims info turns a claimed profile's product note back into information."""
+    result = run_suite(
+        tmp_path, "python:mqcn_suite.targets.zoo:SignsSig20InItsNt4Profile", claims="info"
+    )
+    assert result.exit_code == 0, result.output
+    assert verdicts(tmp_path, "info") == {"MQCN-3.3.5.3-15": "info"}
 
 
 # --- the example third-party target (examples/node-target, JavaScript) -------------------------

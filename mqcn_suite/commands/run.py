@@ -7,8 +7,9 @@ Then prints a summary of the per-requirement verdicts and where the report files
 Exit codes (those of every ``mqcn`` command):
 
 * 0 — no requirement failed (warnings, information and inconclusive ones do not count);
-* 1 — some requirement failed (a MUST / MUST NOT broken, a scenario failed, or the target
-  broke), or a test failed that no requirement accounts for;
+* 1 — some requirement failed (a MUST / MUST NOT broken, a product note broken in a profile
+  the target claims, a scenario failed, or the target broke), or a test failed that no
+  requirement accounts for;
 * 2 — usage error: unknown target, unwritable report directory, pytest refused the arguments,
   a feature file tag naming no requirement (one line on stderr);
 * 3 — internal error of the suite (collection errors, no report written...).
@@ -60,6 +61,7 @@ FAILURES_SHOWN = 25
 VERDICT_STYLE = {
     "pass": "green",
     "fail": "bold red",
+    "claim-fail": "red",
     "warning": "yellow",
     "info": "blue",
     "inconclusive": "dim",
@@ -67,6 +69,8 @@ VERDICT_STYLE = {
     "error": "magenta",
     "untestable": "dim",
 }
+
+FAILING_VERDICTS = ("fail", "claim-fail", "error")
 
 RUN_HELP = (
     "Run the conformance scenarios against a target and write the traceability report "
@@ -108,6 +112,7 @@ def pytest_arguments(
     extra: list[str],
     pics: Path | None = None,
     timeout: float = DEFAULT_TIMEOUT,
+    claims: str = "fail",
 ) -> list[str]:
     """The pytest command line ``mqcn run`` uses (absolute paths; extra arguments last)."""
     root = suite_root()
@@ -122,6 +127,8 @@ def pytest_arguments(
         arguments.append(f"--mqcn-pics={pics}")
     if timeout != DEFAULT_TIMEOUT:
         arguments.append(f"--mqcn-timeout={timeout}")
+    if claims != "fail":
+        arguments.append(f"--mqcn-claims={claims}")
     return [*arguments, *extra]
 
 
@@ -138,7 +145,7 @@ def read_document(report: Path, not_before: float) -> dict[str, Any] | None:
 
 def exit_code(document: dict[str, Any], pytest_status: int) -> int:
     """0 if no requirement failed (and no test failed), else 1."""
-    failing = [r for r in document["requirements"] if r["verdict"] in ("fail", "error")]
+    failing = [r for r in document["requirements"] if r["verdict"] in FAILING_VERDICTS]
     if failing or pytest_status == pytest.ExitCode.TESTS_FAILED:
         return EXIT_NONCONFORMING
     return EXIT_CONFORMING
@@ -187,7 +194,7 @@ def print_summary(console: Console, document: dict[str, Any], report: Path) -> N
         f"{run_info['failed']} failed, {run_info['skipped']} skipped, {run_info['error']} errors, "
         f"{run_info['deselected']} deselected) in {run_info['duration']:.2f} s."
     )
-    failing = [r for r in document["requirements"] if r["verdict"] in ("fail", "error")]
+    failing = [r for r in document["requirements"] if r["verdict"] in FAILING_VERDICTS]
     if failing:
         console.print(Text(f"Failing requirements ({len(failing)}):", style="bold red"))
         for requirement in failing[:FAILURES_SHOWN]:
@@ -200,11 +207,27 @@ def print_summary(console: Console, document: dict[str, Any], report: Path) -> N
                 console.print(Text(f"      replay: {failure['replay']}", style="dim"))
         if len(failing) > FAILURES_SHOWN:
             console.print(f"  ... and {len(failing) - FAILURES_SHOWN} more (see the HTML report)")
+    print_readings(console, document)
     console.print("Report:")
     for name in (REPORT_HTML, TRACEABILITY_JSON, JUNIT_XML, CUCUMBER_JSON):
         path = report / name
         if path.exists():
             console.print(f"  {path}")
+
+
+def print_readings(console: Console, document: dict[str, Any]) -> None:
+    """One line per errata switch whose reading was observed or claimed."""
+    shown = [r for r in document.get("readings", []) if r["observed"] != "not observed"]
+    if not shown:
+        return
+    console.print("Readings followed (docs/errata.md):")
+    for entry in shown:
+        line = Text(f"  {entry['errata']} {entry['observed']}")
+        if entry["claimed"]:
+            line.append(f" (claimed {entry['claimed']})")
+        if entry["verdict"] == "warning":
+            line.append("  warning: the observations contradict the PICS claim", style="yellow")
+        console.print(line)
 
 
 def _check(target: str, report: Path, pics: Path | None, timeout: float) -> Path:
@@ -250,6 +273,17 @@ def run(
         float,
         typer.Option("--timeout", metavar="SECONDS", help="Time limit of one call to the target."),
     ] = DEFAULT_TIMEOUT,
+    claims: Annotated[
+        str,
+        typer.Option(
+            "--claims",
+            metavar="fail|info",
+            help=(
+                "A product-behaviour note broken in a profile the target claims: 'fail' "
+                "(verdict claim-fail, exit 1) or 'info'."
+            ),
+        ),
+    ] = "fail",
     report: Annotated[
         Path,
         typer.Option(
@@ -266,7 +300,11 @@ def run(
     """``mqcn run``: the scenarios against ``target``, the report into ``report`` (see RUN_HELP)."""
     try:
         directory = _check(target, report, pics, timeout)
-        arguments = pytest_arguments(target, directory, list(pytest_args or []), pics, timeout)
+        if claims not in ("fail", "info"):
+            raise RunProblem(f"--claims: expected 'fail' or 'info', not {claims!r}")
+        arguments = pytest_arguments(
+            target, directory, list(pytest_args or []), pics, timeout, claims
+        )
         started = time.time() - 1  # file systems with coarse modification times
         status = pytest.main(arguments)
         if status == pytest.ExitCode.USAGE_ERROR:

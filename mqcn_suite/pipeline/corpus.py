@@ -188,7 +188,7 @@ def generate(
     """Write a synthetic corpus of ``count`` messages to the Parquet directory ``out``.
 
     About ``invalid_share`` of the rows are malformed or non-conforming bodies (mutations,
-    lying scapy layers, content violations, invalid reference vectors); the rest are
+    members of the catalogue of named defects, invalid reference vectors); the rest are
     conforming messages of both versions, of all four events and all three commands, from
     many senders; a few percent of the conforming Version 0x01 messages carry an envelope a
     server must disregard (SenderIdentifierType or AuthenticationLevel).  A manifest

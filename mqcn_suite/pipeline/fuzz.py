@@ -1,8 +1,8 @@
 """``fuzz``: differential fuzzing of a target against the reference model, on Spark.
 
 Case ``n`` of seed ``s`` is a pure function of ``(s, n)`` (:func:`fuzz_case`): half valid
-messages from the conforming builders, half malformed ones (lying scapy layers, mutations of
-the reference vectors and of valid messages, content violations), each in an envelope that
+messages from the conforming builders, half malformed ones (the catalogue of named defects,
+mutations of the reference vectors and of valid messages), each in an envelope that
 sometimes carries what makes a server disregard a Version 0x01 message (sender type,
 authentication level).  ``spark.range(cases)`` spreads the cases over partitions; each
 partition resolves *one* adapter for the target (``resolve_target(spec)``) and one reference
@@ -69,7 +69,7 @@ DIVERGENCE_SCHEMA = pa.schema(
     [
         ("kind", pa.string()),  # "divergence" rows, and one "tally" row per batch
         ("case", pa.int64()),
-        ("family", pa.string()),  # generator family: v1:..., v2:..., mutation, layers, ...
+        ("family", pa.string()),  # generator family: v1:..., v2:..., mutation, defect:<name>, ...
         ("divergence", pa.string()),  # state / directory-reads / target-error
         ("requirements", pa.list_(pa.string())),
         ("hex", pa.string()),

@@ -11,11 +11,13 @@ cannot be replayed from a bare integer, so the pipeline uses these twins instead
   events of 2.2.5, with every PROPID the spec's property lists allow; together they carry
   every PROPVALUE type a PROPID can have on the wire (I2, I4, UI1, UI4, LPWSTR, BLOB, CLSID,
   CLSID|VECTOR -- the other seven VTs of 2.2.3 belong to no PROPID of 2.2.2.1);
-* **malformed or non-conforming** messages come from the generators the negative tests use:
-  byte mutations of valid messages (the operators of ``tests/test_fuzz.py``), lying scapy
-  layers (:mod:`mqcn_model.layers`: counts, VTs, Versions, body tokens), builder-made content
-  violations (bad path names, long labels, missing properties) and the invalid reference
-  vectors, themselves sometimes mutated.
+* **malformed or non-conforming** messages come from what the negative tests use: byte
+  mutations of valid messages (the operators of ``tests/test_fuzz.py``), the catalogue of
+  named defects that the scenarios and the hypothesis strategies draw from too
+  (:mod:`mqcn_suite.scenarios.defects`: lying counts, Versions, Commands, UseGuid, VTs,
+  body tokens, encodings, trailing data, broken values, content-rule violations…, built
+  with identities of the world) and the invalid reference vectors, themselves sometimes
+  mutated.
 
 Nothing here judges anything: the audit and the fuzzer do that with :func:`mqcn_model.judge`.
 
@@ -38,12 +40,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from mqcn_model import builders, layers
+from mqcn_model import builders
 from mqcn_model.codec import ChangeNotificationMessage, NotificationUpdate, body_buffer
 from mqcn_model.constants import (
     MACHINE_UPDATE_IGNORED,
     MACHINE_UPDATE_MODIFIABLE,
-    MAX_LABEL_CHARS,
     PROPERTIES,
     QUEUE_UPDATE_MODIFIABLE,
     SCOPES,
@@ -56,6 +57,8 @@ from mqcn_model.constants import (
     notify_queue_format_name,
 )
 from mqcn_model.envelope import Envelope, MessageId
+from mqcn_suite.scenarios.defects import FAMILIES, Defect, every_defect
+from mqcn_suite.scenarios.fixtures import ScenarioIds
 
 P = PropId
 _UINT32 = (1 << 32) - 1
@@ -274,122 +277,31 @@ def mutate(rng: random.Random, buf: bytes, rounds: int | None = None) -> bytes:
     return bytes(data)
 
 
-def _layer_recipes(rng: random.Random, world: World) -> bytes:
-    """One lying scapy message: the structures as the spec draws them, with one field wrong."""
-    recipe = rng.randrange(9)
-    update = layers.to_layer(
-        builders.v1_message([rng.choice(list(UPDATE_KINDS.values()))(rng, world)])
+def catalogue_ids(rng: random.Random, world: World) -> ScenarioIds:
+    """Identities for a builder of the defect catalogue, drawn from ``world``."""
+    return ScenarioIds(
+        queue=rng.choice(world.queues),
+        new_queue=rng.choice(world.queues),
+        qm=rng.choice(world.queue_managers),
+        master=rng.choice(world.directory_services),
+        computer=rng.choice(world.computers),
+        server=rng.choice(world.domain_controllers),
     )
-    if recipe == 0:  # NumberOfUpdateNotifications larger than the updates present (2.2.4)
-        update.NumberOfUpdateNotifications = rng.randint(2, 5)
-        return bytes(update) + b"\x00"
-    if recipe == 1:  # a Version 0x02 message that claims more than one body (2.2.4)
-        body = layers.NotificationBody(
-            Event=rng.randint(1, 4),
-            ObjectGuid=rng.choice(world.queues),
-            DomainController=rng.choice(world.domain_controllers),
-        )
-        count = rng.choice((0, 2, 3))
-        return (
-            bytes(
-                layers.ChangeNotificationMessage(
-                    Version=2, NumberOfUpdateNotifications=count, Data=[body]
-                )
-            )
-            + b"\x00"
-        )
-    if recipe == 2:  # a Version that does not exist
-        update.Version = rng.choice((0, 3, 4, 0x10, 0xFF))
-        return bytes(update) + b"\x00"
-    if recipe == 3:  # NumberOfProperties that lies about the lists that follow (2.2.6)
-        inner = update.Data[0]
-        inner.NumberOfProperties = len(inner.PropertyId) + rng.choice((-1, 1, 2))
-        return bytes(update) + b"\x00"
-    if recipe == 4:  # a value of the wrong VT for its PROPID (2.2.3)
-        inner = update.Data[0]
-        index = rng.randrange(len(inner.PropertyValue))
-        wrong = rng.choice(
-            [
-                vt
-                for vt in (VT.UI1, VT.I4, VT.LPWSTR, VT.CLSID)
-                if vt is not inner.PropertyValue[index].vt
-            ]
-        )
-        values = list(inner.PropertyValue)
-        values[index] = layers.prop_value(wrong)
-        inner.PropertyValue = values
-        return bytes(update) + b"\x00"
-    if recipe == 5:  # an Event token outside 1-4, or not a number (2.2.5)
-        body = layers.NotificationBody(
-            Event=rng.choice(("0", "5", "9", "x", "")),
-            ObjectGuid=rng.choice(world.queues),
-            DomainController=rng.choice(world.domain_controllers),
-        )
-        return bytes(layers.ChangeNotificationMessage(Version=2, Data=[body])) + b"\x00"
-    if recipe == 6:  # a server name with a space or too long, a GUID that is not one (2.2.5)
-        body = layers.NotificationBody(
-            Event=rng.randint(1, 4),
-            ObjectGuid=rng.choice(
-                (
-                    str(rng.choice(world.queues)),
-                    "not-a-guid",
-                    "{" + str(rng.choice(world.queues)) + "}",
-                )
-            ),
-            DomainController=rng.choice(("dc 01", "x" * 257, "", "dc01.example.com")),
-        )
-        return bytes(layers.ChangeNotificationMessage(Version=2, Data=[body])) + b"\x00"
-    if recipe == 7:  # UseGuid other than 0/1, or a Command other than 0-2 (2.2.6)
-        inner = update.Data[0]
-        if rng.random() < 0.5:
-            inner.UseGuid = rng.choice((2, 0xFF))
-        else:
-            inner.Command = rng.choice((3, 7, 0xFF))
-        return bytes(update) + b"\x00"
-    # recipe 8: data after the structure beyond the spare byte (errata E-05)
-    return bytes(update) + bytes(rng.randrange(256) for _ in range(rng.randint(2, 9)))
 
 
-def _content_recipes(rng: random.Random, world: World) -> bytes:
-    """A well-formed message that breaks a content rule (3.3.5.2 / [MS-MQMQ] values)."""
-    recipe = rng.randrange(7)
-    queue, master = rng.choice(world.queues), rng.choice(world.directory_services)
-    if recipe == 0:  # a path name without a computer part
-        update = builders.queue_creation(queue, _text(rng, _QUEUE_CHARS, 1, 12), master=master)
-    elif recipe == 1:  # a label longer than 124 characters
-        long_label = "L" * rng.randint(MAX_LABEL_CHARS + 1, 200)
-        update = builders.queue_creation(
-            queue, pathname(rng, world), master=master, label=long_label
-        )
-    elif recipe == 2:  # a creation missing one of its 15 properties
-        full = builders.queue_creation(queue, pathname(rng, world), master=master)
-        props = list(full.properties)
-        del props[rng.randrange(len(props))]
-        update = NotificationUpdate.creation(
-            full.path_name or "", [(p.propid, p.value) for p in props], master=master
-        )
-    elif recipe == 3:  # an enumerated value out of range
-        update = builders.queue_creation(
-            queue, pathname(rng, world), master=master, journal=rng.choice((2, 7, 0xFF))
-        )
-    elif recipe == 4:  # a deletion whose object type is not a queue (server disregards it)
-        update = NotificationUpdate.deletion(queue, master=master)
-        props = [(P.PROPID_D_SCOPE, 1), (P.PROPID_D_OBJTYPE, rng.choice((2, 3, 4)))]
-        update = NotificationUpdate(
-            update.command, update.use_guid, None, queue, master, NotificationUpdate.props(props)
-        )
-    elif recipe == 5:  # a queue update whose first property is not PROPID_Q_QMID
-        update = NotificationUpdate.change(
-            queue, [(P.PROPID_Q_QUOTA, rng.randint(0, _UINT32))], master=master
-        )
-    else:  # a multicast address outside class D
-        update = builders.queue_creation(
-            queue,
-            pathname(rng, world),
-            master=master,
-            extra=[(P.PROPID_Q_MULTICAST_ADDRESS, f"10.0.0.{rng.randint(0, 255)}:80")],
-        )
-    return body_buffer(builders.v1_message([update]))
+# The catalogue by family, in catalogue order (a stable order: draws replay by seed).
+DEFECTS_BY_FAMILY: dict[str, tuple[Defect, ...]] = {
+    family: tuple(d for d in every_defect() if d.family == family) for family in FAMILIES
+}
+
+
+def defective_message(rng: random.Random, world: World) -> tuple[Defect, bytes]:
+    """A member of the catalogue of named defects (:mod:`mqcn_suite.scenarios.defects`) built
+    with identities of ``world``: a family first, then a member of it, so that a large family
+    (the Version 0x02 body's) does not crowd out a small one (the content rules')."""
+    family = rng.choice(FAMILIES)
+    defect = rng.choice(DEFECTS_BY_FAMILY[family])
+    return defect, defect.build(catalogue_ids(rng, world))
 
 
 @lru_cache(maxsize=1)
@@ -414,26 +326,29 @@ def reference_vectors() -> tuple[tuple[bytes, str], ...]:
     return tuple(found)
 
 
-MALFORMED_FAMILIES = ("mutation", "layers", "content", "vector")
+MALFORMED_FAMILIES = ("mutation", "defect", "vector")
+# how often each family is drawn: the catalogue took the place of two families of recipes
+# (lying scapy layers, content-rule violations), and keeps their share
+MALFORMED_WEIGHTS = (1, 2, 1)
 
 
 def malformed_message(rng: random.Random, world: World) -> tuple[str, bytes]:
-    """A malformed or non-conforming message body; the first item names the family.
+    """A malformed or non-conforming message body; the first item names the family
+    (``mutation``, ``defect:<name in the catalogue>``, ``vector``, ``vector-mutation``).
 
     Mutations can (rarely) land on a conforming message: the audit judges, it does not trust
     the label.
     """
-    family = rng.choice(MALFORMED_FAMILIES)
+    family = rng.choices(MALFORMED_FAMILIES, MALFORMED_WEIGHTS)[0]
     vectors = reference_vectors()
     if family == "vector" and vectors:
         buf, result = rng.choice(vectors)
         if result == "valid" or rng.random() < 0.3:
             return "vector-mutation", mutate(rng, buf)
         return "vector", buf
-    if family == "layers":
-        return "layers", _layer_recipes(rng, world)
-    if family == "content":
-        return "content", _content_recipes(rng, world)
+    if family == "defect":
+        defect, body = defective_message(rng, world)
+        return f"defect:{defect.name}", body
     _, message = valid_message(rng, world)
     return "mutation", mutate(rng, body_buffer(message, rng.randrange(256)))
 
@@ -485,8 +400,11 @@ def row_rng(seed: int, row: int) -> random.Random:
 
 __all__ = [
     "MALFORMED_FAMILIES",
+    "MALFORMED_WEIGHTS",
     "UPDATE_KINDS",
     "World",
+    "catalogue_ids",
+    "defective_message",
     "envelope",
     "malformed_message",
     "mutate",

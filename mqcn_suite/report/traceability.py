@@ -7,6 +7,8 @@ Every catalog entry gets exactly one verdict:
                     (the test failed with :class:`~mqcn_suite.targets.TargetError`);
 ``fail``            a world check for it failed, or a scenario tagged with it failed without
                     the failure being attributed to another requirement;
+``claim-fail``      a product-behaviour note broken in a product profile the target claims
+                    (its PICS): shown apart from the MUSTs, counted in the exit code;
 ``warning``         a SHOULD / SHOULD NOT was not met;
 ``info``            a MAY / product-behaviour note: the target behaves otherwise (informational);
 ``pass``            every scenario tagged with it that ran passed;
@@ -25,6 +27,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from mqcn_model.catalog import CATALOG, KEYWORDS, Requirement
+from mqcn_model.errata import READING_NAMES, SWITCHES
 from mqcn_suite.coverage import Coverage, ScenarioRef
 from mqcn_suite.report.results import ItemResult
 
@@ -32,6 +35,7 @@ SCHEMA_ID = "mqcn-traceability/1"
 VERDICTS = (
     "pass",
     "fail",
+    "claim-fail",
     "warning",
     "info",
     "inconclusive",
@@ -40,13 +44,14 @@ VERDICTS = (
     "untestable",
 )
 # Precedence when a requirement collected several contributions (first wins).
-_PRECEDENCE = ("error", "fail", "warning", "info", "pass", "not applicable")
+_PRECEDENCE = ("error", "fail", "claim-fail", "warning", "info", "pass", "not applicable")
 NOT_APPLICABLE_PREFIX = "not applicable"
 _RAN = ("passed", "failed", "error")
 # Summary keys of the verdicts (JSON-friendly spelling).
 SUMMARY_KEY = {
     "pass": "passed",
     "fail": "failed",
+    "claim-fail": "claim_failed",
     "warning": "warning",
     "info": "info",
     "inconclusive": "inconclusive",
@@ -103,7 +108,7 @@ def _gather(results: Iterable[ItemResult], target: str) -> dict[str, _Evidence]:
 
     for item in results:
         checks = [c for c in item.checks if c.get("requirement") in CATALOG]
-        attributed = any(c.get("verdict") == "fail" for c in checks)
+        attributed = any(c.get("verdict") in ("fail", "claim-fail") for c in checks)
         involved = list(dict.fromkeys([*item.requirements, *(c["requirement"] for c in checks)]))
         for rid in involved:
             ev = of(rid)
@@ -116,10 +121,11 @@ def _gather(results: Iterable[ItemResult], target: str) -> dict[str, _Evidence]:
             seen_notes = set()
             for check in own:
                 verdict = check.get("verdict")
-                if verdict == "fail":
-                    ev.contributions.append("fail")
+                if verdict in ("fail", "claim-fail"):
+                    ev.contributions.append(verdict)
+                    kind = "check" if verdict == "fail" else "claim"
                     ev.add_failure(
-                        _failure(item, f"{rid}: {check.get('message', '')}", target, "check")
+                        _failure(item, f"{rid}: {check.get('message', '')}", target, kind)
                     )
                 elif verdict in ("warning", "info"):
                     ev.contributions.append(verdict)
@@ -231,6 +237,53 @@ def summarise(requirements: list[dict[str, Any]]) -> dict[str, Any]:
     return summary
 
 
+def readings_followed(
+    results: Iterable[ItemResult], claimed: Mapping[str, str] | None = None
+) -> list[dict[str, Any]]:
+    """For every errata switch: the reading the target was seen to follow, and where.
+
+    ``observed`` is ``strict`` or ``lenient`` when every scenario that could tell them apart
+    saw the same one, ``mixed`` when scenarios saw both (e.g. lenient for PathName, strict
+    for VT_LPWSTR), ``not observed`` when none could tell.  ``claimed`` is the PICS claim
+    (None: no claim); a claim that the observations contradict gives ``verdict: warning``.
+    """
+    seen: dict[str, dict[str, list[dict[str, str]]]] = {
+        s.errata: {"strict": [], "lenient": []} for s in SWITCHES
+    }
+    for item in results:
+        for check in item.checks:
+            errata, reading = check.get("errata"), check.get("reading")
+            if errata in seen and reading in READING_NAMES:
+                where = {
+                    "scenario": item.scenario or item.name,
+                    "nodeid": item.nodeid,
+                    "requirement": check["requirement"],
+                }
+                if where not in seen[errata][reading]:
+                    seen[errata][reading].append(where)
+    entries = []
+    for switch in SWITCHES:
+        by_reading = seen[switch.errata]
+        readings = [r for r in READING_NAMES if by_reading[r]]
+        observed = readings[0] if len(readings) == 1 else "mixed" if readings else "not observed"
+        claim = (claimed or {}).get(switch.errata)
+        contradicted = claim is not None and any(by_reading[r] for r in READING_NAMES if r != claim)
+        entries.append(
+            {
+                "errata": switch.errata,
+                "topic": switch.topic,
+                "strict": switch.strict,
+                "lenient": switch.lenient,
+                "judging_only": switch.judging_only,
+                "observed": observed,
+                "claimed": claim,
+                "verdict": "warning" if contradicted else "pass",
+                "scenarios": {r: by_reading[r] for r in READING_NAMES},
+            }
+        )
+    return entries
+
+
 def build_traceability(
     results: Iterable[ItemResult],
     *,
@@ -240,6 +293,7 @@ def build_traceability(
     deselected: int = 0,
     duration: float | None = None,
     generated_at: datetime | None = None,
+    claimed_readings: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """The traceability document (see ``traceability.schema.json``)."""
     results = list(results)
@@ -276,6 +330,7 @@ def build_traceability(
         },
         "summary": summarise(requirements),
         "requirements": requirements,
+        "readings": readings_followed(results, claimed_readings),
         "features": [
             {"feature": f.feature, "name": f.name, "scenarios": f.scenarios}
             for f in (coverage.features if coverage is not None else [])

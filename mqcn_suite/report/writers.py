@@ -218,7 +218,10 @@ def render_html(document: dict[str, Any]) -> str:
         verdicts=VERDICTS,
         verdict_key=SUMMARY_KEY,
         percent=percent,
-        failing=[r for r in document["requirements"] if r["verdict"] in ("fail", "error")],
+        failing=[
+            r for r in document["requirements"] if r["verdict"] in ("fail", "claim-fail", "error")
+        ],
+        readings=document.get("readings", []),
     )
 
 

@@ -1,7 +1,8 @@
 """Targets: the implementations the suite judges.  ``resolve_target`` turns a --target value
 into a :class:`~mqcn_suite.targets.base.Target` (docs/adapter-protocol.md):
 
-* ``reference`` — the embedded sans-IO model;
+* ``reference`` — the embedded sans-IO model (``reference:E-07,E-14``: following the other
+  reading of those errata items);
 * ``python:package.module:factory`` — an in-process adapter;
 * ``exec:COMMAND ARGS…`` — any program speaking the adapter protocol as JSON lines.
 """
@@ -12,7 +13,7 @@ from mqcn_suite.targets.base import NotApplicable, Setup, Target, TargetBroken, 
 from mqcn_suite.targets.exec import DEFAULT_TIMEOUT, ExecTarget
 from mqcn_suite.targets.pics import ClaimsGuard, Pics, PicsError, load_pics, pics_of
 from mqcn_suite.targets.python import load_python_target
-from mqcn_suite.targets.reference import ReferenceTarget
+from mqcn_suite.targets.reference import ReferenceTarget, reference_following
 
 __all__ = [
     "DEFAULT_TIMEOUT",
@@ -31,13 +32,17 @@ __all__ = [
     "resolve_target",
 ]
 
-TARGET_FORMS = "'reference', 'python:package.module:factory' or 'exec:COMMAND ARGS…'"
+TARGET_FORMS = (
+    "'reference', 'reference:E-nn,…', 'python:package.module:factory' or 'exec:COMMAND ARGS…'"
+)
 
 
 def resolve_target(spec: str, timeout: float = DEFAULT_TIMEOUT) -> Target:
     """The target a --target value names; :class:`TargetError` (a usage error) otherwise."""
     if spec == "reference":
         return ReferenceTarget()
+    if spec.startswith("reference:"):
+        return reference_following(spec.removeprefix("reference:"))
     if spec.startswith("python:"):
         return load_python_target(spec.removeprefix("python:"))
     if spec.startswith("exec:"):

@@ -2,14 +2,17 @@
 
 A Protocol Implementation Conformance Statement (docs/adapter-protocol.md, "PICS") says
 which sides and versions of MS-MQCN a target implements, which product-behaviour profiles
-and errata readings it can be reset to, and whether it has a workgroup mode.  Scenarios that
-need anything else are reported ``not applicable`` — they still appear in the report.
+it can be reset to, and whether it has a workgroup mode.  Scenarios that need anything else
+are reported ``not applicable`` — they still appear in the report.  The optional
+``readings`` key claims which errata readings (docs/errata.md) the target follows; it
+excludes nothing — either reading passes — but the report checks the claim against what the
+scenarios observe.
 
 >>> pics = Pics.from_json(
 ...     {"server": {"v1": True, "v2": False}, "client": {"v1": False, "v2": False},
 ...      "profiles": ["spec"], "readings": ["strict"], "workgroup": False})
->>> pics.server_versions, pics.claims_client
-(frozenset({1}), False)
+>>> pics.server_versions, pics.claims_client, pics.claimed_readings["E-07"]
+(frozenset({1}), False, 'strict')
 >>> Pics.from_json({"server": {"v1": True}})
 Traceback (most recent call last):
 ...
@@ -30,6 +33,7 @@ import yaml
 
 from mqcn_model.constants import Version
 from mqcn_model.envelope import Envelope
+from mqcn_model.errata import SWITCH_OF, SWITCHES
 from mqcn_model.profiles import PROFILES
 from mqcn_suite.targets.base import NotApplicable, Setup, Target
 
@@ -76,8 +80,13 @@ class Pics:
     server_versions: frozenset[int]
     client_versions: frozenset[int]
     profiles: frozenset[str]
-    readings: frozenset[str]
     workgroup: bool
+    readings: tuple[tuple[str, str], ...] | None = None  # claimed (errata, reading); None: none
+
+    @property
+    def claimed_readings(self) -> dict[str, str] | None:
+        """The claimed reading per errata switch (None: the PICS claims none)."""
+        return dict(self.readings) if self.readings is not None else None
 
     @property
     def claims_server(self) -> bool:
@@ -105,8 +114,8 @@ class Pics:
             server_versions=frozenset(v for v in (1, 2) if data["server"][f"v{v}"]),
             client_versions=frozenset(v for v in (1, 2) if data["client"][f"v{v}"]),
             profiles=frozenset(data["profiles"]),
-            readings=frozenset(data["readings"]),
             workgroup=bool(data["workgroup"]),
+            readings=_claimed_readings(data.get("readings")),
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -114,8 +123,8 @@ class Pics:
             "server": {f"v{v}": v in self.server_versions for v in (1, 2)},
             "client": {f"v{v}": v in self.client_versions for v in (1, 2)},
             "profiles": sorted(self.profiles),
-            "readings": [r for r in READINGS if r in self.readings],
             "workgroup": self.workgroup,
+            **({"readings": _readings_json(self.readings)} if self.readings is not None else {}),
         }
 
     def to_yaml(self) -> str:
@@ -127,9 +136,37 @@ EVERYTHING = Pics(
     server_versions=frozenset({1, 2}),
     client_versions=frozenset({1, 2}),
     profiles=frozenset(PROFILES),
-    readings=frozenset(READINGS),
     workgroup=True,
 )
+
+
+def _readings_json(claims: tuple[tuple[str, str], ...]) -> list[str] | dict[str, str]:
+    """The short form ``[strict]`` when one reading is claimed for every switch, else a map."""
+    readings = {reading for _, reading in claims}
+    if len(readings) == 1 and {e for e, _ in claims} == set(SWITCH_OF):
+        return sorted(readings)
+    return dict(claims)
+
+
+def _claimed_readings(value: Any) -> tuple[tuple[str, str], ...] | None:
+    """The PICS ``readings`` value as (errata, reading) pairs over every switch, or None.
+
+    ``[strict]`` / ``[lenient]`` claim that reading everywhere; both, or no key, claim
+    nothing; a map claims the items it names.
+    """
+    if value is None:
+        return None
+    if isinstance(value, list):
+        if len(set(value)) != 1:
+            return None
+        return tuple((s.errata, value[0]) for s in SWITCHES)
+    unknown = sorted(set(value) - set(SWITCH_OF))
+    if unknown:
+        raise PicsError(
+            f"PICS: readings: {', '.join(unknown)} is not a switchable errata item "
+            f"(switchable: {', '.join(SWITCH_OF)})"
+        )
+    return tuple(sorted(value.items()))
 
 
 def load_pics(path: Path) -> Pics:
@@ -173,8 +210,6 @@ class ClaimsGuard:
     def reset(self, setup: Setup) -> None:
         if setup.profile not in self.pics.profiles:
             raise NotApplicable(f"the target does not claim product profile {setup.profile!r}")
-        if setup.readings not in self.pics.readings:
-            raise NotApplicable(f"the target does not claim the {setup.readings} readings")
         if setup.workgroup and not self.pics.workgroup:
             raise NotApplicable("the target does not claim a workgroup mode")
         self._setup = setup

@@ -1,4 +1,10 @@
-"""The embedded reference target: the sans-IO model of mqcn_model behind the Target interface."""
+"""The embedded reference target: the sans-IO model of mqcn_model behind the Target interface.
+
+``reference`` follows the strict readings of every errata item; ``reference:E-07,E-14``
+follows the other reading of the items named (docs/errata.md), on both sides: its server
+accepts what that reading admits, its client sends what that reading allows.  The suite's
+own tests use these to prove that either reading passes.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +16,7 @@ from mqcn_model.client import NotificationClient
 from mqcn_model.constants import Operation
 from mqcn_model.directory import InMemoryDirectory
 from mqcn_model.envelope import Envelope
-from mqcn_model.errata import LENIENT, STRICT
+from mqcn_model.errata import LENIENT, STRICT, SWITCH_OF, Readings, following
 from mqcn_model.profiles import PROFILES
 from mqcn_model.server import NotificationServer
 from mqcn_suite.targets.base import Setup, TargetError
@@ -24,7 +30,11 @@ class ReferenceTarget:
     server_class: type[NotificationServer] = NotificationServer
     client_class: type[NotificationClient] = NotificationClient
 
-    def __init__(self) -> None:
+    def __init__(self, readings: Readings = STRICT) -> None:
+        self.readings = readings
+        flipped = [e for e, sw in SWITCH_OF.items() if getattr(readings, sw.field)]
+        if flipped:
+            self.name = f"reference:{','.join(flipped)}"
         self.server: NotificationServer | None = None
         self.client: NotificationClient | None = None
         self.directory = InMemoryDirectory()
@@ -48,7 +58,7 @@ class ReferenceTarget:
             )
         for qm_json in setup.directory_queue_managers:
             self.directory.put_queue_manager(QueueManager.from_json(qm_json))
-        readings = LENIENT if setup.readings == "lenient" else STRICT
+        readings = LENIENT if setup.readings == "lenient" else self.readings
         self.server = self.server_class(
             qm,
             self.directory,
@@ -62,6 +72,7 @@ class ReferenceTarget:
             version=setup.client_version,
             server_name=setup.client_server_name,
             profile=profile,
+            readings=readings,
         )
 
     def _server(self) -> NotificationServer:
@@ -123,3 +134,16 @@ class ReferenceTarget:
 
     def close(self) -> None:
         self.server = None
+
+
+def reference_following(errata: str) -> ReferenceTarget:
+    """``reference:E-07,E-14``: the reference following the other reading of those items.
+
+    >>> reference_following("E-14").name
+    'reference:E-14'
+    """
+    names = [e.strip() for e in errata.split(",") if e.strip()]
+    try:
+        return ReferenceTarget(following(*names))
+    except ValueError as exc:
+        raise TargetError(f"reference:{errata}: {exc}") from None

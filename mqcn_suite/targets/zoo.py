@@ -5,10 +5,11 @@ broken — and to show implementers what a failure looks like in the report:
 
     mqcn run --target python:mqcn_suite.targets.zoo:ProcessesUnauthenticated
 
-Each class names the requirement it breaks in ``BREAKS``; ``tests/test_targets.py`` runs the
-whole suite against every member and checks that exactly that requirement fails (plus the
-few listed in ``ALSO_BREAKS`` whose scenarios observe the same behaviour) while the
-reference passes.
+Each class names the requirement it breaks in ``BREAKS`` and the verdict that gives
+(``VERDICT``: ``fail`` for a MUST, ``claim-fail`` for a product note of a profile it claims);
+``tests/test_targets.py`` runs the whole suite against every member and checks that exactly
+that requirement fails (plus the few listed in ``ALSO_BREAKS`` whose scenarios observe the
+same behaviour) while the reference passes.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ class ZooTarget(ReferenceTarget):
     """A reference target with one deliberate fault."""
 
     BREAKS: ClassVar[str]
+    VERDICT: ClassVar[str] = "fail"
     ALSO_BREAKS: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self) -> None:
@@ -119,6 +121,8 @@ class DeletesWhateverTheObjectType(ZooTarget):
     """Honours a deletion whose PropertyValue[1] is not MQDS_QUEUE."""
 
     BREAKS = req("MQCN-3.2.5.1-17")
+    # a deletion naming no object type (one property, errata E-12) is deleted as well
+    ALSO_BREAKS = frozenset({req("MQCN-3.2.5.1-16")})
     server_class = _DeletesAnythingServer
 
 
@@ -140,6 +144,24 @@ class SendsNoSpareByte(ZooTarget):
     client_class = _NoSpareByteClient
 
 
+# --- a claimed product profile (note <13>) -----------------------------------------------------
+
+
+class _AlwaysSig20Client(NotificationClient):
+    def send_change_notification(self, *args: Any, **kwargs: Any) -> Envelope:
+        envelope = super().send_change_notification(*args, **kwargs)
+        return dataclasses.replace(envelope, authentication_level=AuthLevel.Sig20)
+
+
+class SignsSig20InItsNt4Profile(ZooTarget):
+    """Claims the windows-nt4 profile (every profile, as the reference does) but its MSMQ 1.0
+    directory service signs with Sig20, not Sig10 (note <13>): a broken claim, not a MUST."""
+
+    BREAKS = req("MQCN-3.3.5.3-15")
+    VERDICT = "claim-fail"
+    client_class = _AlwaysSig20Client
+
+
 ZOO: tuple[type[ZooTarget], ...] = (
     ProcessesUnauthenticated,
     IgnoresSenderIdentifierType,
@@ -147,4 +169,5 @@ ZOO: tuple[type[ZooTarget], ...] = (
     AppliesLabelOnQueueUpdate,
     DeletesWhateverTheObjectType,
     SendsNoSpareByte,
+    SignsSig20InItsNt4Profile,
 )

@@ -1,0 +1,357 @@
+"""``mqcn selftest``: the suite measuring itself.  One subcommand today, ``mutation``::
+
+    mqcn selftest mutation                                  # every default file, 2 jobs
+    mqcn selftest mutation --file mqcn_model/batching.py --jobs 2 --out /tmp/m
+    mqcn selftest mutation --sample 50 --seed 7 --min-score 0.8
+    mqcn selftest mutation --target reference --target reference:E-14
+
+It mutates the reference model and runs the conformance scenarios against every mutant, in
+copies of the tree (never the work tree); see ``docs/mutation.md`` and
+:mod:`mqcn_suite.selftest.mutation`.  Exit codes: 0 done (and every file meets
+``--min-score``); 1 a file is below ``--min-score``; 2 usage error; 3 the analysis cannot be
+trusted here (the unmutated suite fails, the isolation self-check fails) or an internal
+error; 130 interrupted (finished mutants are kept: run the same command to resume).
+
+The analysis modules are imported only when the command runs, so other commands stay fast.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+
+import typer
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from mqcn_suite.selftest.mutation import Events, MutationOptions
+
+EXIT_OK = 0
+EXIT_BELOW = 1
+EXIT_USAGE = 2
+EXIT_INTERNAL = 3
+COMMAND = "mqcn selftest mutation"
+PLAIN_PROGRESS_SECONDS = 30.0
+
+MUTATION_HELP = (
+    "Mutation analysis: make small faults (mutants) in the reference model and run the "
+    "conformance scenarios against each, in copies of the tree; a mutant no scenario notices "
+    "survives. Writes DIR/mutation.json, DIR/mutation.md and DIR/state.jsonl (an interrupted "
+    "run resumes). Exit 0: done; 1: a file is below --min-score; 2: usage error; 3: the "
+    "unmutated suite or the isolation self-check fails; 130: interrupted."
+)
+
+
+class _Usage(Exception):
+    """A bad option value, found here (one line, exit 2)."""
+
+
+def _fail(message: str, code: int) -> NoReturn:
+    typer.echo(f"{COMMAND}: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def _number(option: str, text: str | None, kind: type[int] | type[float]) -> Any:
+    if text is None:
+        return None
+    try:
+        return kind(text.replace("_", ""))
+    except ValueError:
+        noun = "an integer" if kind is int else "a number"
+        raise _Usage(f"{option} {text!r}: not {noun}") from None
+
+
+def project_root(given: str | None) -> Path:
+    """``--root``, else the current directory if it is the project, else the installed one."""
+    if given is not None:
+        root = Path(given)
+    elif (Path.cwd() / "mqcn_model").is_dir() and (Path.cwd() / "steps").is_dir():
+        root = Path.cwd()
+    else:
+        import mqcn_model
+
+        root = Path(mqcn_model.__file__).resolve().parent.parent
+    for needed in ("mqcn_model", "steps", "features"):
+        if not (root / needed).is_dir():
+            raise _Usage(
+                f"--root {root}: not the project tree (no {needed}/); run from the project "
+                "or give --root"
+            )
+    return root
+
+
+class _Display:
+    """Progress on stderr: a rich bar on a terminal, a line every 30 s otherwise."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+        self.counts: Counter[str] = Counter()
+        self.total = 0
+        self.progress: Any = None
+        self.task: Any = None
+        self.last_line = 0.0
+
+    def note(self, text: str) -> None:
+        self.console.print(f"[dim]{COMMAND}: {text}[/dim]", highlight=False)
+
+    def started(self, total: int) -> None:
+        self.total = total
+        if self.progress is not None:
+            self.task = self.progress.add_task(self._description(), total=total)
+        self.last_line = time.monotonic()
+
+    def finished(self, record: dict[str, Any]) -> None:
+        self.counts[record["status"]] += 1
+        if self.progress is not None and self.task is not None:
+            self.progress.update(self.task, advance=1, description=self._description())
+            return
+        done = sum(self.counts.values())
+        if time.monotonic() - self.last_line >= PLAIN_PROGRESS_SECONDS or done == self.total:
+            self.last_line = time.monotonic()
+            self.note(f"{done}/{self.total} mutants: {self._counts()}")
+
+    def _counts(self) -> str:
+        names = ("killed", "timeout", "survived", "no-coverage")
+        return ", ".join(f"{self.counts[name]} {name}" for name in names)
+
+    def _description(self) -> str:
+        return f"mutants ({self._counts()})"
+
+    @contextmanager
+    def live(self) -> Iterator[None]:
+        if not self.console.is_terminal:
+            yield
+            return
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        self.progress = Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TimeRemainingColumn(),
+            console=self.console,
+            transient=True,
+        )
+        with self.progress:
+            yield
+
+    def events(self) -> Events:
+        from mqcn_suite.selftest.mutation import Events
+
+        return Events(note=self.note, started=self.started, finished=self.finished)
+
+
+def _options(
+    files: list[str] | None,
+    jobs: str,
+    timeout: str | None,
+    out: str,
+    sample: str | None,
+    seed: str | None,
+    ids: list[str] | None,
+    resume: bool,
+    targets: list[str] | None,
+    min_score: str | None,
+    equivalents: str | None,
+    all_tests: bool,
+    root: str | None,
+) -> MutationOptions:
+    from mqcn_suite.selftest.mutation import DEFAULT_TARGET, MutationOptions
+
+    if seed is not None and sample is None:
+        raise _Usage("--seed chooses a sample: give --sample N too")
+    return MutationOptions(
+        root=project_root(root),
+        out=Path(out),
+        files=list(files or ()),
+        targets=list(targets or [DEFAULT_TARGET]),
+        jobs=_number("--jobs", jobs, int),
+        timeout=_number("--timeout", timeout, float),
+        sample=_number("--sample", sample, int),
+        seed=seed if seed is not None else "0",
+        ids=list(ids or ()),
+        resume=resume,
+        min_score=_number("--min-score", min_score, float),
+        equivalents=Path(equivalents) if equivalents else None,
+        all_tests=all_tests,
+    )
+
+
+def mutation_command(
+    files: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--file",
+            metavar="PATH",
+            help="A module of mqcn_model/ to mutate (repeatable). Default: server.py, "
+            "client.py, batching.py, rules.py and codec/*.py.",
+            show_default=False,
+        ),
+    ] = None,
+    jobs: Annotated[
+        str, typer.Option("--jobs", metavar="N", help="Mutants run at once (one copy each).")
+    ] = "2",
+    timeout: Annotated[
+        str | None,
+        typer.Option(
+            "--timeout",
+            metavar="SECONDS",
+            help="Time limit of one mutant's run (a timeout counts as killed). Default: 10x "
+            "the unmutated suite, at least 30 s.",
+            show_default=False,
+        ),
+    ] = None,
+    out: Annotated[
+        str,
+        typer.Option("--out", metavar="DIR", help="Report, state and test-map cache go here."),
+    ] = "mqcn-mutation",
+    sample: Annotated[
+        str | None,
+        typer.Option(
+            "--sample", metavar="N", help="Run N mutants chosen by --seed.", show_default=False
+        ),
+    ] = None,
+    seed: Annotated[
+        str | None,
+        typer.Option(
+            "--seed",
+            metavar="S",
+            help="Seed of --sample (default 0): same seed, same sample.",
+            show_default=False,
+        ),
+    ] = None,
+    ids: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--id",
+            metavar="PATTERN",
+            help="Run only mutants whose ID matches (repeatable; * and ? allowed), after --sample.",
+            show_default=False,
+        ),
+    ] = None,
+    resume: Annotated[
+        bool,
+        typer.Option(
+            "--resume/--restart", help="Skip mutants DIR/state.jsonl already has, or start over."
+        ),
+    ] = True,
+    targets: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--target",
+            metavar="SPEC",
+            help="A --mqcn-target for the scenarios (repeatable; killed if any run fails). "
+            "Default: reference.",
+            show_default=False,
+        ),
+    ] = None,
+    min_score: Annotated[
+        str | None,
+        typer.Option(
+            "--min-score",
+            metavar="F",
+            help="Exit 1 if a file's score (0-1) is below F.",
+            show_default=False,
+        ),
+    ] = None,
+    equivalents: Annotated[
+        str | None,
+        typer.Option(
+            "--equivalents",
+            metavar="FILE",
+            help="Documented equivalent/unreachable mutants. "
+            "Default: docs/mutation-equivalents.yaml.",
+            show_default=False,
+        ),
+    ] = None,
+    all_tests: Annotated[
+        bool,
+        typer.Option(
+            "--all-tests", help="Run every scenario for every mutant (no test selection)."
+        ),
+    ] = False,
+    root: Annotated[
+        str | None,
+        typer.Option(
+            "--root",
+            metavar="DIR",
+            help="The project tree (default: this one).",
+            show_default=False,
+        ),
+    ] = None,
+) -> None:
+    """``mqcn selftest mutation`` (see MUTATION_HELP)."""
+    from rich.console import Console
+
+    from mqcn_suite.selftest.mutation import MutationUsageError, SelfCheckError, run_mutation
+    from mqcn_suite.selftest.report import REPORT_MD, summary_lines
+    from mqcn_suite.selftest.state import STATE_FILE
+
+    display = _Display(Console(stderr=True, highlight=False, soft_wrap=True))
+    try:
+        options = _options(
+            files,
+            jobs,
+            timeout,
+            out,
+            sample,
+            seed,
+            ids,
+            resume,
+            targets,
+            min_score,
+            equivalents,
+            all_tests,
+            root,
+        )
+        with display.live():
+            outcome = run_mutation(options, display.events())
+    except (typer.Exit, BrokenPipeError):
+        raise
+    except (_Usage, MutationUsageError) as exc:
+        _fail(f"error: {exc}", EXIT_USAGE)
+    except SelfCheckError as exc:
+        _fail(f"error: {exc}", EXIT_INTERNAL)
+    except KeyboardInterrupt:
+        _fail("interrupted before any mutant ran", 130)
+    except Exception as exc:
+        _fail(f"internal error: {type(exc).__name__}: {exc}", EXIT_INTERNAL)
+    for warning in outcome.warnings:
+        typer.echo(f"{COMMAND}: warning: {warning}", err=True)
+    for line in summary_lines(outcome.document):
+        typer.echo(line)
+    typer.echo(f"{COMMAND}: report {options.out / REPORT_MD}", err=True)
+    if outcome.interrupted:
+        _fail(
+            f"interrupted; finished mutants are kept in {options.out / STATE_FILE}: "
+            "run the same command again to resume",
+            outcome.exit_code,
+        )
+    raise typer.Exit(outcome.exit_code)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``selftest mutation`` to ``app`` (``mqcn_suite.cli.app``)."""
+    selftest = typer.Typer(
+        name="selftest",
+        help="The suite measuring itself: `mutation` runs the scenarios against mutants of "
+        "the reference model.",
+        no_args_is_help=True,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+    )
+    selftest.command("mutation", help=MUTATION_HELP)(mutation_command)
+    app.add_typer(selftest, name="selftest")

@@ -1,0 +1,495 @@
+"""Mutation analysis of the reference model, as ``mqcn selftest mutation`` runs it.
+
+:func:`run_mutation` does, in order:
+
+1. **snapshot** — copy the project tree into a first sandbox; everything after reads the
+   copy, so edits made to the work tree meanwhile change nothing (and nothing is written
+   to the work tree: only the sandboxes and the output directory);
+2. **plan** — generate every mutant of the chosen files, take the sample (``--sample``),
+   set aside the documented ones (``docs/mutation-equivalents.yaml``) and those already
+   finished in ``DIR/state.jsonl`` (unless ``--restart``);
+3. **self-check** — the unmutated copy must pass the scenario suite under every target
+   (its time sets the default time limit), and a deliberately fatal *canary* mutant
+   (``raise RuntimeError`` at the top of ``NotificationServer.deliver``) must be killed:
+   if it is not, the scenarios are not running the copy's code and the tool stops;
+4. **select** — the test map (:mod:`.testmap`, cached) tells which scenarios execute each
+   mutated function; a mutant no scenario executes is ``no-coverage`` without running;
+5. **run** — the rest, in parallel (:mod:`.runner`), each result appended to the state file
+   as it finishes;
+6. **report** — ``DIR/mutation.json``, ``DIR/mutation.md`` and a line per file (:mod:`.report`).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import signal
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from fnmatch import fnmatchcase
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+from mqcn_suite.selftest.equivalents import Documented, EquivalentsError, load_equivalents
+from mqcn_suite.selftest.mutants import FileMutants, Mutant, display_name, mutants_of, sample
+from mqcn_suite.selftest.report import build_document, write_reports
+from mqcn_suite.selftest.runner import IsolationError, Job, MutantRunner, isolation_problem
+from mqcn_suite.selftest.sandbox import ProcessRegistry, RunOutcome, Sandbox
+from mqcn_suite.selftest.state import StateFile, reusable
+from mqcn_suite.selftest.testmap import (
+    ALL_TESTS,
+    SCENARIOS,
+    TestMap,
+    TestMapError,
+    load_cached,
+    measure,
+    snapshot_key,
+    store,
+)
+
+DEFAULT_FILES = (
+    "mqcn_model/server.py",
+    "mqcn_model/client.py",
+    "mqcn_model/batching.py",
+    "mqcn_model/rules.py",
+    "mqcn_model/codec/*.py",
+)
+EQUIVALENTS_FILE = "docs/mutation-equivalents.yaml"
+DEFAULT_TARGET = "reference"
+MIN_TIMEOUT = 30.0
+TIMEOUT_FACTOR = 10.0
+SUITE_TIMEOUT = 900.0  # the unmutated suite, with or without coverage
+CANARY_FILE = "mqcn_model/server.py"
+CANARY_FUNCTION = ("NotificationServer", "deliver")
+CANARY_TEXT = "mqcn mutation canary"
+EXIT_INTERRUPTED = 130
+_PASSED = re.compile(r"(\d+) passed")
+
+
+class MutationUsageError(Exception):
+    """The command line asks for something impossible (exit 2); the message is one line."""
+
+
+class SelfCheckError(Exception):
+    """The analysis cannot be trusted on this tree (exit 3); the message is one line."""
+
+
+@dataclass
+class MutationOptions:
+    """Everything ``mqcn selftest mutation`` can be told."""
+
+    root: Path
+    out: Path
+    files: Sequence[str] = ()  # empty: DEFAULT_FILES
+    targets: Sequence[str] = (DEFAULT_TARGET,)
+    jobs: int = 2
+    timeout: float | None = None  # None: 10 x the unmutated suite, at least 30 s
+    sample: int | None = None
+    seed: str = "0"
+    ids: Sequence[str] = ()  # only mutants whose ID matches one of these (fnmatch) patterns
+    resume: bool = True
+    min_score: float | None = None
+    equivalents: Path | None = None  # None: ROOT/docs/mutation-equivalents.yaml
+    all_tests: bool = False  # run every scenario for every mutant (no selection)
+    temp_dir: Path | None = None  # where sandboxes go (default: the system's)
+
+
+@dataclass
+class Outcome:
+    """What :func:`run_mutation` produced."""
+
+    document: dict[str, Any]
+    exit_code: int
+    warnings: list[str] = field(default_factory=list)
+    interrupted: bool = False
+
+
+@dataclass
+class Events:
+    """Callbacks through which the command shows progress (all optional)."""
+
+    note: Callable[[str], None] = lambda text: None
+    started: Callable[[int], None] = lambda total: None
+    finished: Callable[[dict[str, Any]], None] = lambda record: None
+
+
+# --- options ---------------------------------------------------------------------------------
+def resolve_files(root: Path, given: Sequence[str]) -> list[str]:
+    """The files to mutate, as posix paths from ``root``; :class:`MutationUsageError` names
+    the first that is missing, not Python, or not a module of ``mqcn_model/``."""
+    model = (root / "mqcn_model").resolve()
+    if not model.is_dir():
+        raise MutationUsageError(f"--root {root}: no mqcn_model/ directory there")
+    if not given:
+        found: list[str] = []
+        for pattern in DEFAULT_FILES:
+            paths = sorted(root.glob(pattern))
+            found += [p.relative_to(root).as_posix() for p in paths if p.name != "__init__.py"]
+        return found
+    files: list[str] = []
+    for name in given:
+        path = Path(name)
+        candidates = [path] if path.is_absolute() else [Path.cwd() / path, root / path]
+        candidates.append(root / "mqcn_model" / path)
+        existing = next((c.resolve() for c in candidates if c.is_file()), None)
+        if existing is None:
+            raise MutationUsageError(f"--file {name}: no such file")
+        if existing.suffix != ".py":
+            raise MutationUsageError(f"--file {name}: not a Python file")
+        if model not in existing.parents:
+            raise MutationUsageError(
+                f"--file {name}: not a module of {model} (only the reference model is mutated)"
+            )
+        relative = existing.relative_to(root.resolve()).as_posix()
+        if relative not in files:
+            files.append(relative)
+    return files
+
+
+def check_options(options: MutationOptions) -> None:
+    """Refuse impossible numbers with a one-line :class:`MutationUsageError`."""
+    if options.jobs < 1:
+        raise MutationUsageError(f"--jobs {options.jobs}: must be at least 1")
+    if options.timeout is not None and options.timeout <= 0:
+        raise MutationUsageError(f"--timeout {options.timeout:g}: must be a positive number")
+    if options.sample is not None and options.sample < 1:
+        raise MutationUsageError(f"--sample {options.sample}: must be at least 1")
+    if options.min_score is not None and not 0 <= options.min_score <= 1:
+        raise MutationUsageError(f"--min-score {options.min_score:g}: must be between 0 and 1")
+    if not options.targets:
+        raise MutationUsageError("--target: give at least one target")
+    for target in options.targets:
+        if not target.strip():
+            raise MutationUsageError("--target: an empty target")
+
+
+def prepare_out(out: Path) -> None:
+    if out.exists() and not out.is_dir():
+        raise MutationUsageError(f"--out {out}: exists and is not a directory")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        probe = out / ".write-test"
+        probe.write_text("", encoding="utf-8")
+        probe.unlink()
+    except OSError as exc:
+        raise MutationUsageError(f"--out {out}: not writable ({exc.strerror or exc})") from None
+
+
+# --- the self-check ------------------------------------------------------------------------
+def canary_source(source: str) -> str:
+    """``source`` (server.py) with ``raise RuntimeError(...)`` first in the canary function."""
+    tree = ast.parse(source)
+    class_name, function_name = CANARY_FUNCTION
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and node.name == class_name:
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef) and item.name == function_name:
+                    body = item.body
+                    first = body[1] if len(body) > 1 and _is_docstring(body[0]) else body[0]
+                    lines = source.splitlines(keepends=True)
+                    indent = " " * first.col_offset
+                    line = f'{indent}raise RuntimeError("{CANARY_TEXT}")\n'
+                    lines.insert(first.lineno - 1, line)
+                    return "".join(lines)
+    raise SelfCheckError(
+        f"canary: {class_name}.{function_name} not found in {CANARY_FILE}; "
+        "the isolation self-check cannot run"
+    )
+
+
+def _is_docstring(node: ast.stmt) -> bool:
+    return (
+        isinstance(node, ast.Expr)
+        and isinstance(node.value, ast.Constant)
+        and isinstance(node.value.value, str)
+    )
+
+
+def _suite_failure(outcome: RunOutcome, target: str, what: str) -> Exception:
+    problem = isolation_problem(outcome)
+    if problem:
+        return SelfCheckError(f"isolation check failed: {problem}")
+    if outcome.timed_out:
+        return SelfCheckError(f"{what} timed out for target {target}")
+    last = outcome.last_line()
+    if outcome.code == 4 and "--mqcn-target" in outcome.output:
+        detail = next(
+            (line for line in outcome.output.splitlines() if "--mqcn-target" in line), last
+        )
+        detail = detail.strip().removeprefix("ERROR:").strip().removeprefix("--mqcn-target:")
+        return MutationUsageError(f"--target {target}: {detail.strip()}")
+    first = outcome.first_failure()
+    detail = f"{first}; {last}" if first else last
+    return SelfCheckError(
+        f"{what} fails for target {target} (pytest exit {outcome.code}: {detail}); "
+        "fix the suite or the model first"
+    )
+
+
+def self_check(
+    sandbox: Sandbox, targets: Sequence[str], registry: ProcessRegistry, note: Callable[[str], None]
+) -> tuple[float, dict[str, int]]:
+    """The unmutated copy passes under every target and the canary is killed.
+
+    Returns the slowest target's time for the whole unmutated suite, and each target's
+    number of tests.
+    """
+    slowest = 0.0
+    counts: dict[str, int] = {}
+    for target in targets:
+        outcome = sandbox.pytest([SCENARIOS], target, timeout=SUITE_TIMEOUT, registry=registry)
+        if outcome.cancelled:
+            raise KeyboardInterrupt
+        if outcome.code != 0:
+            raise _suite_failure(outcome, target, "the unmutated scenario suite")
+        note(f"unmutated suite passes on {target} ({outcome.last_line()})")
+        slowest = max(slowest, outcome.seconds)
+        passed = _PASSED.search(outcome.last_line())
+        counts[target] = int(passed.group(1)) if passed else 0
+    original = sandbox.read(CANARY_FILE)
+    with sandbox.mutated(CANARY_FILE, canary_source(original)):
+        outcome = sandbox.pytest([SCENARIOS], targets[0], timeout=SUITE_TIMEOUT, registry=registry)
+    if outcome.cancelled:
+        raise KeyboardInterrupt
+    problem = isolation_problem(outcome)
+    if problem:
+        raise SelfCheckError(f"isolation check failed: {problem}")
+    if outcome.code == 0 or CANARY_TEXT not in outcome.output:
+        raise SelfCheckError(
+            "isolation check failed: the fatal canary mutant of NotificationServer.deliver "
+            "was not killed, so the scenarios are not running the sandbox's code"
+        )
+    note("canary mutant killed: the scenarios run the sandbox's code")
+    return slowest, counts
+
+
+# --- planning --------------------------------------------------------------------------------
+@dataclass
+class Plan:
+    """The mutants of one run, file by file, and what is already known about them."""
+
+    files: list[FileMutants]
+    chosen: dict[str, list[Mutant]]  # file -> the mutants in the run (the sample)
+    documented: dict[str, Documented]
+    stale: list[str]
+
+    def pairs(self) -> list[tuple[FileMutants, list[Mutant]]]:
+        return [(fm, self.chosen[fm.file]) for fm in self.files]
+
+    def all_chosen(self) -> list[Mutant]:
+        return [m for fm in self.files for m in self.chosen[fm.file]]
+
+
+def make_plan(
+    sandbox: Sandbox,
+    files: Sequence[str],
+    documented: dict[str, Documented],
+    sample_size: int | None,
+    seed: str,
+    patterns: Sequence[str] = (),
+) -> Plan:
+    """Every mutant of ``files`` (read from the sandbox), then the sample, then ``--id``."""
+    generated: list[FileMutants] = []
+    for file in files:
+        try:
+            generated.append(mutants_of(file, sandbox.read(file)))
+        except SyntaxError as exc:
+            raise MutationUsageError(f"--file {file}: does not parse (line {exc.lineno})") from None
+    everything = [m for fm in generated for m in fm.mutants]
+    in_run = sample(everything, sample_size, seed) if sample_size is not None else everything
+    if patterns:
+        in_run = [m for m in in_run if any(fnmatchcase(m.id, p) for p in patterns)]
+    chosen_ids = {m.id for m in in_run}
+    chosen = {fm.file: [m for m in fm.mutants if m.id in chosen_ids] for fm in generated}
+    names = {display_name(file) for file in files}
+    known = {m.id for m in everything}
+    stale = sorted(
+        identifier
+        for identifier in documented
+        if identifier.split(":", 1)[0] in names and identifier not in known
+    )
+    return Plan(generated, chosen, documented, stale)
+
+
+def _test_maps(
+    sandbox: Sandbox,
+    targets: Sequence[str],
+    out: Path,
+    registry: ProcessRegistry,
+    note: Callable[[str], None],
+) -> dict[str, TestMap]:
+    maps: dict[str, TestMap] = {}
+    for target in targets:
+        key = snapshot_key(sandbox.root, target)
+        cached = load_cached(out, key)
+        if cached is not None:
+            note(f"test map for {target}: cached ({len(cached.tests)} tests)")
+            maps[target] = cached
+            continue
+        note(f"test map for {target}: running the scenarios under coverage...")
+        try:
+            testmap = measure(sandbox, target, key, timeout=SUITE_TIMEOUT, registry=registry)
+        except TestMapError as exc:
+            raise SelfCheckError(str(exc)) from None
+        store(out, testmap)
+        note(f"test map for {target}: {len(testmap.tests)} tests in {testmap.seconds:.0f} s")
+        maps[target] = testmap
+    return maps
+
+
+@contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """SIGTERM behaves like Ctrl-C (workers stopped, state kept) while the run lasts."""
+    if sys.platform == "win32" or not _in_main_thread():
+        yield
+        return
+
+    def handler(signum: int, frame: FrameType | None) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _in_main_thread() -> bool:
+    import threading
+
+    return threading.current_thread() is threading.main_thread()
+
+
+# --- the analysis ----------------------------------------------------------------------------
+def run_mutation(options: MutationOptions, events: Events | None = None) -> Outcome:
+    """Run the whole analysis (see the module documentation); raises
+    :class:`MutationUsageError`, :class:`SelfCheckError` or :class:`KeyboardInterrupt`."""
+    events = events or Events()
+    check_options(options)
+    root = options.root.resolve()
+    files = resolve_files(root, options.files)
+    if not files:
+        raise MutationUsageError("no files to mutate")
+    equivalents_path = options.equivalents or root / EQUIVALENTS_FILE
+    try:
+        documented = load_equivalents(equivalents_path)
+    except EquivalentsError as exc:
+        raise MutationUsageError(f"equivalents file: {exc}") from None
+    prepare_out(options.out)
+    targets = list(dict.fromkeys(options.targets))  # each target once, in the order given
+    state = StateFile(options.out)
+    if options.resume:
+        state.repair()
+    else:
+        state.reset()
+    started_at = datetime.now(UTC).replace(microsecond=0).isoformat()
+    clock = time.monotonic()
+    registry = ProcessRegistry()
+    sandboxes: list[Sandbox] = []
+    records: dict[str, dict[str, Any]] = {}
+    plan: Plan | None = None
+    meta: dict[str, Any] = {
+        "started": started_at,
+        "targets": targets,
+        "jobs": options.jobs,
+        "selection": "every scenario for every mutant" if options.all_tests else "coverage",
+        "sample": {"count": options.sample, "seed": options.seed} if options.sample else None,
+        "ids": list(options.ids) or None,
+    }
+    warnings: list[str] = []
+    interrupted = False
+
+    def finish(job: Job, record: dict[str, Any]) -> None:
+        state.append(record)
+        records[record["id"]] = record
+        events.finished(record)
+
+    try:
+        with _terminate_as_interrupt():
+            sandboxes.append(Sandbox.create(root, options.temp_dir))
+            snapshot = sandboxes[0]
+            plan = make_plan(snapshot, files, documented, options.sample, options.seed, options.ids)
+            warnings += [f"stale equivalents entry: {i} names no mutant" for i in plan.stale]
+            for pattern in options.ids:
+                if not any(fnmatchcase(m.id, pattern) for m in plan.all_chosen()):
+                    warnings.append(f"--id {pattern}: matches no mutant in the run")
+            previous = state.load()
+            sources = {fm.file: fm for fm in plan.files}
+            todo: list[Mutant] = []
+            for mutant in plan.all_chosen():
+                if mutant.id in documented:
+                    continue
+                known = reusable(previous.get(mutant.id), sources[mutant.file].file_hash, targets)
+                if known is not None:
+                    records[mutant.id] = known
+                else:
+                    todo.append(mutant)
+            reused = len(records)
+            events.note(
+                f"{len(plan.all_chosen())} mutants in the run: {reused} already done, "
+                f"{len(todo)} to run"
+            )
+            if todo:
+                slowest, totals = self_check(snapshot, targets, registry, events.note)
+                timeout = options.timeout or max(MIN_TIMEOUT, TIMEOUT_FACTOR * slowest)
+                meta["timeout_seconds"] = round(timeout, 1)
+                maps = (
+                    {}
+                    if options.all_tests
+                    else _test_maps(snapshot, targets, options.out, registry, events.note)
+                )
+                jobs: list[Job] = []
+                for mutant in todo:
+                    fm = sources[mutant.file]
+                    selections = {
+                        target: maps[target].select(mutant, fm.units)
+                        if target in maps
+                        else ALL_TESTS
+                        for target in targets
+                    }
+                    job = Job(mutant, fm.source, fm.file_hash, selections, totals)
+                    jobs.append(job)
+                runner = MutantRunner(sandboxes, targets, timeout=timeout, registry=registry)
+                events.started(len(jobs))
+                runnable = []
+                for job in jobs:
+                    if all(s.empty for s in job.selections.values()):
+                        finish(job, runner.record(job, "no-coverage", seconds=0.0))
+                    else:
+                        runnable.append(job)
+                while len(sandboxes) < min(options.jobs, max(len(runnable), 1)):
+                    sandboxes.append(snapshot.clone(options.temp_dir))
+                runner.sandboxes = list(sandboxes)
+                runner.run(runnable, finish)
+    except KeyboardInterrupt:
+        interrupted = True
+    except IsolationError as exc:
+        raise SelfCheckError(f"isolation check failed: {exc}") from None
+    finally:
+        registry.stop_all()
+        for sandbox in sandboxes:
+            sandbox.remove()
+    if plan is None:  # interrupted before the plan existed: nothing to report
+        raise KeyboardInterrupt
+    meta["duration_seconds"] = round(time.monotonic() - clock, 1)
+    meta["interrupted"] = interrupted
+    document = build_document(plan.pairs(), records, plan.documented, stale=plan.stale, meta=meta)
+    write_reports(options.out, document)
+    if interrupted:
+        return Outcome(document, EXIT_INTERRUPTED, warnings, interrupted=True)
+    return Outcome(document, exit_code_for(document, options.min_score), warnings)
+
+
+def exit_code_for(document: dict[str, Any], min_score: float | None) -> int:
+    """0, or 1 when some file's score is below ``min_score`` (a file without a score passes)."""
+    if min_score is None:
+        return 0
+    for entry in document["files"].values():
+        if entry["score"] is not None and entry["score"] < min_score:
+            return 1
+    return 0

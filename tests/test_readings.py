@@ -1,0 +1,177 @@
+"""Readings are observed, not declared: a target following either reading of an errata item
+(docs/errata.md) passes, and the report names the reading it was seen to follow.
+
+* for **every** errata switch (``mqcn_model.errata.SWITCHES``: a new switch is covered by
+  the parametrisation automatically), the reference following the other reading of that
+  item alone gets no failure, and the report's "Readings followed" names it ``lenient`` —
+  or, for a switch that only changes how the suite judges bytes, ``not observed``;
+* a target following one reading for PathName and the other for VT_LPWSTR is ``mixed``;
+* a PICS claim that the observations contradict is a warning, never a failure.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from mqcn_model.codec.message import decode_message
+from mqcn_model.errata import STRICT, SWITCHES, Switch, following
+from mqcn_model.errors import DecodeError
+from mqcn_model.judge import errata_admitting
+from mqcn_model.server import NotificationServer
+from mqcn_suite.cli import app
+from mqcn_suite.report import build_traceability
+from mqcn_suite.report.results import ItemResult
+from mqcn_suite.targets.pics import Pics, PicsError
+from mqcn_suite.targets.reference import ReferenceTarget
+
+runner = CliRunner()
+FAILING = ("fail", "claim-fail", "error")
+
+
+def run(report: Path, target: str, *options: str) -> tuple[int, dict[str, Any]]:
+    result = runner.invoke(
+        app, ["run", "--target", target, "--report", str(report), *options, "--", "-q"]
+    )
+    document = json.loads((report / "traceability.json").read_text("utf-8"))
+    return result.exit_code, document
+
+
+def failing(document: dict[str, Any]) -> dict[str, str]:
+    return {r["id"]: r["verdict"] for r in document["requirements"] if r["verdict"] in FAILING}
+
+
+def reading_of(document: dict[str, Any], errata: str) -> dict[str, Any]:
+    return next(r for r in document["readings"] if r["errata"] == errata)
+
+
+@pytest.mark.parametrize("switch", SWITCHES, ids=[s.errata for s in SWITCHES])
+def test_the_reference_following_the_other_reading_passes_and_is_named(
+    tmp_path: Path, switch: Switch
+) -> None:
+    code, document = run(tmp_path, f"reference:{switch.errata}")
+    assert failing(document) == {}
+    assert code == 0
+    entry = reading_of(document, switch.errata)
+    if switch.judging_only:
+        assert entry["observed"] == "not observed", entry
+    else:
+        assert entry["observed"] == "lenient", entry
+        assert entry["scenarios"]["lenient"] and not entry["scenarios"]["strict"]
+    others = [r for r in document["readings"] if r["errata"] != switch.errata]
+    assert all(r["observed"] in ("strict", "not observed") for r in others), others
+
+
+def test_the_strict_reference_is_seen_to_follow_the_strict_readings(tmp_path: Path) -> None:
+    code, document = run(tmp_path, "reference")
+    assert code == 0 and failing(document) == {}
+    for switch in SWITCHES:
+        wanted = "not observed" if switch.judging_only else "strict"
+        # a switch observable only on the sending side is not seen on a strict sender:
+        # a conforming message is admitted by both readings
+        assert reading_of(document, switch.errata)["observed"] in (wanted, "not observed")
+    for errata in ("E-01", "E-07", "E-14"):
+        assert reading_of(document, errata)["observed"] == "strict"
+
+
+class _MixedServer(NotificationServer):
+    """Accepts a lone surrogate in a PathName (E-07 lenient) but not in a VT_LPWSTR value."""
+
+    def deliver(self, envelope: Any) -> Any:
+        lenient = following("E-07")
+        try:
+            message = decode_message(envelope.body, lenient)
+        except DecodeError:
+            message = None
+        in_path = message is not None and any(
+            u.path_name is not None and _has_lone_surrogate(u.path_name) for u in message.updates
+        )
+        self.readings = lenient if in_path else STRICT
+        try:
+            return super().deliver(envelope)
+        finally:
+            self.readings = STRICT
+
+
+def _has_lone_surrogate(text: str) -> bool:
+    return any("\ud800" <= c <= "\udfff" for c in text)
+
+
+class MixedTarget(ReferenceTarget):
+    """Follows one reading of E-07 for PathName and the other for VT_LPWSTR."""
+
+    name = "mixed-e07"
+    server_class = _MixedServer
+
+
+def test_a_target_following_both_readings_in_different_places_is_mixed(tmp_path: Path) -> None:
+    code, document = run(tmp_path, "python:tests.test_readings:MixedTarget")
+    assert failing(document) == {}
+    assert code == 0
+    entry = reading_of(document, "E-07")
+    assert entry["observed"] == "mixed"
+    assert {o["requirement"] for o in entry["scenarios"]["lenient"]} == {"MQCN-2.2.6-4"}
+    assert "MQCN-2.2.3.10-2" in {o["requirement"] for o in entry["scenarios"]["strict"]}
+
+
+def test_a_pics_claim_the_observations_contradict_is_a_warning(tmp_path: Path) -> None:
+    pics = tmp_path / "claims.yaml"
+    pics.write_text(
+        "server: {v1: true, v2: true}\nclient: {v1: true, v2: true}\n"
+        "profiles: [spec]\nworkgroup: false\nreadings: [strict]\n"
+    )
+    code, document = run(tmp_path / "r", "reference:E-14", "--pics", str(pics))
+    assert code == 0 and failing(document) == {}
+    entry = reading_of(document, "E-14")
+    assert (entry["observed"], entry["claimed"], entry["verdict"]) == (
+        "lenient",
+        "strict",
+        "warning",
+    )
+    assert reading_of(document, "E-07")["verdict"] == "pass"
+
+
+def test_the_pics_readings_key_is_optional_and_may_name_items() -> None:
+    base = {
+        "server": {"v1": True, "v2": True},
+        "client": {"v1": False, "v2": False},
+        "profiles": ["spec"],
+        "workgroup": False,
+    }
+    assert Pics.from_json(base).claimed_readings is None
+    assert Pics.from_json(base | {"readings": ["strict", "lenient"]}).claimed_readings is None
+    named = Pics.from_json(base | {"readings": {"E-07": "lenient"}})
+    assert named.claimed_readings == {"E-07": "lenient"}
+    assert Pics.from_json(named.to_json()) == named
+    with pytest.raises(PicsError, match="E-02 is not a switchable errata item"):
+        Pics.from_json(base | {"readings": {"E-02": "lenient"}})
+
+
+def test_readings_followed_folds_the_checks_of_every_scenario() -> None:
+    def item(nodeid: str, reading: str) -> ItemResult:
+        check = {"requirement": "MQCN-2.2.6-4", "verdict": "pass", "message": "m"}
+        check |= {"errata": "E-07", "reading": reading}
+        return ItemResult(nodeid, nodeid, ["MQCN-2.2.6-4"], world={"checks": [check]})
+
+    document = build_traceability(
+        [item("a", "strict"), item("b", "strict")], target="t", claimed_readings={"E-07": "strict"}
+    )
+    entry = reading_of(document, "E-07")
+    assert (entry["observed"], entry["verdict"]) == ("strict", "pass")
+    assert [o["nodeid"] for o in entry["scenarios"]["strict"]] == ["a", "b"]
+    document = build_traceability([item("a", "strict"), item("b", "lenient")], target="t")
+    assert reading_of(document, "E-07")["observed"] == "mixed"
+    assert reading_of(document, "E-01")["observed"] == "not observed"
+
+
+def test_errata_admitting_names_the_switch_a_malformed_message_needs() -> None:
+    from mqcn_suite.scenarios.defects import DEFECTS
+    from mqcn_suite.scenarios.fixtures import IDS
+
+    body = DEFECTS["PathName with a lone surrogate"].build(IDS)
+    assert [s.errata for s in errata_admitting(body)] == ["E-07"]
+    assert errata_admitting(DEFECTS["Command 0x03"].build(IDS)) == ()
