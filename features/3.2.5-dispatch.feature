@@ -43,6 +43,7 @@ Feature: 3.2.5 Dispatch - each dequeued body is read by its Version and the loop
     Given a Version 0x02 change of the queue orders relabelled Version 0x01
     When the target receives the message
     Then the queue manager state is unchanged (MQCN-3.2.5-3)
+    And no Read Directory was made (MQCN-3.2.5-3)
     And the target still serves the next notification (MQCN-3.2.5-3)
 
   @MQCN-3.2.5-4

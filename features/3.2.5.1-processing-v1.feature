@@ -175,6 +175,20 @@ Feature: 3.2.5.1 Processing a Version 0x01 message - updates from the directory 
     And the Quota of the queue orders is 1000 (MQCN-3.2.5.1-10)
     And the target still serves the next notification (MQCN-3.2.5.1-10)
 
+  @MQCN-3.2.5.1-9 @MQCN-3.2.5.1-10
+  Scenario: A queue creation without PROPID_Q_INSTANCE names no queue and creates nothing (errata E-22)
+    Given a creation of the new queue with distinctive values but no PROPID_Q_INSTANCE
+    When the target receives the message
+    Then the queue manager state is unchanged (MQCN-3.2.5.1-10)
+    And the target still serves the next notification (MQCN-3.2.5.1-10)
+
+  @MQCN-3.2.5.1-9 @MQCN-3.2.5.1-10
+  Scenario: A queue creation takes only the properties it carries; the other attributes start from the defaults
+    Given a creation of the new queue carrying only its identifier, the path name "qm1\sparse" and the label "sparse label"
+    When the target receives the message
+    Then the new queue, if created, has the path name "qm1\sparse" and the label "sparse label" and no other attribute holds either (MQCN-3.2.5.1-10)
+    And the target still serves the next notification (MQCN-3.2.5.1-9)
+
   # --- queue update ----------------------------------------------------------------------------
 
   @MQCN-3.2.5.1-12
@@ -225,6 +239,13 @@ Feature: 3.2.5.1 Processing a Version 0x01 message - updates from the directory 
       | PROPID_Q_QMID              | 11111111-2222-4333-8444-555555555555       |
       | PROPID_QM_QUOTA            | 4321                                       |
       | PROPID_QM_SECURITY         | 0100148000000000000000000000000000000000   |
+
+  @MQCN-3.2.5.1-1 @MQCN-3.2.5.1-12
+  Scenario: A queue update of a queue the queue manager does not own changes nothing
+    Given an update of an unknown queue carrying all seven modifiable properties
+    When the target receives the message
+    Then the queue manager state is unchanged (MQCN-3.2.5.1-12)
+    And the target still serves the next notification (MQCN-3.2.5.1-12)
 
   # --- queue manager update ----------------------------------------------------------------------
 
@@ -342,3 +363,10 @@ Feature: 3.2.5.1 Processing a Version 0x01 message - updates from the directory 
       | PROPID_D_SCOPE   | PROPID_D_SCOPE   |
       | PROPID_D_OBJTYPE | PROPID_D_SCOPE   |
       | PROPID_D_OBJTYPE | PROPID_Q_QUOTA   |
+
+  @MQCN-3.2.5.1-1 @MQCN-3.2.5.1-16
+  Scenario: An update with Command 0x03 is no deletion: the queue it names stays
+    Given a deletion of the queue orders relabelled Command 0x03
+    When the target receives the message
+    Then the queue manager state is unchanged (MQCN-3.2.5.1-16)
+    And the target still serves the next notification (MQCN-3.2.5.1-16)

@@ -68,6 +68,14 @@ Feature: 3.2.5.2 Processing a Version 0x02 message - the directory is the source
     And the Quota of the queue orders is 1000 (MQCN-3.2.5.2-4)
     And the target still serves the next notification (MQCN-3.2.5.2-4)
 
+  @MQCN-3.2.5.2-3 @MQCN-3.2.5.2-4
+  Scenario: Event 1 about a queue the directory does not publish is read but creates nothing
+    Given a Version 0x02 notification of event 1 about the new queue from "dc1.example.com"
+    When the target receives the message
+    Then the new queue was read from the directory with the 16 attributes of 3.2.5.2 (MQCN-3.2.5.2-3)
+    And the queue manager state is unchanged (MQCN-3.2.5.2-4)
+    And the target still serves the next notification (MQCN-3.2.5.2-4)
+
   # --- event 2: change queue -------------------------------------------------------------------
 
   @MQCN-3.2.5.2-5 @MQCN-3.2.5.2-6
@@ -120,6 +128,14 @@ Feature: 3.2.5.2 Processing a Version 0x02 message - the directory is the source
     And a Version 0x02 notification of event 4 about another queue manager from "dc1.example.com"
     When the target receives the message
     Then another queue manager was read from the directory with the 3 attributes of 3.2.5.2 (MQCN-3.2.5.2-8)
+    And the queue manager state is unchanged (MQCN-3.2.5.2-9)
+    And the target still serves the next notification (MQCN-3.2.5.2-9)
+
+  @MQCN-3.2.5.2-8 @MQCN-3.2.5.2-9
+  Scenario: Event 4 when the directory does not publish the queue manager is read but changes nothing
+    Given a Version 0x02 notification of event 4 about the queue manager from "dc1.example.com"
+    When the target receives the message
+    Then the queue manager was read from the directory with the 3 attributes of 3.2.5.2 (MQCN-3.2.5.2-8)
     And the queue manager state is unchanged (MQCN-3.2.5.2-9)
     And the target still serves the next notification (MQCN-3.2.5.2-9)
 

@@ -18,3 +18,21 @@ Feature: 3.3.3 Client initialisation - opening the OutgoingQueue to a notificati
       | directory-service | another queue manager |
       | queue-manager     | the queue manager     |
       | queue-manager     | another queue manager |
+
+  @MQCN-3.3.3-1 @MQCN-3.3.5.3-13
+  Scenario Outline: A <kind> client sends its notifications through the OutgoingQueue it opened
+    3.3.5.3 enqueues every Message to the OpenQueueDescriptor that 3.3.3 created: a client that
+    reports no Open Queue at initialisation has nothing to enqueue them to.
+
+    Given a <kind> client
+    And the directory publishes the queue orders
+    And the directory publishes the queue manager
+    When the client is initialised towards the queue manager
+    And the client notifies every kind of change
+    Then the client opened an OutgoingQueue (MQCN-3.3.3-1)
+    And every emitted Message went to the queue opened at initialisation (MQCN-3.3.5.3-13)
+
+    Examples:
+      | kind              |
+      | directory-service |
+      | queue-manager     |

@@ -29,6 +29,21 @@ Feature: 3.3.5.2 Preparing a Change Notification Message Version 0x01
     And the emitted message travels as the Body of an MSMQ Message (MQCN-3.3.5.2-27)
     And every emitted Message was sent as 3.3.5.3 says (MQCN-3.3.5.2-28)
 
+  @MQCN-3.3.5.2-22
+  Scenario Outline: A directory-service client carries the label "<label>" exactly as the directory holds it
+    A label is any text: one that looks like the mark-up of a Notification Body is still copied
+    byte for byte, never rewritten.
+
+    Given the queue orders is labelled "<label>" in the directory
+    When the client is initialised towards the queue manager
+    And the client sends a "QueueCreation" notification
+    Then the emitted creation carries the label "<label>" of the directory (MQCN-3.3.5.2-22)
+
+    Examples:
+      | label                    |
+      | </ObjectGuid>            |
+      | orders </ObjectGuid> old |
+
   @MQCN-3.3.5.2-3 @MQCN-3.3.5.2-6 @MQCN-3.3.5.2-8 @MQCN-3.3.5.2-9 @MQCN-3.3.5.2-10 @MQCN-3.3.5.2-17 @MQCN-3.3.5.2-18 @MQCN-3.3.5.2-22
   Scenario Outline: A directory-service client prepares a queue update changing <attributes>
     When the client is initialised towards the queue manager

@@ -70,6 +70,28 @@ Feature: Section 6 - server product behaviour: batched processing and accepted V
       | 841   | 60   | 59     |
 
   @MQCN-1.6-3 @MQCN-5.1-1
+  Scenario: A notification arriving while the timer runs is handled when that timer fires
+    Given the target follows the product profile "windows-8-later"
+    And the server side has started
+    When a Quota change of the queue orders to 7001 arrives
+    And 30 seconds pass
+    And a Quota change of the queue orders to 7002 arrives
+    And 29 more seconds pass
+    Then the Quota of the queue orders is not yet 7002 (MQCN-1.6-3)
+    When 2 more seconds pass
+    Then the Quota of the queue orders is 7002 (MQCN-5.1-1)
+
+  @MQCN-1.6-3 @MQCN-3.2.5.2-2
+  Scenario: A batching queue manager reads a Version 0x02 notification's object from the server it names when the timer fires
+    Given the target follows the product profile "windows-8-later"
+    And the directory publishes the queue invoices with other values
+    And the queue manager also owns the queue invoices
+    And a Version 0x02 notification of event 2 about the queue invoices from "DC-07.corp.example.net"
+    When the target receives the message
+    Then the Version 0x02 notification was applied (MQCN-1.6-3)
+    And the Read Directory for the queue invoices went to the server "DC-07.corp.example.net" (MQCN-3.2.5.2-2)
+
+  @MQCN-1.6-3 @MQCN-5.1-1
   Scenario: 99 notifications waiting for one timer are all handled when it fires
     Given the target follows the product profile "windows-8-later"
     And the server side has started

@@ -123,10 +123,11 @@ def check_update(update: NotificationUpdate, readings: Readings = STRICT) -> lis
         for forbidden in QUEUE_CREATE_FORBIDDEN:
             if forbidden in propids:
                 index = update.index_of(forbidden)
+                where = update.properties[index].id_offset
                 flag(
                     R_CREATE_FORBIDDEN,
                     f"queue creation carries {forbidden.name}",
-                    update.properties[index].id_offset,
+                    where if where >= 0 else None,  # a built update has no offsets
                 )
     elif command == Command.UPDATE:
         if object_type == _QUEUE:

@@ -45,7 +45,8 @@ from __future__ import annotations
 import uuid
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from itertools import pairwise
 from typing import Any
 
 from mqcn_model.adm import Queue, QueueManager
@@ -77,7 +78,7 @@ from mqcn_model.constants import (
     notify_queue_format_name,
 )
 from mqcn_model.envelope import Envelope
-from mqcn_model.errata import STRICT, Readings
+from mqcn_model.errata import STRICT, SWITCHES, Readings
 from mqcn_model.errors import Violation
 from mqcn_model.judge import Verdict, judge
 from mqcn_model.render import value_to_json
@@ -692,6 +693,8 @@ def message_id_of_the_sending_computer(
     mid = e.envelope.message_id
     if not 0 <= mid.sequence <= _MAX_SEQUENCE:
         yield f"the message identifier's ordinal {mid.sequence} does not fit its 4 bytes"
+    if mid.sequence == 0:  # [MS-MQQB] 3.1.7.1.1: an Identifier of 0 is one not yet assigned
+        yield "the message identifier's ordinal is 0, which MSMQ reads as no identifier yet"
     if context.client_identifier is not None and mid.sender != context.client_identifier:
         yield f"the message identifier names {mid.sender}, not {context.client_identifier}"
 
@@ -705,6 +708,23 @@ def message_ids_never_repeat(
     for mid, times in seen.items():
         if times > 1:
             yield f"the message identifier {mid} was used {times} times"
+
+
+@scenario_rule("MQCN-3.3.5.3-1")
+def message_ids_count_up_by_one(
+    emissions: Sequence[Emission], context: SendingContext, r: Readings
+) -> Iterator[str]:
+    """MSMQ numbers the messages a computer sends: [MS-MQQB] 3.1.7.1.1 gives each the
+    MessageIdOrdinal and increments it by 1 (PROPID_M_MSGID: "a 4-byte sequential number").
+    The messages a client emits one after the other in a scenario (nothing else is sent
+    between them) so carry ordinals one apart, modulo 2**32."""
+    ordinals = [(e.index, e.envelope.message_id.sequence) for e in emissions]
+    for (_, before), (index, after) in pairwise(ordinals):
+        if after != (before + 1) % (_MAX_SEQUENCE + 1):
+            yield (
+                f"emitted message {index} has the ordinal {after} after {before}: "
+                "MessageIdOrdinal grows by 1 per message sent"
+            )
 
 
 @rule("MQCN-3.3.5.3-2")
@@ -919,17 +939,45 @@ AGGREGATES: tuple[tuple[str, int | None, Callable[[str], bool]], ...] = (
 _AGGREGATE_IDS = frozenset(a for a, _, _ in AGGREGATES)
 
 
-def _aggregated(found: Sequence[Violation], version: int | None) -> list[Violation]:
-    """The aggregates broken by ``found`` (the MUSTs of the sections they stand for)."""
+def _aggregated(
+    found: Sequence[Violation], version: int | None, excused: frozenset[str] = frozenset()
+) -> list[Violation]:
+    """The aggregates broken by ``found`` (the MUSTs of the sections they stand for), leaving
+    out the requirements in ``excused`` (those another errata reading admits)."""
     out = []
     for aggregate, sender, made_of in AGGREGATES:
         if sender is not None and version != sender:
             continue
         for v in found:
             own = v.requirement not in _AGGREGATE_IDS and made_of(v.requirement)
-            if own and v.severity == "error":
+            if own and v.severity == "error" and v.requirement not in excused:
                 out.append(Violation(aggregate, v.offset, f"{v.requirement}: {v.message}"))
     return out
+
+
+def _excused_by_a_reading(
+    emission: Emission, own: Sequence[Violation], context: SendingContext, readings: Readings
+) -> frozenset[str]:
+    """The requirements ``own`` breaks that the other reading of one more errata item admits
+    (none of their violations left under it).  Such a requirement is the sender following a
+    reading the spec allows: judged (and warned about) on its own, it does not break the
+    aggregates.  A sender may follow several such readings at once (padding, E-05, and extra
+    PROPIDs, E-11): the aggregate stays unbroken, where one switch at a time could not
+    explain it."""
+    broken = {
+        v.requirement for v in own if v.severity == "error" and v.requirement not in _AGGREGATE_IDS
+    }
+    excused: set[str] = set()
+    for switch in SWITCHES:
+        if not broken - excused:
+            break
+        if getattr(readings, switch.field):
+            continue
+        other = replace(readings, **{switch.field: True})
+        again = replace(emission, verdict=judge(emission.body, other))
+        left = {v.requirement for v in _message_violations(again, context, other)}
+        excused |= broken - left
+    return frozenset(excused)
 
 
 def _message_violations(
@@ -964,7 +1012,9 @@ def sending_violations(
     found: list[Violation] = []
     for emission in emissions:
         own = _message_violations(emission, context, readings)
-        found += [_numbered(emission.index, v) for v in own + _aggregated(own, emission.version)]
+        excused = _excused_by_a_reading(emission, own, context, readings)
+        aggregates = _aggregated(own, emission.version, excused)
+        found += [_numbered(emission.index, v) for v in own + aggregates]
     whole = [
         Violation(requirement, None, problem)
         for requirement, check in SCENARIO_RULES
@@ -991,6 +1041,7 @@ def _facts(context: SendingContext) -> dict[str, frozenset[Any]]:
         "object": frozenset(n.subject.Identifier for n in notifications),
         "kind": frozenset("queue" if o in _QUEUE_OPERATIONS else "machine" for o in operations),
         "changed": frozenset(frozenset(n.changed) for n in notifications),
+        "label": frozenset(n.subject.Label for n in notifications if isinstance(n.subject, Queue)),
         "required": frozenset(frozenset(p.name for p in _REQUIRED[o]) for o in operations),
         "server": frozenset({context.server_name}),
         "msmq": frozenset({context.msmq_version}),
@@ -1028,10 +1079,15 @@ def statement_problem(context: SendingContext, stated: Mapping[str, Any]) -> str
 
 
 def open_queue_violations(
-    opened: Mapping[str, Any] | None, destination: uuid.UUID | None = None
+    opened: Mapping[str, Any] | None,
+    destination: uuid.UUID | None = None,
+    enqueued: Sequence[Envelope] = (),
 ) -> list[Violation]:
     """How the Open Queue a client raised in 3.3.3 departs from it (``destination``: the queue
-    manager it was initialised towards; None leaves the format name unjudged).
+    manager it was initialised towards; None leaves the format name unjudged), and how the
+    Messages it ``enqueued`` afterwards depart from MQCN-3.3.5.3-13: 3.3.5.3 enqueues each to
+    the OpenQueueDescriptor 3.3.3 created, so a client that reports no Open Queue has none to
+    enqueue them to (opening one is a SHOULD, MQCN-3.3.3-1; sending without one is not).
 
     >>> from mqcn_model.client import NotificationClient
     >>> qm = uuid.UUID(int=9)
@@ -1042,8 +1098,23 @@ def open_queue_violations(
     ['MQCN-3.3.3-5']
     """
     if opened is None:
-        return [Violation(req("MQCN-3.3.3-1"), None, "the client opened no OutgoingQueue")]
+        found = [Violation(req("MQCN-3.3.3-1"), None, "the client opened no OutgoingQueue")]
+        if enqueued:
+            text = (
+                f"the client enqueued {len(enqueued)} Message(s), yet 3.3.3 opened no "
+                "OutgoingQueue whose descriptor 3.3.5.3 enqueues them to"
+            )
+            found.append(Violation(req("MQCN-3.3.5.3-13"), None, text))
+        return found
     found = []
+    opened_name = str(opened.get("destination_format_name"))
+    for index, envelope in enumerate(enqueued):
+        if not format_names_equal(envelope.destination_format_name, opened_name):
+            text = (
+                f"emitted message {index} went to {envelope.destination_format_name!r}, "
+                f"the OutgoingQueue 3.3.3 opened is {opened_name!r}"
+            )
+            found.append(Violation(req("MQCN-3.3.5.3-13"), None, text))
     if destination is not None:
         wanted = notify_queue_format_name(str(destination))
         found_name = opened.get("destination_format_name")

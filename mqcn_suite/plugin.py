@@ -92,6 +92,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         ),
     )
     group.addoption(
+        "--mqcn-reading-claims",
+        choices=("warn", "fail"),
+        default="warn",
+        help=(
+            "a scenario seeing the target follow an errata reading its PICS does not claim: "
+            "'warn' (default: a warning in the report's Readings followed) or 'fail' "
+            "(claim-fail; the suite's mutation analysis uses it)"
+        ),
+    )
+    group.addoption(
         "--mqcn-report",
         metavar="DIR",
         default=None,
@@ -237,6 +247,8 @@ def world(mqcn_target: Target, request: pytest.FixtureRequest) -> Iterator[World
     scenario_world = World(
         target=mqcn_target,
         claims_binding=request.config.getoption("--mqcn-claims", default="fail") == "fail",
+        reading_claims_binding=request.config.getoption("--mqcn-reading-claims", default="warn")
+        == "fail",
     )
     yield scenario_world
     request.node.user_properties.append(

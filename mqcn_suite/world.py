@@ -89,6 +89,7 @@ class World:
     state_before: dict[str, Any] | None = None
     checks: list[Check] = field(default_factory=list)
     claims_binding: bool = True  # a claimed profile's product note is a promise (--mqcn-claims)
+    reading_claims_binding: bool = False  # a contradicted reading claim fails (self-tests)
     script: list[tuple[str, Any]] = field(default_factory=list)  # deliveries, clock moves
     sequence: int = 1
     message: bytes = b""  # the message body under test
@@ -208,7 +209,7 @@ class World:
         elif strict or lenient:
             reading = "strict" if strict else "lenient"
             said = switch.strict if strict else switch.lenient
-            self.checks.append(
+            self._observed(
                 Check(
                     requirement,
                     "pass",
@@ -224,6 +225,24 @@ class World:
                 f"{message}, which neither reading of {errata} allows "
                 f"(strict: {switch.strict}; lenient: {switch.lenient})",
             )
+
+    def _observed(self, check: Check) -> None:
+        """Record a check that saw the target follow ``check.reading`` of ``check.errata``.
+
+        The report compares it with the reading the target claims (its PICS); a contradicted
+        claim is a warning there.  With ``--mqcn-reading-claims=fail`` (what the suite's own
+        mutation analysis uses: the reference's claims are exact) it fails here instead.
+        """
+        self.checks.append(check)
+        claimed = getattr(getattr(self.target, "pics", None), "claimed_readings", None) or {}
+        claim = claimed.get(check.errata or "")
+        if self.reading_claims_binding and claim is not None and claim != check.reading:
+            text = (
+                f"the target claims the {claim} reading of {check.errata}, yet it followed the "
+                f"{check.reading} one here: {check.message}"
+            )
+            self.checks.append(Check(check.requirement, "claim-fail", text, check.errata))
+            raise RequirementFailure(f"{check.requirement}: {text}")
 
     def expect_disregarded(self, requirement: str) -> None:
         """The message under test changed nothing — or, where an errata reading admits it
@@ -268,7 +287,7 @@ class World:
                     f"an emitted body is unreadable under the strict reading ({requirement}) and "
                     f"read only under the lenient reading of {switch.errata} ({switch.lenient})"
                 )
-                self.checks.append(Check(requirement, "warning", text, switch.errata, "lenient"))
+                self._observed(Check(requirement, "warning", text, switch.errata, "lenient"))
                 return
         base = following(*dict.fromkeys(s.errata for s in needed))
 
@@ -284,12 +303,12 @@ class World:
             self.checks.append(Check(requirement, "pass", "every emitted message satisfies it"))
         elif switch is not None:
             text = (
-                f"{'; '.join(map(str, strict))} — admitted only by the lenient reading of "
+                f"{_described(strict)} — admitted only by the lenient reading of "
                 f"{switch.errata} ({switch.lenient})"
             )
-            self.checks.append(Check(requirement, "warning", text, switch.errata, "lenient"))
+            self._observed(Check(requirement, "warning", text, switch.errata, "lenient"))
         else:
-            self.expect(requirement, False, "; ".join(map(str, strict)))
+            self.expect(requirement, False, _described(strict))
 
     def sending_context(self) -> SendingContext:
         """What a conforming client would have had to send in this scenario: the notifications
@@ -477,11 +496,19 @@ class World:
         self.expect_emitted(requirement)
 
     def expect_opened(self, requirement: str, destination: uuid.UUID | None = None) -> None:
-        """The Open Queue the client raised at initialisation (3.3.3) satisfies
-        ``requirement`` (``destination``: the queue manager it was initialised towards)."""
+        """The Open Queue the client raised at initialisation (3.3.3), and the Messages it
+        enqueued afterwards to it (MQCN-3.3.5.3-13), satisfy ``requirement`` (``destination``:
+        the queue manager it was initialised towards)."""
         found = [
             str(v)
-            for v in open_queue_violations(self.client_open, destination)
+            for v in open_queue_violations(self.client_open, destination, self.emitted)
             if v.requirement == requirement
         ]
         self.expect(requirement, not found, "; ".join(found) or "opened as 3.3.3 says")
+
+
+def _described(violations: list[Violation]) -> str:
+    """Violations of one requirement as one line, without repeating its ID."""
+    return "; ".join(
+        v.message if v.offset is None else f"{v.message} (byte {v.offset})" for v in violations
+    )

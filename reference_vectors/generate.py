@@ -995,6 +995,23 @@ def propvalue_file() -> VectorFile:
         flags=("CountMismatch",),
         group=lenient,
     )
+
+    # Size x the smallest element (2 bytes, an empty string) is more than the data: the Size
+    # is what is wrong (2.2.3.15-4, at the Size field), not the last, cut string (-3).
+    counted = f.group(PV, "strict")
+    for comment, hexdata in (
+        ("Size 3, one string and one byte", "03000000" + utf16z("a").hex() + "00"),
+        ("Size 2, one byte", "02000000" + "00"),
+        ("Size 2, an empty string and one byte", "02000000" + utf16z("").hex() + "62"),
+    ):
+        bad(
+            VT.LPWSTR_VECTOR,
+            comment,
+            hexdata,
+            "MQCN-2.2.3.15-4",
+            flags=("CountMismatch", "Truncated"),
+            group=counted,
+        )
     return f
 
 
@@ -1601,6 +1618,39 @@ def notification_body_file() -> VectorFile:
         guid_index(text),
         group=lenient,
     )
+
+    # --- the DirectoryServiceServer boundaries again, with tags in another case ---
+    # A judge may read the canonical spelling by a faster path than any other spelling
+    # (this one does); the rules are the same, so the boundaries are checked on both.
+    spelled = f.group(MSG, "strict")
+    lower = [t.lower() for t in DEFAULT_TAGS]
+    for server, comment in (
+        ("d", "one-character server name"),
+        ("d" * 256, "256-character server name"),
+        (vchars, "server name of every VCHAR %x21-7E"),
+    ):
+        spelled.valid(
+            f"{comment}, tags in lower case",
+            v2_bytes(body_text(server=server, tags=lower).encode("utf-16-le")),
+            v2_expected(server=server),
+            R("2.2.5-8", "2.2.5-6"),
+            ("Boundary", "CaseInsensitive"),
+        )
+    for server, char_index, comment in (
+        ("d" * 257, 0, "257-character server name"),
+        ("", 0, "empty server name"),
+        ("dc 1", 2, "a space (0x20) in the server name"),
+        ("dc\x7f", 2, "DEL (0x7F) in the server name"),
+    ):
+        text = body_text(server=server, tags=lower)
+        bad(
+            f"{comment}, tags in lower case",
+            text,
+            "MQCN-2.2.5-8",
+            server_index(text) + char_index,
+            ("Boundary", "CaseInsensitive"),
+            group=spelled,
+        )
     return f
 
 

@@ -99,6 +99,16 @@ def _v2_defect(world: World, defect: str) -> None:
     world.message = version_0x02_body(defect, IDS)
 
 
+@given(parsers.parse('the queue orders is labelled "{label}" in the directory'))
+def _orders_labelled(world: World, label: str) -> None:
+    """Change the Label of the queue orders the directory publishes (published before)."""
+    for entry in world.setup.directory_queues:
+        if entry["queue"]["Identifier"] == str(QUEUE_GUID):
+            entry["queue"]["Label"] = label
+            return
+    raise AssertionError("the directory does not publish the queue orders")
+
+
 @given("a conforming Version 0x01 message changing the Quota of the queue orders")
 def _v1_quota(world: World) -> None:
     world.message = body_buffer(v1_message([quota_change(IDS)]))
@@ -150,6 +160,18 @@ def _emitted_count(world: World, count: str, requirement: str) -> None:
 @then(parsers.parse("every emitted message has Version {version} ({requirement})"))
 def _emitted_version(world: World, version: str, requirement: str) -> None:
     world.expect_sent(requirement, version=int(version, 16))
+
+
+@then(
+    parsers.parse(
+        "every emitted Message went to the queue opened at initialisation ({requirement})"
+    )
+)
+def _to_the_opened_queue(world: World, requirement: str) -> None:
+    """Judged on the Messages (their destination) and on the Open Queue itself: a client that
+    reports none has no descriptor to enqueue them to (3.3.5.3)."""
+    world.expect_emitted(requirement)
+    world.expect_opened(requirement)
 
 
 @then(parsers.parse("every emitted Message was sent as 3.3.5.3 says ({requirement})"))

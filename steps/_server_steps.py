@@ -12,7 +12,12 @@ import uuid
 from pytest_bdd import given, parsers, then, when
 
 from mqcn_model.builders import queue_deletion
-from mqcn_suite.scenarios.expectations import changed_objects, directory_copy_problems, state_diff
+from mqcn_suite.scenarios.expectations import (
+    changed_objects,
+    directory_copy_problems,
+    read_problems,
+    state_diff,
+)
 from mqcn_suite.scenarios.fixtures import (
     DS_GUID,
     IDS,
@@ -56,6 +61,19 @@ def object_key(name: str) -> str:
         if name.endswith(suffix):
             return object_key(name[: -len(suffix)]) + suffix
     return "queue_manager" if name == "the queue manager" else f"queue {OBJECTS[name]}"
+
+
+def object_type(name: str) -> str:
+    """The directory object type of the object a feature names."""
+    return "QueueManager" if name.endswith("queue manager") else "Queue"
+
+
+def read_of(world: World, name: str) -> dict | None:
+    """The first Read Directory the target made for the object ``name``, if any."""
+    guid = str(OBJECTS[name])
+    return next(
+        (r for r in world.directory_reads() if str(r.get("identifier")).lower() == guid), None
+    )
 
 
 def changes(world: World) -> dict[str, object]:
@@ -172,3 +190,33 @@ def _holds_published(world: World, name: str, requirement: str) -> None:
         world.setup.to_json(), world.state(), OBJECTS[name], queue_manager=False
     )
     world.expect(requirement, not problems, "; ".join(problems))
+
+
+@then(parsers.parse("{name} was read from the directory ({requirement})"))
+def _was_read(world: World, name: str, requirement: str) -> None:
+    read = read_of(world, name)
+    world.expect(requirement, read is not None, f"reads made: {world.directory_reads()}")
+
+
+@then(
+    parsers.parse(
+        "{name} was read from the directory with the {count:d} attributes of 3.2.5.2"
+        " ({requirement})"
+    )
+)
+def _read_with_list(world: World, name: str, count: int, requirement: str) -> None:
+    problems = read_problems(read_of(world, name), object_type(name), OBJECTS[name])
+    world.expect(requirement, not problems, "; ".join(problems))
+
+
+@then(parsers.parse('the Read Directory for {name} went to the server "{server}" ({requirement})'))
+def _read_server(world: World, name: str, server: str, requirement: str) -> None:
+    read = read_of(world, name) or {}
+    found = str(read.get("server") or "")
+    world.expect(requirement, found.lower() == server.lower(), f"the read went to {found!r}")
+
+
+@then(parsers.parse("no Read Directory was made ({requirement})"))
+def _no_read(world: World, requirement: str) -> None:
+    reads = world.directory_reads()
+    world.expect(requirement, not reads, f"reads made: {reads}")

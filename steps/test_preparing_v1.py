@@ -115,3 +115,12 @@ def _carries(world: World, names: str, requirement: str) -> None:
 )
 def _of_the_change(world: World, attributes: str, requirement: str) -> None:
     world.expect_sent(requirement, changed=attribute_names(attributes))
+
+
+@then(
+    parsers.parse(
+        'the emitted creation carries the label "{label}" of the directory ({requirement})'
+    )
+)
+def _label(world: World, label: str, requirement: str) -> None:
+    world.expect_sent(requirement, label=label)

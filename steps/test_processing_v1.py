@@ -9,7 +9,11 @@ from pytest_bdd import given, parsers, scenarios, then
 
 from mqcn_model.builders import queue_deletion
 from mqcn_model.constants import PropId
-from mqcn_suite.scenarios.expectations import creation_problems, decoded, expected_changes
+from mqcn_suite.scenarios.expectations import (
+    creation_problems,
+    expected_changes,
+    sparse_creation_problems,
+)
 from mqcn_suite.scenarios.fixtures import (
     ADS_PATH_SAMPLE,
     DS_GUID,
@@ -30,7 +34,10 @@ from mqcn_suite.scenarios.messages import (
     machine_update_carrying,
     queue_update_carrying,
     quota_change,
+    sparse_creation,
     v1_body,
+    with_command,
+    without_property,
 )
 from mqcn_suite.scenarios.vocabulary import pair_from_text
 from mqcn_suite.world import World
@@ -75,15 +82,24 @@ def _stopped_midway(world: World, first: int, propid: str, third: int) -> None:
     world.message = v1_body(quota_change(IDS, first), bad, quota_change(IDS, third))
 
 
-@given(parsers.parse("a creation of the new queue with distinctive values in {order}"))
-def _creation(world: World, order: str) -> None:
-    world.message = v1_body(creation_of(IDS, distinctive_creation(IDS, order)))
+@given(
+    parsers.parse("a creation of the new queue with distinctive values in {order}"),
+    target_fixture="creation_pairs",
+)
+def _creation(world: World, order: str) -> list:
+    pairs = distinctive_creation(IDS, order)
+    world.message = v1_body(creation_of(IDS, pairs))
+    return pairs
 
 
-@given("a creation of the new queue with distinctive values and a PROPID_Q_ADS_PATH")
-def _creation_ads_path(world: World) -> None:
+@given(
+    "a creation of the new queue with distinctive values and a PROPID_Q_ADS_PATH",
+    target_fixture="creation_pairs",
+)
+def _creation_ads_path(world: World) -> list:
     pairs = [*distinctive_creation(IDS), (PropId.PROPID_Q_ADS_PATH, ADS_PATH_SAMPLE)]
     world.message = v1_body(creation_of(IDS, pairs))
+    return pairs
 
 
 @given(parsers.parse("an update of the queue orders carrying {propid} = {value}"))
@@ -192,6 +208,34 @@ def _deletion_unknown(world: World) -> None:
     world.message = v1_body(queue_deletion(UNKNOWN_QUEUE_GUID, master=DS_GUID))
 
 
+@given("a creation of the new queue with distinctive values but no PROPID_Q_INSTANCE")
+def _creation_without_instance(world: World) -> None:
+    pairs = without_property(distinctive_creation(IDS), PropId.PROPID_Q_INSTANCE)
+    world.message = v1_body(creation_of(IDS, pairs))
+
+
+@given(
+    parsers.parse(
+        'a creation of the new queue carrying only its identifier, the path name "{path}" and'
+        ' the label "{label}"'
+    )
+)
+def _sparse_creation(world: World, path: str, label: str) -> None:
+    world.message = v1_body(sparse_creation(IDS, path, label))
+
+
+@given("an update of an unknown queue carrying all seven modifiable properties")
+def _unknown_queue_update(world: World) -> None:
+    pairs = list(QUEUE_UPDATE_SAMPLE.items())
+    world.message = v1_body(queue_update_carrying(replace(IDS, queue=UNKNOWN_QUEUE_GUID), pairs))
+
+
+@given(parsers.parse("a deletion of the queue orders relabelled Command {command}"))
+def _relabelled_deletion(world: World, command: str) -> None:
+    update = queue_deletion(QUEUE_GUID, master=DS_GUID)
+    world.message = v1_body(with_command(update, int(command, 16)))
+
+
 # --- then -----------------------------------------------------------------------------------
 
 
@@ -213,9 +257,8 @@ def _quota_either(world: World, applied: int, undone: int, requirement: str) -> 
 
 
 @then(parsers.parse("the new queue holds the 15 values of the creation ({requirement})"))
-def _holds_creation(world: World, requirement: str) -> None:
-    pairs = [(p.propid, p.value) for p in decoded(world.message).updates[0].properties]
-    problems = creation_problems(world.queue_state(IDS.new_queue), pairs)
+def _holds_creation(world: World, creation_pairs: list, requirement: str) -> None:
+    problems = creation_problems(world.queue_state(IDS.new_queue), creation_pairs)
     world.expect(requirement, not problems, "; ".join(problems))
 
 
@@ -263,3 +306,15 @@ def _both_or_nothing(world: World, quota: int, qm_quota: int, requirement: str) 
     world.expect_reading(
         requirement, "E-14", strict=diff == applied, lenient=diff == {}, message=f"changes {diff}"
     )
+
+
+@then(
+    parsers.parse(
+        'the new queue, if created, has the path name "{path}" and the label "{label}" and no'
+        " other attribute holds either ({requirement})"
+    )
+)
+def _sparse_created(world: World, path: str, label: str, requirement: str) -> None:
+    carried = {"Pathname": path, "Label": label}
+    problems = sparse_creation_problems(world.queue_state(IDS.new_queue), carried)
+    world.expect(requirement, not problems, "; ".join(problems))

@@ -32,11 +32,6 @@ scenarios("3.3.5.3-sending.feature")
 @then(parsers.parse("every emitted message starts at the first byte of its Body ({requirement})"))
 @then(
     parsers.parse(
-        "every emitted Message went to the queue opened at initialisation ({requirement})"
-    )
-)
-@then(
-    parsers.parse(
         "every emitted Message has the SenderIdentifier of the queue manager ({requirement})"
     )
 )

@@ -46,6 +46,7 @@ from mqcn_model.codec import (
     v2_message,
 )
 from mqcn_model.codec.propvalue import PropertyValue
+from mqcn_model.codec.update import Property
 from mqcn_model.constants import (
     MAX_UPDATES,
     PROPERTIES,
@@ -415,6 +416,12 @@ def test_decode_value_refuses_a_type_outside_the_fifteen() -> None:
         decode_value(0x0008, b"\x00" * 8, 0)  # type: ignore[arg-type]  # VT_BSTR
 
 
+@pytest.mark.parametrize("value", [("a", "b"), b"\x00" * 8, 5])
+def test_encode_value_refuses_a_type_outside_the_fifteen(value: PropertyValue) -> None:
+    with pytest.raises(ValueError, match="not a MS-MQCN PROPVALUE type"):
+        encode_value(0x0008, value)  # type: ignore[arg-type]  # VT_BSTR
+
+
 # --- Notification Update (2.2.6) -----------------------------------------------------------
 
 
@@ -510,7 +517,7 @@ def test_255_properties_in_one_update() -> None:
 
 def test_256_properties_do_not_fit() -> None:
     pairs = [(P.PROPID_Q_QUOTA, n) for n in range(256)]
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="at most 255 properties fit in one update"):
         encode_update(NotificationUpdate.change(QUEUE, pairs, master=MASTER))
 
 
@@ -629,6 +636,16 @@ def test_every_truncation_of_an_update_names_the_field(name: str) -> None:
     assert decode_update(wire, 2)[0] == update
 
 
+def test_update_conveniences_index_of_value_of_and_property_names() -> None:
+    update = queue_update(QUEUE, QM, [(P.PROPID_Q_QUOTA, 7)], master=MASTER)
+    assert update.index_of(P.PROPID_Q_QUOTA) == update.propids.index(P.PROPID_Q_QUOTA)
+    assert update.index_of(P.PROPID_Q_LABEL) == -1  # IndexOf of 3.2.5.1: -1 when absent
+    assert update.value_of(P.PROPID_Q_QUOTA) == 7
+    assert update.value_of(P.PROPID_Q_LABEL, "none") == "none"
+    assert Property(P.PROPID_Q_QUOTA, 7).name == "PROPID_Q_QUOTA"
+    assert Property(0x7777, 7).name == "PROPID 30583"  # not a PROPID: named by its number
+
+
 # --- Notification Body (2.2.5) -------------------------------------------------------------
 
 BODY = NotificationBody(2, G, "dc1.example.com")
@@ -644,6 +661,19 @@ def utf16(text: str) -> bytes:
 
 def byte_offset_of(text: str, marker: str, base: int = 0) -> int:
     return base + 2 * text.index(marker)
+
+
+def test_body_text_is_the_canonical_template_by_default() -> None:
+    assert BODY.text() == BODY_TEXT
+    assert BODY.text(upper_guid=True) == BODY_TEXT.replace(str(G), str(G).upper())
+    assert BODY.text(close_with_space=True) == BODY_TEXT.replace("</ObjectGuid>", "</ObjectGuid >")
+
+
+def test_an_odd_length_body_is_reported_at_its_last_byte_before_any_other_fault() -> None:
+    """An odd byte count is the first thing wrong, even with a lone surrogate before it."""
+    wire = utf16("\ud800<Notification>") + b"x"
+    assert_decode_error(lambda: decode_body(wire, 0), "MQCN-2.2.5-5", len(wire) - 1)
+    assert_decode_error(lambda: decode_body(b"\x00" + wire, 1), "MQCN-2.2.5-5", len(wire))
 
 
 def test_body_encodes_to_the_template_in_utf16le_without_bom() -> None:
@@ -851,11 +881,16 @@ def test_message_round_trips_with_and_without_the_spare_byte(name: str) -> None:
     assert decoded.trailing == b""
     assert encode_message(decoded) == wire
     buffer = body_buffer(message)
-    assert len(buffer) == len(wire) + 1
-    assert buffer[: len(wire)] == wire
+    assert buffer == wire + b"\x00"  # the spare byte is 0x00 unless asked otherwise
     assert decode_message(buffer) == message
     assert decode_message(bytearray(buffer)) == message
     assert decode_message(memoryview(buffer)) == message
+
+
+@pytest.mark.parametrize("name", list(SAMPLE_MESSAGES))
+def test_is_v1_tells_the_version(name: str) -> None:
+    decoded = decode_message(body_buffer(SAMPLE_MESSAGES[name]()))
+    assert decoded.is_v1 is name.startswith("v1-")
 
 
 @pytest.mark.parametrize("name", list(SAMPLE_MESSAGES))
@@ -899,9 +934,10 @@ def test_v2_body_with_terminator_and_spare_byte() -> None:
     assert decode_message(buffer).body == BODY
 
 
-def test_encode_message_refuses_a_count_beyond_one_byte() -> None:
-    with pytest.raises(ValueError):
-        encode_message(ChangeNotificationMessage(1, 256))
+@pytest.mark.parametrize("count", [256, -1])
+def test_encode_message_refuses_a_count_beyond_one_byte(count: int) -> None:
+    with pytest.raises(ValueError, match="NumberOfUpdateNotifications is one byte"):
+        encode_message(ChangeNotificationMessage(1, count))
 
 
 def test_empty_message() -> None:

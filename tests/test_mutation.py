@@ -39,10 +39,18 @@ from mqcn_suite.selftest.mutation import (
 )
 from mqcn_suite.selftest.operators import OPERATORS
 from mqcn_suite.selftest.report import build_document, markdown, summary_lines
-from mqcn_suite.selftest.runner import isolation_problem
+from mqcn_suite.selftest.runner import Job, MutantRunner, isolation_problem
 from mqcn_suite.selftest.sandbox import COPIED, TEMP_PREFIX, ProcessRegistry, RunOutcome, Sandbox
 from mqcn_suite.selftest.state import StateFile, reusable
-from mqcn_suite.selftest.testmap import CACHE_FILE, GLOBAL, TestMap
+from mqcn_suite.selftest.testmap import (
+    CACHE_FILE,
+    GLOBAL,
+    Selection,
+    Suite,
+    TestMap,
+    measure,
+    snapshot_key,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 EQUIVALENTS = ROOT / "docs" / "mutation-equivalents.yaml"
@@ -473,6 +481,72 @@ def test_the_self_check_stops_when_the_unmutated_suite_fails() -> None:
         self_check(sandbox, ["reference"], ProcessRegistry(), lambda text: None)
 
 
+def test_the_self_check_stops_when_the_unmutated_tests_fail() -> None:
+    passed = RunOutcome(0, 1.0, "404 passed in 1.00s")
+    failed = RunOutcome(1, 1.0, "FAILED tests/test_x.py::test_y - boom\n1 failed in 1.00s")
+    sandbox = _CannedSandbox(ROOT, [passed, failed])
+    suites = ["reference", Suite.tests(["tests/test_x.py"], "reference")]
+    with pytest.raises(SelfCheckError, match=r"unmutated --tests run fails \(tests/test_x.py;"):
+        self_check(sandbox, suites, ProcessRegistry(), lambda text: None)
+
+
+# --- --tests: the oracle measured by its unit tests and vectors ------------------------------
+
+
+def test_the_test_map_of_tests_is_keyed_on_tests_and_vectors_too(tmp_path: Path) -> None:
+    for name in ("steps/test_s.py", "tests/test_t.py", "reference_vectors/v.json"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("1", encoding="utf-8")
+    tests = Suite.tests(["tests/test_t.py"], "reference")
+    before = (snapshot_key(tmp_path, "reference"), snapshot_key(tmp_path, tests))
+    (tmp_path / "reference_vectors/v.json").write_text("2", encoding="utf-8")
+    after = (snapshot_key(tmp_path, "reference"), snapshot_key(tmp_path, tests))
+    assert before[0] == after[0]  # the scenarios do not read the vectors
+    assert before[1] != after[1] and len({*before, *after}) == 3
+    assert snapshot_key(tmp_path, Suite.tests(["tests"], "reference")) != after[1]
+    assert Selection(True).paths(tests.paths) == ["tests/test_t.py"]
+
+
+def test_tests_run_once_per_mutant_only_where_they_execute_its_function(tmp_path: Path) -> None:
+    """A real sandbox: the --tests suite is measured, selects by coverage, and kills a mutant
+    the scenarios cannot see (a DecodeError's offset) while another one survives it."""
+    useguid = "tests/test_codec.py::test_useguid_other_than_0_or_1"
+    suite = Suite.tests([useguid], "reference")
+    registry = ProcessRegistry()
+    sandbox = Sandbox.create(ROOT, tmp_path)
+    try:
+        key = snapshot_key(sandbox.root, suite)
+        testmap = measure(sandbox, suite, key, timeout=300, registry=registry)
+        assert testmap.target == suite.name == f"tests:{useguid}"
+        assert len(testmap.tests) == 4 and all(t.startswith(useguid) for t in testmap.tests)
+        file = "mqcn_model/codec/update.py"
+        found = mutants_of(file, sandbox.read(file))
+        by_id = {m.id: m for m in found.mutants}
+        offset = by_id["codec/update.py:decode_update:ArithSwap:1@80a95b"]  # start + 1 -> - 1
+        later = next(  # a check after the UseGuid one: those 4 tests never reach it
+            m for m in found.mutants if m.unit == offset.unit and m.line > offset.line + 10
+        )
+        unused = [m for m in found.mutants if testmap.select(m, found.units).empty]
+        assert unused and offset.unit not in {m.unit for m in unused}  # e.g. index_of
+        selection = testmap.select(offset, found.units)
+        assert selection.everything or set(selection.tests) == set(testmap.tests)
+        runner = MutantRunner([sandbox], ["reference", suite], timeout=300, registry=registry)
+        records = {}
+        for mutant in (offset, later):
+            # the scenarios select nothing here, so only the tests can decide
+            selections = {"reference": Selection(False), suite.name: selection}
+            job = Job(mutant, found.source, found.file_hash, selections, {suite.name: 4})
+            records[mutant.id] = runner.run_one(sandbox, job)
+    finally:
+        sandbox.remove()
+    killed, survived = records[offset.id], records[later.id]
+    assert killed is not None and killed["status"] == "killed", killed
+    assert killed["target"] == suite.name and killed["targets"] == ["reference", suite.name]
+    assert useguid in killed["failure"]
+    assert survived is not None and survived["status"] == "survived", survived
+    assert survived["tests"] == {"reference": 0, suite.name: 4}
+
+
 # --- the command line --------------------------------------------------------------------------
 
 runner = CliRunner()
@@ -491,6 +565,8 @@ runner = CliRunner()
         (["--sample", "0"], "--sample 0: must be at least 1"),
         (["--min-score", "80"], "--min-score 80: must be between 0 and 1"),
         (["--root", "/"], "--root /: not the project tree"),
+        (["--tests", "tests/nope.py"], "--tests tests/nope.py: no such file or directory"),
+        (["--tests", "/"], "--tests /: not inside the project tree"),
     ],
 )
 def test_usage_errors_are_one_line_and_exit_2(
@@ -596,7 +672,7 @@ def project_copy(tmp_path: Path) -> Iterator[Path]:
     copy = tmp_path / "project"
     copy.mkdir()
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc", ".hypothesis")
-    for name in (*COPIED, "docs"):
+    for name in dict.fromkeys((*COPIED, "docs")):
         source = ROOT / name
         if source.is_dir():
             shutil.copytree(source, copy / name, ignore=ignore)
@@ -624,6 +700,9 @@ def test_interrupt_resume_restart_and_the_work_tree_is_never_touched(
         (out / CACHE_FILE).write_bytes(cached.read_bytes())
     before = tree_fingerprint(project_copy)
     common = ["--root", str(project_copy), "--out", str(out), "--file", "mqcn_model/server.py"]
+    none_documented = tmp_path / "no-equivalents.yaml"  # the counts below assume none
+    none_documented.write_text("mutants: []\n", encoding="utf-8")
+    common += ["--equivalents", str(none_documented)]
     arguments = [*common, "--sample", "6", "--seed", "5", "--jobs", "2", "--timeout", "60"]
 
     # 1. Ctrl-C after the first results: exit 130, whole lines kept, no sandbox left.

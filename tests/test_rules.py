@@ -32,6 +32,7 @@ from mqcn_model.codec import (
     v1_message,
 )
 from mqcn_model.codec.propvalue import PropertyValue
+from mqcn_model.codec.update import decode_update, encode_update
 from mqcn_model.constants import (
     MACHINE_UPDATE_IGNORED,
     MACHINE_UPDATE_MODIFIABLE,
@@ -260,6 +261,13 @@ def test_creation_with_ads_path() -> None:
     assert_ids(update, ["MQCN-3.3.5.2-15"], LENIENT)  # no switch for the MUST NOT
 
 
+def test_a_built_creation_with_ads_path_has_no_offset() -> None:
+    """An update built in memory has no byte offsets: the violation says None, not -1."""
+    update = creation(extra=[(P.PROPID_Q_ADS_PATH, "LDAP://CN=orders,DC=example,DC=com")])
+    found = [v for v in check_update(update) if v.requirement == "MQCN-3.3.5.2-15"]
+    assert [v.offset for v in found] == [None]
+
+
 def test_creation_with_an_invalid_ads_path_breaks_both() -> None:
     update = creation(extra=[(P.PROPID_Q_ADS_PATH, "http://example.com")])
     assert_ids(update, [VALUE, "MQCN-3.3.5.2-15"])
@@ -465,6 +473,47 @@ def test_nonzero_reserved_is_an_observation_only(reserved: bytes) -> None:
     assert [v.requirement for v in verdict.observations] == ["MQCN-2.2.6-8"]
     assert verdict.observations[0].severity == "info"
     assert verdict.observations[0].offset == 2 + 2 + 16 + 16  # Reserved itself
+
+
+@pytest.mark.parametrize(
+    ("path", "name_bytes"),
+    [("host\\orders", 24), ("h\\q", 8), ("a-long-host-name\\q", 38)],
+)
+def test_nonzero_reserved_after_a_pathname_is_observed_at_reserved(
+    path: str, name_bytes: int
+) -> None:
+    """The observation points at Reserved: after the UTF-16LE PathName and its U+0000."""
+    update = dataclasses.replace(creation(path), reserved=b"\x01" * 24)
+    verdict = judged(update)
+    assert violation_ids(verdict) == []
+    assert [(v.requirement, v.offset) for v in verdict.observations] == [
+        ("MQCN-2.2.6-8", 2 + 2 + name_bytes + 16)
+    ]
+
+
+def test_nonzero_reserved_of_a_built_update_has_no_offset() -> None:
+    for update in (creation(), queue_deletion(QUEUE, master=MASTER)):
+        found = check_update(dataclasses.replace(update, reserved=b"\xff" * 24))
+        assert [(v.requirement, v.offset) for v in found] == [("MQCN-2.2.6-8", None)]
+
+
+def test_an_update_decoded_at_offset_0_reports_offsets_from_0() -> None:
+    """Offset 0 is a position like any other (not "no position")."""
+    bad = dataclasses.replace(creation(), command=3, reserved=b"\x01" * 24)
+    decoded, _ = decode_update(encode_update(bad), 0)
+    found = check_update(decoded)
+    assert [(v.requirement, v.offset) for v in found] == [
+        ("MQCN-2.2.6-1", 0),
+        ("MQCN-2.2.6-8", 2 + 24 + 16),
+    ]
+    guid_form = dataclasses.replace(
+        queue_deletion(QUEUE, master=MASTER), command=5, reserved=b"\x01" * 24
+    )
+    decoded, _ = decode_update(encode_update(guid_form), 0)
+    assert [(v.requirement, v.offset) for v in check_update(decoded)] == [
+        ("MQCN-2.2.6-1", 0),
+        ("MQCN-2.2.6-8", 2 + 16 + 16),
+    ]
 
 
 # --- enumerated values ([MS-MQMQ] via MQCN-3.3.5.2-22) ---------------------------------------
@@ -819,6 +868,12 @@ def test_check_update_on_built_updates_has_no_offsets() -> None:
     found = check_update(update)
     assert [v.requirement for v in found] == [VALUE, "MQCN-3.3.5.2-23"]
     assert [v.offset for v in found] == [None, None]
+
+
+def test_check_update_on_a_built_update_with_an_unlisted_property_has_no_offset() -> None:
+    update = queue_update(QUEUE, QM, [(P.PROPID_Q_TRANSACTION, 1)], master=MASTER)
+    found = check_update(update)
+    assert [(v.requirement, v.offset) for v in found] == [("MQCN-3.3.5.2-18", None)]
 
 
 def test_check_message_agrees_with_judge() -> None:

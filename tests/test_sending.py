@@ -348,6 +348,30 @@ def test_message_ids_never_repeat_in_a_scenario() -> None:
     assert again.broken() == {"MQCN-3.3.5.3-1"}
 
 
+def test_message_ids_count_up_by_one_as_msmq_numbers_them() -> None:
+    """[MS-MQQB] 3.1.7.1.1: MessageIdOrdinal grows by 1 per message sent; 0 is unassigned."""
+    scenario = emit(list(Operation), version=1)
+    ordinals = [e.message_id.sequence for e in scenario.emitted]
+    assert ordinals == list(range(ordinals[0], ordinals[0] + len(ordinals)))
+    assert scenario.broken() == set()
+    for index in (1, 3):  # a gap (+2) and a step back both break it
+        mid = scenario.emitted[index].message_id
+        for sequence in (mid.sequence + 1, mid.sequence - 2):
+            moved = scenario.with_envelope(index, message_id=MessageId(DS, sequence))
+            assert moved.broken() == {"MQCN-3.3.5.3-1"}, (index, sequence)
+    # counted modulo 2**32: after 0xFFFFFFFF comes 0, yet no identifier may be 0 (unassigned)
+    wrapped = emit([Operation.QueueDeletion, Operation.QueueDeletion], version=2)
+    wrapped = wrapped.with_envelope(0, message_id=MessageId(DS, 0xFFFF_FFFF))
+    wrapped = wrapped.with_envelope(1, message_id=MessageId(DS, 0))
+    assert [v.message for v in wrapped.found() if v.requirement == "MQCN-3.3.5.3-1"] == [
+        "emitted message 1: the message identifier's ordinal is 0, which MSMQ reads as no "
+        "identifier yet"
+    ]
+    zero = one(Operation.QueueUpdate, 1).with_envelope(message_id=MessageId(DS, 0))
+    assert zero.broken() == {"MQCN-3.3.5.3-1"}
+    assert "no identifier" in " ".join(v.message for v in zero.found())
+
+
 def test_the_body_is_the_message_and_one_spare_byte() -> None:
     scenario = one(Operation.QueueCreation, 1)
     assert scenario.with_body(lambda b: b[:-1]).broken() == {"MQCN-3.3.5.3-7"}
@@ -643,6 +667,22 @@ def test_e11_still_requires_every_changed_property() -> None:
     assert scenario.broken(following("E-11")) == {"MQCN-3.3.5.2-18"}
 
 
+def test_a_client_following_two_readings_at_once_breaks_no_aggregate() -> None:
+    """Padding (E-05) and an extra PROPID (E-11) in one message: each requirement they break
+    is excused by one reading, so the aggregates stay unbroken (one switch at a time could not
+    excuse them); a real defect in the same message still breaks them."""
+    both = following("E-05", "E-11")
+    scenario = emit([Operation.QueueUpdate], version=1, readings=both)
+    assert {"MQCN-3.3.5.2-18", "MQCN-3.3.5.2-26", "MQCN-3.3.5.3-7"} <= scenario.broken()
+    assert not {v.requirement for v in scenario.found()} & AGGREGATE_IDS
+    assert scenario.found(both) == []
+    late = scenario.with_envelope(time_to_reach_queue=1)
+    aggregates = {v.requirement for v in late.found()} & AGGREGATE_IDS
+    assert aggregates == {"MQCN-3.3.4.1-3", "MQCN-3.3.5.2-28"}
+    wrong = scenario.with_update(lambda u: with_property(u, PropId.PROPID_Q_QUOTA, 1))
+    assert {v.requirement for v in wrong.found()} & AGGREGATE_IDS == {"MQCN-3.3.4.1-2"}
+
+
 # --- what a step states; the Open Queue ----------------------------------------------------
 
 
@@ -652,6 +692,8 @@ def test_a_statement_of_the_step_must_be_what_the_scenario_makes_it() -> None:
     assert statement_problem(context, {"changed": ("Security", "Quota", "BasePriority")}) is None
     assert statement_problem(context, {"hash": "SHA512", "msmq": "6.0", "level": "Sig20"}) is None
     assert "event 3" in (statement_problem(context, {"event": 3}) or "")
+    assert statement_problem(context, {"label": "orders"}) is None
+    assert statement_problem(context, {"label": "</ObjectGuid>"}) is not None
     nt4 = emit([Operation.QueueDeletion], version=None, profile=PROFILES["windows-nt4"]).context
     assert statement_problem(nt4, {"hash": "MD5", "product_level": "Sig10", "version": 1}) is None
     assert statement_problem(nt4, {"required": ["PROPID_D_SCOPE", "PROPID_D_OBJTYPE"]}) is None
@@ -669,3 +711,19 @@ def test_the_open_queue_of_3_3_3() -> None:
     ):
         found = open_queue_violations(opened | {key: "x"}, QM)
         assert [v.requirement for v in found] == [requirement]
+
+
+def test_messages_need_the_outgoing_queue_3_3_3_opened() -> None:
+    """3.3.5.3 enqueues to the descriptor 3.3.3 created: no Open Queue, nowhere to enqueue."""
+    scenario = emit([Operation.QueueUpdate, Operation.QueueDeletion], version=1)
+    opened = NotificationClient(DS).initialize(QM).to_json()
+    assert open_queue_violations(opened, QM, scenario.emitted) == []
+    found = open_queue_violations(None, QM, scenario.emitted)
+    assert [v.requirement for v in found] == ["MQCN-3.3.3-1", "MQCN-3.3.5.3-13"]
+    assert "2 Message(s)" in found[1].message
+    elsewhere = scenario.with_envelope(1, destination_format_name=f"PRIVATE={OTHER}\\3")
+    found = open_queue_violations(opened, QM, elsewhere.emitted)
+    assert [v.requirement for v in found] == ["MQCN-3.3.5.3-13"]
+    assert found[0].message.startswith("emitted message 1 went to")
+    upper = opened | {"destination_format_name": f"PRIVATE={str(QM).upper()}\\3"}
+    assert open_queue_violations(upper, QM, scenario.emitted) == []

@@ -187,7 +187,8 @@ def print_summary(console: Console, document: dict[str, Any], report: Path) -> N
         f"Target {document['target']}: {summary['total']} requirements, {testable} testable, "
         f"{summary['covered']} covered by a scenario ({_percent(summary['covered'], testable)}), "
         f"{summary['passed']} passed ({_percent(summary['passed'], testable)}), "
-        f"{summary['failed']} failed."
+        f"{summary['failed']} failed"
+        + (f", {summary['claim_failed']} broken claims." if summary["claim_failed"] else ".")
     )
     console.print(
         f"Scenario runs: {run_info['items']} ({run_info['passed']} passed, "

@@ -4,6 +4,7 @@
     mqcn selftest mutation --file mqcn_model/batching.py --jobs 2 --out /tmp/m
     mqcn selftest mutation --sample 50 --seed 7 --min-score 0.8
     mqcn selftest mutation --target reference --target reference:E-14
+    mqcn selftest mutation --file mqcn_model/rules.py --tests tests/test_rules.py
 
 It mutates the reference model and runs the conformance scenarios against every mutant, in
 copies of the tree (never the work tree); see ``docs/mutation.md`` and
@@ -168,6 +169,7 @@ def _options(
     equivalents: str | None,
     all_tests: bool,
     root: str | None,
+    tests: list[str] | None = None,
 ) -> MutationOptions:
     from mqcn_suite.selftest.mutation import DEFAULT_TARGET, MutationOptions
 
@@ -187,6 +189,7 @@ def _options(
         min_score=_number("--min-score", min_score, float),
         equivalents=Path(equivalents) if equivalents else None,
         all_tests=all_tests,
+        tests=list(tests or ()),
     )
 
 
@@ -283,6 +286,18 @@ def mutation_command(
             "--all-tests", help="Run every scenario for every mutant (no test selection)."
         ),
     ] = False,
+    tests: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--tests",
+            metavar="PATH",
+            help="Test path (file or directory, e.g. tests/test_rules.py) run once per mutant "
+            "besides the scenarios, whatever the targets (repeatable; only its tests that "
+            "execute the mutated function; killed if one fails). For the oracle: rules.py, "
+            "codec/.",
+            show_default=False,
+        ),
+    ] = None,
     root: Annotated[
         str | None,
         typer.Option(
@@ -316,6 +331,7 @@ def mutation_command(
             equivalents,
             all_tests,
             root,
+            tests,
         )
         with display.live():
             outcome = run_mutation(options, display.events())

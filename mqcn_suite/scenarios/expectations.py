@@ -341,3 +341,30 @@ def directory_copy_problems(
         return read_attribute_problems(state["queue_manager"], published, V2_QM_READ_ATTRIBUTES)
     local = state["queues"].get(str(guid))
     return read_attribute_problems(local, published_queue(setup, guid), V2_QUEUE_READ_ATTRIBUTES)
+
+
+# --- server side: mutation analysis additions ------------------------------------------------
+
+
+def sparse_creation_problems(queue: dict[str, Any] | None, carried: dict[str, Any]) -> list[str]:
+    """How a queue created from a creation that carried only ``carried`` (attribute -> JSON
+    value, e.g. Pathname and Label) departs from it: each carried attribute holds its value,
+    and no attribute the creation did not carry holds one of those values (it starts from Set
+    Queue Defaults, errata E-19, whatever they are).  None created: no problem (E-20: a
+    receiver may disregard a creation that breaks a sender's rule).
+
+    >>> sparse_creation_problems({"Label": "s", "Quota": "s"}, {"Label": "s"})
+    ["Quota holds 's', a value the creation gave Label"]
+    """
+    if queue is None:
+        return []
+    problems = [
+        f"{name} is {queue.get(name)!r}, not {value!r}"
+        for name, value in carried.items()
+        if queue.get(name) != value
+    ]
+    for name, value in queue.items():
+        for source, given in carried.items():
+            if name != source and value == given:
+                problems.append(f"{name} holds {value!r}, a value the creation gave {source}")
+    return problems

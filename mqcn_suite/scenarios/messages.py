@@ -347,3 +347,37 @@ def machine_creation(ids: ScenarioIds, *, by_guid: bool) -> NotificationUpdate:
     path, guid = (None, ids.qm) if by_guid else (ids.computer, None)
     props = NotificationUpdate.props(pairs)
     return NotificationUpdate(Command.CREATE, int(by_guid), path, guid, ids.master, props)
+
+
+# --- server side: mutation analysis additions (updates no earlier scenario delivered) ---------
+
+
+def with_command(update: NotificationUpdate, command: int) -> NotificationUpdate:
+    """``update`` with its Command byte replaced (e.g. 0x03, which 2.2.6 does not define)."""
+    return NotificationUpdate(
+        command,
+        update.use_guid,
+        update.path_name,
+        update.guid_identifier,
+        update.guid_master_id,
+        update.properties,
+        update.reserved,
+    )
+
+
+def without_property(
+    pairs: list[tuple[int, PropertyValue]], propid: PropId
+) -> list[tuple[int, PropertyValue]]:
+    """``pairs`` without ``propid`` (e.g. a creation without PROPID_Q_INSTANCE, errata E-22)."""
+    return [pair for pair in pairs if pair[0] != propid]
+
+
+def sparse_creation(ids: ScenarioIds, path: str, label: str) -> NotificationUpdate:
+    """A creation of ``ids.new_queue`` carrying only PROPID_Q_INSTANCE, PROPID_Q_PATHNAME
+    ``path`` and, last, PROPID_Q_LABEL ``label``: the other 12 attributes it does not set."""
+    pairs: list[tuple[int, PropertyValue]] = [
+        (PropId.PROPID_Q_INSTANCE, ids.new_queue),
+        (PropId.PROPID_Q_PATHNAME, path),
+        (PropId.PROPID_Q_LABEL, label),
+    ]
+    return NotificationUpdate.creation(path, pairs, master=ids.master)

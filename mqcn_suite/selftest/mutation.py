@@ -8,12 +8,14 @@
 2. **plan** — generate every mutant of the chosen files, take the sample (``--sample``),
    set aside the documented ones (``docs/mutation-equivalents.yaml``) and those already
    finished in ``DIR/state.jsonl`` (unless ``--restart``);
-3. **self-check** — the unmutated copy must pass the scenario suite under every target
-   (its time sets the default time limit), and a deliberately fatal *canary* mutant
-   (``raise RuntimeError`` at the top of ``NotificationServer.deliver``) must be killed:
-   if it is not, the scenarios are not running the copy's code and the tool stops;
-4. **select** — the test map (:mod:`.testmap`, cached) tells which scenarios execute each
-   mutated function; a mutant no scenario executes is ``no-coverage`` without running;
+3. **self-check** — the unmutated copy must pass the scenario suite under every target,
+   and the ``--tests`` (the slowest run sets the default time limit), and a deliberately
+   fatal *canary* mutant (``raise RuntimeError`` at the top of
+   ``NotificationServer.deliver``) must be killed: if it is not, the scenarios are not
+   running the copy's code and the tool stops;
+4. **select** — the test map (:mod:`.testmap`, cached) tells which scenarios (and which of
+   the ``--tests``) execute each mutated function; a mutant none executes is
+   ``no-coverage`` without running;
 5. **run** — the rest, in parallel (:mod:`.runner`), each result appended to the state file
    as it finishes;
 6. **report** — ``DIR/mutation.json``, ``DIR/mutation.md`` and a line per file (:mod:`.report`).
@@ -39,11 +41,13 @@ from mqcn_suite.selftest.equivalents import Documented, EquivalentsError, load_e
 from mqcn_suite.selftest.mutants import FileMutants, Mutant, display_name, mutants_of, sample
 from mqcn_suite.selftest.report import build_document, write_reports
 from mqcn_suite.selftest.runner import IsolationError, Job, MutantRunner, isolation_problem
-from mqcn_suite.selftest.sandbox import ProcessRegistry, RunOutcome, Sandbox
+from mqcn_suite.selftest.sandbox import COPIED, ProcessRegistry, RunOutcome, Sandbox
 from mqcn_suite.selftest.state import StateFile, reusable
 from mqcn_suite.selftest.testmap import (
     ALL_TESTS,
     SCENARIOS,
+    TESTS_PREFIX,
+    Suite,
     TestMap,
     TestMapError,
     load_cached,
@@ -96,6 +100,7 @@ class MutationOptions:
     min_score: float | None = None
     equivalents: Path | None = None  # None: ROOT/docs/mutation-equivalents.yaml
     all_tests: bool = False  # run every scenario for every mutant (no selection)
+    tests: Sequence[str] = ()  # --tests: test paths run once per mutant, besides the targets
     temp_dir: Path | None = None  # where sandboxes go (default: the system's)
 
 
@@ -149,6 +154,39 @@ def resolve_files(root: Path, given: Sequence[str]) -> list[str]:
         if relative not in files:
             files.append(relative)
     return files
+
+
+def resolve_tests(root: Path, given: Sequence[str]) -> list[str]:
+    """The ``--tests`` paths, as posix paths from ``root`` (each once, in the order given);
+    :class:`MutationUsageError` names the first that is not a file or directory of the tree
+    the sandboxes copy (``tests/``, ``reference_vectors/``…)."""
+    base = root.resolve()
+    paths: list[str] = []
+    for name in given:
+        path = Path(name)
+        candidates = [path] if path.is_absolute() else [root / path, Path.cwd() / path]
+        existing = next((c.resolve() for c in candidates if c.exists()), None)
+        if existing is None:
+            raise MutationUsageError(f"--tests {name}: no such file or directory")
+        if base not in existing.parents:
+            raise MutationUsageError(f"--tests {name}: not inside the project tree {root}")
+        relative = existing.relative_to(base).as_posix()
+        if relative.split("/", 1)[0] not in COPIED:
+            raise MutationUsageError(
+                f"--tests {name}: not in a part of the tree the sandboxes copy "
+                f"({', '.join(COPIED)})"
+            )
+        if relative not in paths:
+            paths.append(relative)
+    return paths
+
+
+def suites_of(targets: Sequence[str], tests: Sequence[str]) -> list[Suite]:
+    """The pytest runs of each mutant: the scenarios under each target, then the tests."""
+    suites = [Suite.of(target) for target in targets]
+    if tests:
+        suites.append(Suite.tests(tests, DEFAULT_TARGET))
+    return suites
 
 
 def check_options(options: MutationOptions) -> None:
@@ -214,6 +252,16 @@ def _suite_failure(outcome: RunOutcome, target: str, what: str) -> Exception:
     problem = isolation_problem(outcome)
     if problem:
         return SelfCheckError(f"isolation check failed: {problem}")
+    if target.startswith(TESTS_PREFIX):
+        what, target = "the unmutated --tests run", target.removeprefix(TESTS_PREFIX)
+        if outcome.timed_out:
+            return SelfCheckError(f"{what} ({target}) timed out")
+        first = outcome.first_failure()
+        detail = f"{first}; {outcome.last_line()}" if first else outcome.last_line()
+        return SelfCheckError(
+            f"{what} fails ({target}; pytest exit {outcome.code}: {detail}); "
+            "fix the tests or the model first"
+        )
     if outcome.timed_out:
         return SelfCheckError(f"{what} timed out for target {target}")
     last = outcome.last_line()
@@ -232,28 +280,41 @@ def _suite_failure(outcome: RunOutcome, target: str, what: str) -> Exception:
 
 
 def self_check(
-    sandbox: Sandbox, targets: Sequence[str], registry: ProcessRegistry, note: Callable[[str], None]
+    sandbox: Sandbox,
+    targets: Sequence[str | Suite],
+    registry: ProcessRegistry,
+    note: Callable[[str], None],
 ) -> tuple[float, dict[str, int]]:
-    """The unmutated copy passes under every target and the canary is killed.
+    """The unmutated copy passes every suite (the scenarios under every target, the
+    ``--tests``) and the canary is killed by the scenarios of the first target.
 
-    Returns the slowest target's time for the whole unmutated suite, and each target's
-    number of tests.
+    Returns the slowest suite's time for a whole unmutated run, and each suite's number of
+    tests (by suite name).
     """
+    suites = [Suite.of(target) for target in targets]
     slowest = 0.0
     counts: dict[str, int] = {}
-    for target in targets:
-        outcome = sandbox.pytest([SCENARIOS], target, timeout=SUITE_TIMEOUT, registry=registry)
+    for suite in suites:
+        outcome = sandbox.pytest(
+            list(suite.paths), suite.target, timeout=SUITE_TIMEOUT, registry=registry
+        )
         if outcome.cancelled:
             raise KeyboardInterrupt
         if outcome.code != 0:
-            raise _suite_failure(outcome, target, "the unmutated scenario suite")
-        note(f"unmutated suite passes on {target} ({outcome.last_line()})")
+            raise _suite_failure(outcome, suite.name, "the unmutated scenario suite")
+        if suite.scenarios:
+            note(f"unmutated suite passes on {suite.name} ({outcome.last_line()})")
+        else:
+            note(f"unmutated --tests pass ({outcome.last_line()})")
         slowest = max(slowest, outcome.seconds)
         passed = _PASSED.search(outcome.last_line())
-        counts[target] = int(passed.group(1)) if passed else 0
+        counts[suite.name] = int(passed.group(1)) if passed else 0
+    first = next(suite for suite in suites if suite.scenarios)
     original = sandbox.read(CANARY_FILE)
     with sandbox.mutated(CANARY_FILE, canary_source(original)):
-        outcome = sandbox.pytest([SCENARIOS], targets[0], timeout=SUITE_TIMEOUT, registry=registry)
+        outcome = sandbox.pytest(
+            [SCENARIOS], first.target, timeout=SUITE_TIMEOUT, registry=registry
+        )
     if outcome.cancelled:
         raise KeyboardInterrupt
     problem = isolation_problem(outcome)
@@ -316,24 +377,30 @@ def make_plan(
     return Plan(generated, chosen, documented, stale)
 
 
+def what(suite: Suite) -> str:
+    """The suite, as the progress notes name it."""
+    return "the scenarios" if suite.scenarios else "the --tests"
+
+
 def _test_maps(
     sandbox: Sandbox,
-    targets: Sequence[str],
+    targets: Sequence[str | Suite],
     out: Path,
     registry: ProcessRegistry,
     note: Callable[[str], None],
 ) -> dict[str, TestMap]:
     maps: dict[str, TestMap] = {}
-    for target in targets:
-        key = snapshot_key(sandbox.root, target)
+    for suite in (Suite.of(target) for target in targets):
+        target = suite.name
+        key = snapshot_key(sandbox.root, suite)
         cached = load_cached(out, key)
         if cached is not None:
             note(f"test map for {target}: cached ({len(cached.tests)} tests)")
             maps[target] = cached
             continue
-        note(f"test map for {target}: running the scenarios under coverage...")
+        note(f"test map for {target}: running {what(suite)} under coverage...")
         try:
-            testmap = measure(sandbox, target, key, timeout=SUITE_TIMEOUT, registry=registry)
+            testmap = measure(sandbox, suite, key, timeout=SUITE_TIMEOUT, registry=registry)
         except TestMapError as exc:
             raise SelfCheckError(str(exc)) from None
         store(out, testmap)
@@ -380,8 +447,10 @@ def run_mutation(options: MutationOptions, events: Events | None = None) -> Outc
         documented = load_equivalents(equivalents_path)
     except EquivalentsError as exc:
         raise MutationUsageError(f"equivalents file: {exc}") from None
+    tests = resolve_tests(root, options.tests)
     prepare_out(options.out)
-    targets = list(dict.fromkeys(options.targets))  # each target once, in the order given
+    suites = suites_of(list(dict.fromkeys(options.targets)), tests)  # each target once
+    targets = [suite.name for suite in suites]  # the runs' names: the targets, tests:…
     state = StateFile(options.out)
     if options.resume:
         state.repair()
@@ -396,6 +465,7 @@ def run_mutation(options: MutationOptions, events: Events | None = None) -> Outc
     meta: dict[str, Any] = {
         "started": started_at,
         "targets": targets,
+        "tests": tests or None,
         "jobs": options.jobs,
         "selection": "every scenario for every mutant" if options.all_tests else "coverage",
         "sample": {"count": options.sample, "seed": options.seed} if options.sample else None,
@@ -435,13 +505,13 @@ def run_mutation(options: MutationOptions, events: Events | None = None) -> Outc
                 f"{len(todo)} to run"
             )
             if todo:
-                slowest, totals = self_check(snapshot, targets, registry, events.note)
+                slowest, totals = self_check(snapshot, suites, registry, events.note)
                 timeout = options.timeout or max(MIN_TIMEOUT, TIMEOUT_FACTOR * slowest)
                 meta["timeout_seconds"] = round(timeout, 1)
                 maps = (
                     {}
                     if options.all_tests
-                    else _test_maps(snapshot, targets, options.out, registry, events.note)
+                    else _test_maps(snapshot, suites, options.out, registry, events.note)
                 )
                 jobs: list[Job] = []
                 for mutant in todo:
@@ -454,7 +524,7 @@ def run_mutation(options: MutationOptions, events: Events | None = None) -> Outc
                     }
                     job = Job(mutant, fm.source, fm.file_hash, selections, totals)
                     jobs.append(job)
-                runner = MutantRunner(sandboxes, targets, timeout=timeout, registry=registry)
+                runner = MutantRunner(sandboxes, suites, timeout=timeout, registry=registry)
                 events.started(len(jobs))
                 runnable = []
                 for job in jobs:

@@ -2,9 +2,10 @@
 
 :class:`MutantRunner` gives each :class:`Job` (a mutant and the tests it needs per target)
 to a free :class:`~mqcn_suite.selftest.sandbox.Sandbox`: the mutated file is written into the
-copy, the selected scenarios run under each target in turn (stopping at the first failure:
-``pytest -x``), and the original text is written back.  A mutant is *killed* as soon as one
-target's run fails, *timeout* if a run exceeds the limit, *survived* if every run passes.
+copy, the selected ``--tests`` run first (quick, and for the oracle files the likeliest to
+fail), then the selected scenarios under each target in turn (each run stopping at its first
+failure: ``pytest -x``), and the original text is written back.  A mutant is *killed* as
+soon as one run fails, *timeout* if a run exceeds the limit, *survived* if every run passes.
 
 The workers are threads; the work is done by subprocesses, each in its own session, so the
 terminal's Ctrl-C reaches only the tool.  On Ctrl-C (or SIGTERM) :meth:`MutantRunner.run`
@@ -29,7 +30,7 @@ from mqcn_suite.selftest.guard import (
 )
 from mqcn_suite.selftest.mutants import Mutant
 from mqcn_suite.selftest.sandbox import ProcessRegistry, RunOutcome, Sandbox
-from mqcn_suite.selftest.testmap import Selection
+from mqcn_suite.selftest.testmap import Selection, Suite
 
 SELECT_FILE = ".mutation-select.txt"
 
@@ -45,8 +46,8 @@ class Job:
     mutant: Mutant
     source: str
     file_hash: str
-    selections: dict[str, Selection]
-    totals: dict[str, int]  # every test of each target, for the record
+    selections: dict[str, Selection]  # by suite name (the target, or tests:…)
+    totals: dict[str, int]  # every test of each suite, for the record
 
 
 def isolation_problem(outcome: RunOutcome) -> str | None:
@@ -65,13 +66,14 @@ class MutantRunner:
     def __init__(
         self,
         sandboxes: Sequence[Sandbox],
-        targets: Sequence[str],
+        targets: Sequence[str | Suite],
         *,
         timeout: float,
         registry: ProcessRegistry,
     ) -> None:
         self.sandboxes = list(sandboxes)
-        self.targets = list(targets)
+        self.suites = [Suite.of(target) for target in targets]
+        self.targets = [suite.name for suite in self.suites]
         self.timeout = timeout
         self.registry = registry
 
@@ -98,7 +100,8 @@ class MutantRunner:
         mutant = job.mutant
         started = time.monotonic()
         with sandbox.mutated(mutant.file, mutant.apply(job.source)):
-            for target in self.targets:
+            for suite in sorted(self.suites, key=lambda suite: suite.scenarios):
+                target = suite.name
                 selection = job.selections[target]
                 if selection.empty:
                     continue
@@ -108,8 +111,8 @@ class MutantRunner:
                     select_file.write_text("\n".join(selection.tests) + "\n", encoding="utf-8")
                     env[SELECT_ENV] = str(select_file)
                 outcome = sandbox.pytest(
-                    selection.paths(),
-                    target,
+                    selection.paths(suite.paths),
+                    suite.target,
                     timeout=self.timeout,
                     registry=self.registry,
                     env=env,

@@ -2,7 +2,8 @@
 
 A mutant is never written into the work tree.  Each worker owns a :class:`Sandbox`: a
 temporary directory holding a copy of ``mqcn_model/``, ``mqcn_suite/``, ``steps/``,
-``features/``, ``tests/``, ``reference_vectors/``, ``conftest.py`` and ``pyproject.toml``.
+``features/``, ``tests/``, ``reference_vectors/``, ``docs/``, ``conftest.py`` and
+``pyproject.toml``.
 The mutated file is written into the copy, pytest runs in a subprocess whose working
 directory is the copy, and the original text is written back afterwards.
 
@@ -54,6 +55,7 @@ COPIED = (
     "features",
     "tests",
     "reference_vectors",
+    "docs",  # unit tests read docs/errata.md (--tests)
     "conftest.py",
     "pyproject.toml",
 )
@@ -80,6 +82,9 @@ def pytest_arguments(target: str) -> list[str]:
         "--tb=short",
         "-rfE",
         f"--mqcn-target={target}",
+        # The reference targets claim exactly the errata readings they follow: a mutant that
+        # follows the other one is a fault, not an allowed reading.
+        "--mqcn-reading-claims=fail",
     ]
 
 

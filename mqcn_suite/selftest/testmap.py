@@ -21,9 +21,14 @@ verdict.  Three things could break that argument, and each is handled:
   (each one resets its target; the model is sans-IO and keeps no module-level mutable
   state), which ``mqcn selftest mutation --all-tests`` can confirm on any sample.
 
+The same holds for the unit tests and vectors given with ``--tests`` (a :class:`Suite` of
+its own, measured the same way): a mutant runs only those of them that executed its function.
+
 The map is cached in the output directory, keyed by a hash of every file the scenarios run
-(the model, the suite, the steps and features, ``conftest.py``, ``pyproject.toml``), of the
-target and of the Python and coverage versions: it is recomputed only when one changes.
+(the model, the suite, the steps and features, ``conftest.py``, ``pyproject.toml``; for a
+``--tests`` suite also ``tests/``, ``reference_vectors/`` and ``docs/``), of the suite
+(target, paths) and of the Python and coverage versions: it is recomputed only when one
+changes.
 """
 
 from __future__ import annotations
@@ -33,7 +38,7 @@ import json
 import os
 import sys
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -46,11 +51,42 @@ MAP_VERSION = 1
 CACHE_FILE = "testmap.json"
 GLOBAL = -1  # "ran outside any test" in TestMap.lines
 SCENARIOS = "steps"
-_NOT_KEYED = ("tests", "reference_vectors")
+_NOT_KEYED = ("tests", "reference_vectors", "docs")  # keyed for --tests suites only
+
+
+TESTS_PREFIX = "tests:"
 
 
 class TestMapError(Exception):
     """The scenario suite could not be measured (it fails, or coverage is missing)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Suite:
+    """One pytest run per mutant: the scenarios under a target, or the ``--tests`` paths.
+
+    ``name`` keys the suite everywhere (selections, test maps, state records, the report):
+    the target itself for the scenarios, ``tests:PATH,PATH…`` for the ``--tests`` paths, which
+    run with ``--mqcn-target=target`` too (they do not use it, the plugin wants one).
+    """
+
+    name: str
+    target: str
+    paths: tuple[str, ...] = (SCENARIOS,)
+
+    @property
+    def scenarios(self) -> bool:
+        return self.paths == (SCENARIOS,)
+
+    @classmethod
+    def of(cls, suite: str | Suite) -> Suite:
+        """``suite`` itself, or the scenarios under the target ``suite``."""
+        return suite if isinstance(suite, Suite) else cls(suite, suite)
+
+    @classmethod
+    def tests(cls, paths: Sequence[str], target: str) -> Suite:
+        """The ``--tests`` paths (relative to the project root), as one suite."""
+        return cls(TESTS_PREFIX + ",".join(paths), target, tuple(paths))
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,10 +100,10 @@ class Selection:
     def empty(self) -> bool:
         return not self.everything and not self.tests
 
-    def paths(self) -> list[str]:
-        """The test files to give pytest, in suite order."""
+    def paths(self, everything: Sequence[str] = (SCENARIOS,)) -> list[str]:
+        """The test files to give pytest, in suite order (``everything``: the whole suite's)."""
         if self.everything:
-            return [SCENARIOS]
+            return list(everything)
         return list(dict.fromkeys(test.split("::", 1)[0] for test in self.tests))
 
     def count(self, total: int) -> int:
@@ -123,13 +159,15 @@ class TestMap:
         return cls(data["key"], data["target"], list(data["tests"]), lines, data["seconds"])
 
 
-def snapshot_key(root: Path, target: str) -> str:
-    """Hash of everything a scenario run depends on in the tree at ``root``, and the target."""
+def snapshot_key(root: Path, target: str | Suite) -> str:
+    """Hash of everything a suite's run depends on in the tree at ``root``, and the suite."""
+    suite = Suite.of(target)
     digest = hashlib.sha256()
     coverage_version = _coverage_version()
-    digest.update(f"v{MAP_VERSION}|{sys.version}|{coverage_version}|{target}\n".encode())
+    described = suite.name if suite.scenarios else f"{suite.name}|{suite.target}"
+    digest.update(f"v{MAP_VERSION}|{sys.version}|{coverage_version}|{described}\n".encode())
     for name in COPIED:
-        if name in _NOT_KEYED:
+        if name in _NOT_KEYED and suite.scenarios:
             continue
         for path in sorted(_files(root / name)):
             relative = path.relative_to(root).as_posix()
@@ -183,9 +221,11 @@ def store(directory: Path, testmap: TestMap) -> None:
 
 
 def measure(
-    sandbox: Sandbox, target: str, key: str, *, timeout: float, registry: ProcessRegistry
+    sandbox: Sandbox, target: str | Suite, key: str, *, timeout: float, registry: ProcessRegistry
 ) -> TestMap:
-    """Run the whole scenario suite under coverage in ``sandbox`` and build the map."""
+    """Run the whole suite (the scenarios under a target, by default) under coverage in
+    ``sandbox`` and build the map."""
+    suite = Suite.of(target)
     try:
         from coverage import CoverageData
     except ImportError:
@@ -205,24 +245,34 @@ def measure(
         ]
         env = {CONTEXTS_ENV: "1", COLLECTED_ENV: str(collected)}
         outcome = sandbox.pytest(
-            [SCENARIOS], target, timeout=timeout, registry=registry, env=env, prefix=prefix
+            list(suite.paths),
+            suite.target,
+            timeout=timeout,
+            registry=registry,
+            env=env,
+            prefix=prefix,
         )
-        _require_pass(outcome, target)
+        _require_pass(outcome, suite.name)
         tests = collected.read_text(encoding="utf-8").splitlines()
         data = CoverageData(basename=str(data_file))
         data.read()
         lines = _lines_by_test(data, sandbox.root, {test: i for i, test in enumerate(tests)})
-    return TestMap(key, target, tests, lines, outcome.seconds)
+    return TestMap(key, suite.name, tests, lines, outcome.seconds)
 
 
-def _require_pass(outcome: RunOutcome, target: str) -> None:
+def _require_pass(outcome: RunOutcome, name: str) -> None:
+    what = (
+        f"the --tests run ({name.removeprefix(TESTS_PREFIX)})"
+        if name.startswith(TESTS_PREFIX)
+        else f"the scenario suite for target {name}"
+    )
     if outcome.cancelled:
         raise KeyboardInterrupt
     if outcome.timed_out:
-        raise TestMapError(f"the scenario suite under coverage timed out for target {target}")
+        raise TestMapError(f"{what} under coverage timed out")
     if outcome.code != 0:
         raise TestMapError(
-            f"the unmutated scenario suite fails under coverage for target {target} "
+            f"{what}, unmutated, fails under coverage "
             f"(pytest exit {outcome.code}: {outcome.last_line()})"
         )
 

@@ -8,6 +8,7 @@ own tests use these to prove that either reading passes.
 
 from __future__ import annotations
 
+import dataclasses
 import uuid
 from typing import Any
 
@@ -16,10 +17,11 @@ from mqcn_model.client import NotificationClient
 from mqcn_model.constants import Operation
 from mqcn_model.directory import InMemoryDirectory
 from mqcn_model.envelope import Envelope
-from mqcn_model.errata import LENIENT, STRICT, SWITCH_OF, Readings, following
+from mqcn_model.errata import LENIENT, STRICT, SWITCH_OF, Readings, followed, following
 from mqcn_model.profiles import PROFILES
 from mqcn_model.server import NotificationServer
 from mqcn_suite.targets.base import Setup, TargetError
+from mqcn_suite.targets.pics import EVERYTHING, Pics
 
 
 class ReferenceTarget:
@@ -73,6 +75,12 @@ class ReferenceTarget:
             server_name=setup.client_server_name,
             profile=profile,
             readings=readings,
+        )
+
+    def pics(self) -> Pics:
+        """Everything, and exactly the errata readings this reference follows."""
+        return dataclasses.replace(
+            EVERYTHING, readings=tuple(sorted(followed(self.readings).items()))
         )
 
     def _server(self) -> NotificationServer:
