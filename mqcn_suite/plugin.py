@@ -20,6 +20,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -35,7 +36,15 @@ from mqcn_suite.report import (
     prepare_report_dir,
     write_report,
 )
-from mqcn_suite.report.results import REPORT_PROPERTY
+from mqcn_suite.report.results import (
+    ITEM_PROPERTY,
+    PHASE_PROPERTY,
+    REPORT_PROPERTY,
+    WORKER_DESELECTED,
+    WORKER_ITEMS,
+    item_metadata,
+    phase_outcome,
+)
 from mqcn_suite.targets import (
     DEFAULT_TIMEOUT,
     ClaimsGuard,
@@ -57,6 +66,25 @@ _COLLECTOR = pytest.StashKey[ResultCollector]()
 _COVERAGE = pytest.StashKey[Coverage]()
 _STARTED = pytest.StashKey[float]()
 _WRITTEN = pytest.StashKey[Path]()
+_TIMEOUTS = pytest.StashKey["_TimeoutCount"]()
+_DESELECTED = pytest.StashKey[int]()
+_SCENARIO = pytest.StashKey[bool]()  # on an item: it is a scenario (it uses the world)
+
+BDD_PROPERTY = "mqcn-bdd"  # pytest-bdd's scenario report, carried across pytest-xdist
+DEFAULT_MAX_TIMEOUTS = 3
+# The reason a run stopped because the target kept timing out starts with this.
+STOP_PREFIX = "mqcn: the target timed out"
+
+
+class _TimeoutCount:
+    """Consecutive scenarios that ended on a target timeout (one count per process: each
+    pytest-xdist worker drives its own target)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.in_a_row = 0
+        self.current_timed_out = False
+        self.current_ran = False
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -81,6 +109,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         type=float,
         default=DEFAULT_TIMEOUT,
         help=f"time limit of one call to an exec: target (default {DEFAULT_TIMEOUT:g} s)",
+    )
+    group.addoption(
+        "--mqcn-max-timeouts",
+        metavar="N",
+        type=int,
+        default=DEFAULT_MAX_TIMEOUTS,
+        help=(
+            "stop the run after N consecutive scenarios ended on a target timeout; the "
+            f"scenarios not run are marked error (default {DEFAULT_MAX_TIMEOUTS}; 0: never stop)"
+        ),
     )
     group.addoption(
         "--mqcn-claims",
@@ -125,6 +163,12 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(
             f"--mqcn-timeout: must be a positive number of seconds, not {timeout}"
         )
+    max_timeouts = config.getoption("--mqcn-max-timeouts", default=DEFAULT_MAX_TIMEOUTS)
+    if max_timeouts is None or max_timeouts < 0:
+        raise pytest.UsageError(
+            f"--mqcn-max-timeouts: must be 0 (never stop) or a positive number, not {max_timeouts}"
+        )
+    config.stash[_TIMEOUTS] = _TimeoutCount(max_timeouts)
     pics_file = config.getoption("--mqcn-pics", default=None)
     try:
         pics = load_pics(Path(pics_file)) if pics_file else None
@@ -141,6 +185,9 @@ def pytest_configure(config: pytest.Config) -> None:
         target.close()
         raise pytest.UsageError(f"--mqcn-target: {exc}") from None
     config.stash[_TARGET] = ClaimsGuard(target, claims)
+    if _xdist_controller(config):
+        target.close()  # each pytest-xdist worker starts and drives its own target
+        config.pluginmanager.register(_BddCarrier(), "mqcn-bdd-carrier")
     report = config.getoption("--mqcn-report", default=None)
     if report is None or hasattr(config, "workerinput"):
         return
@@ -156,6 +203,30 @@ def pytest_configure(config: pytest.Config) -> None:
     collector = ResultCollector(config.rootpath)
     config.stash[_COLLECTOR] = collector
     config.pluginmanager.register(collector, "mqcn-report-collector")
+
+
+def _xdist_controller(config: pytest.Config) -> bool:
+    """Is this the pytest-xdist controller (which runs no test; its workers do)?"""
+    if hasattr(config, "workerinput"):
+        return False
+    return getattr(config.option, "dist", "no") != "no" and bool(
+        getattr(config.option, "numprocesses", None) or getattr(config.option, "tx", None)
+    )
+
+
+def run_options(config: pytest.Config) -> dict[str, str]:
+    """The options that shaped the run, as a replay command must repeat them."""
+    options: dict[str, str] = {}
+    timeout = config.getoption("--mqcn-timeout", default=DEFAULT_TIMEOUT)
+    if timeout != DEFAULT_TIMEOUT:
+        options["--mqcn-timeout"] = f"{timeout:g}"
+    pics = config.getoption("--mqcn-pics", default=None)
+    if pics:
+        options["--mqcn-pics"] = str(Path(pics).resolve())
+    claims = config.getoption("--mqcn-claims", default="fail")
+    if claims != "fail":
+        options["--mqcn-claims"] = claims
+    return options
 
 
 def features_dir(config: pytest.Config) -> Path:
@@ -192,6 +263,123 @@ def pytest_collection(session: pytest.Session) -> None:
     config.stash[_STARTED] = time.perf_counter()
 
 
+def stop_reason(session: pytest.Session) -> str | None:
+    """Why the run stopped early because the target kept timing out (None: it did not)."""
+    for reason in (session.shouldfail, session.shouldstop):
+        if isinstance(reason, str) and STOP_PREFIX in reason:
+            return reason[reason.index(STOP_PREFIX) :]
+    return None
+
+
+# --- every process: what each report carries, and the timeout rule --------------------------
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[Any]) -> Any:
+    """Annotate each phase's report for the report (also across pytest-xdist), shorten what
+    the suite's own transport raised to one line, and note target timeouts."""
+    report = yield
+    phase = phase_outcome(call, report)
+    if not item.stash.get(_SCENARIO, False):
+        phase["target_error"] = phase["timeout"] = False  # not a scenario: pytest's own terms
+        if phase["outcome"] == "error" and report.when == "call":
+            phase["outcome"] = "failed"
+    report.user_properties.append((PHASE_PROPERTY, json.dumps(phase)))
+    if hasattr(item.config, "workerinput"):
+        if report.when == "setup":
+            metadata = item_metadata(item, item.config.rootpath)
+            report.user_properties.append((ITEM_PROPERTY, json.dumps(metadata)))
+        elif report.when == "call":
+            _carry_bdd_report(item, report)
+    if phase["target_error"] and call.excinfo is not None:
+        first = str(call.excinfo.value).splitlines()[0] if str(call.excinfo.value) else ""
+        report.longrepr = (
+            f"{call.excinfo.typename}: {first} (stderr and the exchange: in the mqcn report)"
+        )
+    count = item.config.stash.get(_TIMEOUTS, None)
+    if count is not None:
+        if phase.get("timeout"):
+            count.current_timed_out = True
+        elif report.when == "call":
+            count.current_ran = True
+    return report
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Any:
+    """After N consecutive scenarios ended on a target timeout, stop the run."""
+    count = item.config.stash.get(_TIMEOUTS, None)
+    if count is not None:
+        count.current_timed_out = count.current_ran = False
+    result = yield
+    if count is None:
+        return result
+    if count.current_timed_out:
+        count.in_a_row += 1
+    elif count.current_ran:
+        count.in_a_row = 0
+    if count.limit and count.in_a_row >= count.limit and not item.session.shouldfail:
+        item.session.shouldfail = (
+            f"{STOP_PREFIX} {count.in_a_row} times in a row (--mqcn-max-timeouts "
+            f"{count.limit}): run stopped; the scenarios not run are marked error"
+        )
+    return result
+
+
+def _carry_bdd_report(item: pytest.Item, report: pytest.TestReport) -> None:
+    """pytest-bdd keeps a scenario's report for cucumber.json beside the TestReport, where
+    pytest-xdist does not carry it: put it in the report for the controller."""
+    from pytest_bdd.reporting import scenario_reports_registry
+
+    scenario = scenario_reports_registry.get(item)
+    if scenario is not None:
+        report.user_properties.append((BDD_PROPERTY, json.dumps(scenario.serialize())))
+
+
+class _BddCarrier:
+    """pytest-xdist controller: gives pytest-bdd back the scenario report a worker carried."""
+
+    @pytest.hookimpl(tryfirst=True)  # before pytest-bdd's cucumber.json and junit.xml read it
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        for index, (name, value) in enumerate(report.user_properties):
+            if name == BDD_PROPERTY:
+                from pytest_bdd.reporting import ReportContext, test_report_context_registry
+
+                del report.user_properties[index]
+                test_report_context_registry[report] = ReportContext(
+                    scenario=json.loads(value), name=report.nodeid.rpartition("::")[2]
+                )
+                return
+
+
+def pytest_report_teststatus(report: pytest.TestReport) -> tuple[str, str, str] | None:
+    """A scenario the target broke is an error, not a failure, in pytest's counts too."""
+    if report.when == "call" and report.failed:
+        for name, value in report.user_properties:
+            if name == PHASE_PROPERTY and json.loads(value).get("target_error"):
+                return "error", "E", "ERROR"
+    return None
+
+
+def pytest_deselected(items: list[pytest.Item]) -> None:
+    if items:
+        config = items[0].config
+        config.stash[_DESELECTED] = config.stash.get(_DESELECTED, 0) + len(items)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """pytest-xdist worker: hand every collected item's metadata to the controller."""
+    config = session.config
+    workeroutput = getattr(config, "workeroutput", None)
+    if workeroutput is None:
+        return
+    workeroutput[WORKER_ITEMS] = json.dumps(
+        [item_metadata(item, config.rootpath) for item in session.items]
+    )
+    workeroutput[WORKER_DESELECTED] = config.stash.get(_DESELECTED, 0)
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_sessionfinish(session: pytest.Session) -> None:
     """With ``--mqcn-report``: compute every requirement's verdict and write the report."""
@@ -203,13 +391,20 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     if session.exitstatus == pytest.ExitCode.USAGE_ERROR or _COVERAGE not in config.stash:
         return  # nothing ran: keep whatever an earlier run wrote
     started = config.stash.get(_STARTED, None)
+    stopped = stop_reason(session)
+    if stopped is not None:
+        collector.mark_not_run(
+            collector.collected, "not run: the run stopped after the target kept timing out"
+        )
     document = build_traceability(
         collector.results.values(),
         target=config.stash[_TARGET_SPEC],
         coverage=config.stash[_COVERAGE],
-        deselected=len(collector.deselected),
+        deselected=collector.deselected_count,
         duration=time.perf_counter() - started if started is not None else None,
         claimed_readings=config.stash[_TARGET].pics.claimed_readings,
+        options=run_options(config),
+        stopped=stopped,
     )
     try:
         write_report(directory, document)
@@ -244,6 +439,7 @@ def mqcn_target(pytestconfig: pytest.Config) -> Target:
 @pytest.fixture
 def world(mqcn_target: Target, request: pytest.FixtureRequest) -> Iterator[World]:
     """A fresh scenario world; what it records is attached to the test for the report."""
+    request.node.stash[_SCENARIO] = True
     scenario_world = World(
         target=mqcn_target,
         claims_binding=request.config.getoption("--mqcn-claims", default="fail") == "fail",

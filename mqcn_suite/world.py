@@ -36,6 +36,7 @@ from mqcn_model.sending import (
     sending_violations,
     statement_problem,
 )
+from mqcn_suite.scenarios.expectations import attribute_diff
 from mqcn_suite.scenarios.fixtures import (
     COMPUTER,
     DS_GUID,
@@ -65,12 +66,55 @@ class Check:
     message: str
     errata: str | None = None
     reading: str | None = None  # strict | lenient
+    diff: list[dict[str, Any]] | None = None  # expected against observed, attribute by attribute
 
-    def to_json(self) -> dict[str, str]:
-        data = {"requirement": self.requirement, "verdict": self.verdict, "message": self.message}
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "requirement": self.requirement,
+            "verdict": self.verdict,
+            "message": self.message,
+        }
         if self.errata is not None:
             data |= {"errata": self.errata, "reading": self.reading or ""}
+        if self.diff:
+            data["diff"] = self.diff
         return data
+
+
+def describe(value: Any) -> str:
+    """A drawn or observed value in the spec's terms, never a Python repr: bytes as hex, an
+    update as its Command and what it names, a message by its fields, collections item by item.
+
+    >>> describe(b"\\x00\\x01")
+    '0x0001'
+    >>> describe([1, "a"])
+    '1, a'
+    """
+    from mqcn_model.codec.message import ChangeNotificationMessage
+    from mqcn_model.codec.update import NotificationUpdate
+    from mqcn_model.render import message_to_json, update_to_json, value_to_json
+
+    if isinstance(value, bytes | bytearray):
+        return f"0x{bytes(value).hex()}" if value else "no bytes"
+    if isinstance(value, NotificationUpdate):
+        data = update_to_json(value)
+        names = ", ".join(p["name"] for p in data["properties"]) or "no property"
+        subject = data["path_name"] if data["use_guid"] == 0 else data["guid_identifier"]
+        return (
+            f"update Command 0x{data['command']:02x} UseGuid 0x{data['use_guid']:02x} "
+            f"{subject} ({names})"
+        )
+    if isinstance(value, ChangeNotificationMessage):
+        return describe(message_to_json(value))
+    if isinstance(value, Envelope):
+        return describe({k: v for k, v in value.to_json().items()})
+    if isinstance(value, dict):
+        return "; ".join(f"{key} = {describe(item)}" for key, item in value.items()) or "nothing"
+    if isinstance(value, list | tuple | set | frozenset):
+        return ", ".join(describe(item) for item in value) or "none"
+    if isinstance(value, str | int | float | bool) or value is None:
+        return str(value)
+    return str(value_to_json(value))
 
 
 @dataclass
@@ -170,7 +214,13 @@ class World:
         """Did the scenario put the target in a product profile it claims (not ``spec``)?"""
         return self.setup.profile != DEFAULT_PROFILE.name
 
-    def expect(self, requirement: str, condition: bool, message: str) -> None:
+    def expect(
+        self,
+        requirement: str,
+        condition: bool,
+        message: str,
+        diff: list[dict[str, Any]] | None = None,
+    ) -> None:
         """Record the verdict of ``requirement``; a MUST that fails raises RequirementFailure.
 
         SHOULD / SHOULD NOT give a warning, MAY and product-behaviour notes give info: they
@@ -183,14 +233,14 @@ class World:
             self.checks.append(Check(requirement, "pass", message))
             return
         if entry.is_mandatory:
-            self.checks.append(Check(requirement, "fail", message))
+            self.checks.append(Check(requirement, "fail", message, diff=diff))
             raise RequirementFailure(f"{requirement}: {message}")
         if entry.keyword == "PRODUCT" and self.claims_binding and self.profile_claimed:
             text = f"the target claims product profile {self.setup.profile!r}, yet {message}"
-            self.checks.append(Check(requirement, "claim-fail", text))
+            self.checks.append(Check(requirement, "claim-fail", text, diff=diff))
             raise RequirementFailure(f"{requirement}: {text}")
         verdict = "warning" if entry.severity == "warning" else "info"
-        self.checks.append(Check(requirement, verdict, message))
+        self.checks.append(Check(requirement, verdict, message, diff=diff))
 
     def expect_reading(
         self, requirement: str, errata: str, *, strict: bool, lenient: bool, message: str
@@ -248,10 +298,19 @@ class World:
         """The message under test changed nothing — or, where an errata reading admits it
         (:func:`~mqcn_model.judge.errata_admitting`), did exactly what a receiver following
         that reading does with it."""
-        unchanged = self.state() == self.state_before
+        after = self.state()
+        unchanged = after == self.state_before
         admitting = errata_admitting(self.message) if self.message else ()
         if not admitting:
-            self.expect(requirement, unchanged, "the queue manager state changed")
+            diff = attribute_diff(self.state_before or {}, after)
+            changed = "; ".join(
+                f"{d['attribute']}: {describe(d['expected'])} -> {describe(d['observed'])}"
+                for d in diff[:3]
+            )
+            more = f" (and {len(diff) - 3} more)" if len(diff) > 3 else ""
+            self.expect(
+                requirement, unchanged, f"the queue manager state changed: {changed}{more}", diff
+            )
             return
         switch = admitting[0]
         lenient = not unchanged and self.state() == self.reference_state(switch.readings)
@@ -395,8 +454,13 @@ class World:
         self.restart()
         before = self.target.state()
         self.deliver(body)
-        if self.target.state() != before:
-            return f"{body.hex()}: the queue manager state changed"
+        after = self.target.state()
+        if after != before:
+            changed = "; ".join(
+                f"{d['attribute']}: {describe(d['expected'])} -> {describe(d['observed'])}"
+                for d in attribute_diff(before, after)[:3]
+            )
+            return f"{body.hex()}: the queue manager state changed ({changed})"
         if not self.probe_still_serving():
             return f"{body.hex()}: the next conforming notification was not applied"
         return None
@@ -450,7 +514,7 @@ class World:
         def run(drawn: Any) -> None:
             problem = check(drawn)
             if problem:
-                problems.append(f"{drawn!r}: {problem}")
+                problems.append(f"{describe(drawn)}: {problem}")
 
         run()
         return problems

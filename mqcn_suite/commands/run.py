@@ -8,11 +8,15 @@ Exit codes (those of every ``mqcn`` command):
 
 * 0 — no requirement failed (warnings, information and inconclusive ones do not count);
 * 1 — some requirement failed (a MUST / MUST NOT broken, a product note broken in a profile
-  the target claims, a scenario failed, or the target broke), or a test failed that no
-  requirement accounts for;
+  the target claims, a scenario failed), or a test failed that no requirement accounts for;
 * 2 — usage error: unknown target, unwritable report directory, pytest refused the arguments,
   a feature file tag naming no requirement (one line on stderr);
-* 3 — internal error of the suite (collection errors, no report written...).
+* 3 — internal error of the suite (collection errors, no report written, the report and
+  pytest disagree on what ran...);
+* 4 — the target broke: the run stopped after ``--max-timeouts`` consecutive timeouts (the
+  scenarios not run are ``error``), or some requirement is ``error`` and none failed;
+* 5 — no scenario ran (all deselected, e.g. ``-k`` matching nothing, or all skipped): every
+  requirement is inconclusive or not applicable — never a silent pass.
 
 The command is the function :func:`run`; ``mqcn_suite.cli`` registers it as ``mqcn run``.
 """
@@ -32,6 +36,7 @@ from rich.text import Text
 
 import mqcn_suite
 from mqcn_model.catalog import KEYWORDS
+from mqcn_suite.plugin import DEFAULT_MAX_TIMEOUTS
 from mqcn_suite.report import (
     CUCUMBER_JSON,
     JUNIT_XML,
@@ -54,6 +59,8 @@ EXIT_CONFORMING = 0
 EXIT_NONCONFORMING = 1
 EXIT_USAGE = 2
 EXIT_INTERNAL = 3
+EXIT_TARGET = 4
+EXIT_NO_SCENARIO = 5
 
 COMMAND = "mqcn run"
 # Failing requirements listed in the summary (the HTML report lists them all).
@@ -77,7 +84,8 @@ RUN_HELP = (
     "(traceability.json, report.html, junit.xml, cucumber.json) into the report directory. "
     "Extra pytest arguments go after --, e.g. `mqcn run -- -m MQCN-3.2.5.1-4 -x`.\n\n"
     "Exit 0: no requirement failed. Exit 1: some requirement failed. Exit 2: usage error. "
-    "Exit 3: internal error."
+    "Exit 3: internal error. Exit 4: the target broke (timeouts stopped the run, or errors "
+    "and no failure). Exit 5: no scenario ran."
 )
 
 
@@ -113,6 +121,7 @@ def pytest_arguments(
     pics: Path | None = None,
     timeout: float = DEFAULT_TIMEOUT,
     claims: str = "fail",
+    max_timeouts: int = DEFAULT_MAX_TIMEOUTS,
 ) -> list[str]:
     """The pytest command line ``mqcn run`` uses (absolute paths; extra arguments last)."""
     root = suite_root()
@@ -129,6 +138,8 @@ def pytest_arguments(
         arguments.append(f"--mqcn-timeout={timeout}")
     if claims != "fail":
         arguments.append(f"--mqcn-claims={claims}")
+    if max_timeouts != DEFAULT_MAX_TIMEOUTS:
+        arguments.append(f"--mqcn-max-timeouts={max_timeouts}")
     return [*arguments, *extra]
 
 
@@ -144,11 +155,47 @@ def read_document(report: Path, not_before: float) -> dict[str, Any] | None:
 
 
 def exit_code(document: dict[str, Any], pytest_status: int) -> int:
-    """0 if no requirement failed (and no test failed), else 1."""
-    failing = [r for r in document["requirements"] if r["verdict"] in FAILING_VERDICTS]
-    if failing or pytest_status == pytest.ExitCode.TESTS_FAILED:
+    """The exit code of a run (see the module's docstring), from its document."""
+    verdicts = {r["verdict"] for r in document["requirements"]}
+    run_info = document["run"]
+    if run_info.get("stopped"):
+        return EXIT_TARGET
+    if verdicts & {"fail", "claim-fail"}:
         return EXIT_NONCONFORMING
+    if "error" in verdicts:
+        return EXIT_TARGET
+    if pytest_status == pytest.ExitCode.TESTS_FAILED:
+        return EXIT_NONCONFORMING
+    if run_info["passed"] + run_info["failed"] + run_info["error"] == 0:
+        return EXIT_NO_SCENARIO
     return EXIT_CONFORMING
+
+
+class RunCounter:
+    """Pytest plugin object counting what pytest itself ran, item by item, to check that the
+    report holds the same (a report that lost its results must never pass silently)."""
+
+    def __init__(self) -> None:
+        self.outcomes: dict[str, str] = {}
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        order = ("passed", "skipped", "failed")
+        seen = self.outcomes.setdefault(report.nodeid, "passed")
+        if order.index(report.outcome) > order.index(seen):
+            self.outcomes[report.nodeid] = report.outcome
+
+    def disagreement(self, document: dict[str, Any]) -> str | None:
+        """What differs between pytest's count and the report's (None: they agree)."""
+        run_info = document["run"]
+        ran = sum(1 for o in self.outcomes.values() if o != "skipped")
+        reported = run_info["passed"] + run_info["failed"] + run_info["error"]
+        skipped = sum(1 for o in self.outcomes.values() if o == "skipped")
+        if ran != reported or skipped != run_info["skipped"]:
+            return (
+                f"pytest ran {ran} scenarios and skipped {skipped}, the report holds {reported} "
+                f"runs and {run_info['skipped']} skipped"
+            )
+        return None
 
 
 def summary_table(document: dict[str, Any]) -> Table:
@@ -177,34 +224,92 @@ def _percent(part: int, whole: int) -> str:
     return f"{100 * part / whole:.0f}%" if whole else "-"
 
 
+def failing_breakdown(failing: list[dict[str, Any]]) -> str:
+    """ "2 fail, 1 claim-fail, 3 error": the failing requirements by verdict, apart."""
+    counts = {v: sum(r["verdict"] == v for r in failing) for v in FAILING_VERDICTS}
+    return ", ".join(f"{n} {verdict}" for verdict, n in counts.items() if n)
+
+
+def requirement_line(document: dict[str, Any]) -> str:
+    """The one line of requirement totals; percentages are of the applicable requirements."""
+    summary = document["summary"]
+    testable, applicable = summary["testable"], summary["applicable"]
+    parts = [
+        f"Target {document['target']}: {summary['total']} requirements, {testable} testable",
+    ]
+    if summary["not_applicable"]:
+        parts.append(f"{summary['not_applicable']} not applicable, {applicable} applicable")
+    parts.append(
+        f"{summary['covered']} covered by a scenario ({_percent(summary['covered'], testable)} "
+        "of testable)"
+    )
+    parts.append(
+        f"{summary['passed']} passed ({_percent(summary['passed'], applicable)} of applicable)"
+    )
+    parts.append(f"{summary['failed']} failed")
+    parts.append(f"{summary['claim_failed']} claim-fail")
+    parts.append(f"{summary['error']} error")
+    return ", ".join(parts) + "."
+
+
+def runs_line(run_info: dict[str, Any]) -> str:
+    """The one line of scenario runs, as pytest counts them (errors apart from failures)."""
+    line = (
+        f"Scenario runs: {run_info['items']} ({run_info['passed']} passed, "
+        f"{run_info['failed']} failed, {run_info['error']} errors, {run_info['skipped']} skipped, "
+        f"{run_info['deselected']} deselected"
+    )
+    if run_info.get("not_run"):
+        line += f"; {run_info['not_run']} not run, marked error"
+    return line + f") in {run_info['duration']:.2f} s."
+
+
 def print_summary(console: Console, document: dict[str, Any], report: Path) -> None:
     """The human summary of a run: table, coverage figures, failures, report files."""
-    summary, run_info = document["summary"], document["run"]
+    run_info = document["run"]
     console.print()
     console.print(summary_table(document))
-    testable = summary["testable"]
-    console.print(
-        f"Target {document['target']}: {summary['total']} requirements, {testable} testable, "
-        f"{summary['covered']} covered by a scenario ({_percent(summary['covered'], testable)}), "
-        f"{summary['passed']} passed ({_percent(summary['passed'], testable)}), "
-        f"{summary['failed']} failed"
-        + (f", {summary['claim_failed']} broken claims." if summary["claim_failed"] else ".")
-    )
-    console.print(
-        f"Scenario runs: {run_info['items']} ({run_info['passed']} passed, "
-        f"{run_info['failed']} failed, {run_info['skipped']} skipped, {run_info['error']} errors, "
-        f"{run_info['deselected']} deselected) in {run_info['duration']:.2f} s."
-    )
+    console.print(requirement_line(document))
+    console.print(runs_line(run_info))
     failing = [r for r in document["requirements"] if r["verdict"] in FAILING_VERDICTS]
     if failing:
-        console.print(Text(f"Failing requirements ({len(failing)}):", style="bold red"))
+        console.print(
+            Text(
+                f"Failing requirements ({len(failing)}: {failing_breakdown(failing)}):",
+                style="bold red",
+            )
+        )
+        unreached = [
+            r
+            for r in failing
+            if r["failures"] and all(f["message"].startswith("not run") for f in r["failures"])
+        ]
+        if unreached:
+            console.print(
+                f"  {len(unreached)} of them error because the run stopped before their "
+                "scenarios (listed in the HTML report)"
+            )
+        failing = [r for r in failing if r not in unreached]
         for requirement in failing[:FAILURES_SHOWN]:
             line = Text("  ")
             line.append(requirement["id"], style="bold red")
+            line.append(f" {requirement['verdict']}", style=VERDICT_STYLE[requirement["verdict"]])
             line.append(f" [{requirement['keyword']}] {requirement['statement']}")
             console.print(line)
             for failure in requirement["failures"][:1]:
-                console.print(Text(f"      {failure['message'].splitlines()[0]}", style="dim"))
+                first = (failure["message"].splitlines() or [""])[0]
+                console.print(Text(f"      {first}", style="dim"))
+                if failure["envelope"]:
+                    fields = ", ".join(f"{f['name']} {f['value']}" for f in failure["envelope"])
+                    console.print(Text(f"      envelope: {fields}", style="dim"))
+                for change in failure["diff"][:5]:
+                    console.print(
+                        Text(
+                            f"      {change['attribute']}: expected {change['expected']}, "
+                            f"observed {change['observed']}",
+                            style="dim",
+                        )
+                    )
                 console.print(Text(f"      replay: {failure['replay']}", style="dim"))
         if len(failing) > FAILURES_SHOWN:
             console.print(f"  ... and {len(failing) - FAILURES_SHOWN} more (see the HTML report)")
@@ -274,6 +379,17 @@ def run(
         float,
         typer.Option("--timeout", metavar="SECONDS", help="Time limit of one call to the target."),
     ] = DEFAULT_TIMEOUT,
+    max_timeouts: Annotated[
+        int,
+        typer.Option(
+            "--max-timeouts",
+            metavar="N",
+            help=(
+                "Stop the run after N consecutive scenarios ended on a target timeout; the "
+                "rest are marked error and the exit is 4 (0: never stop)."
+            ),
+        ),
+    ] = DEFAULT_MAX_TIMEOUTS,
     claims: Annotated[
         str,
         typer.Option(
@@ -303,26 +419,37 @@ def run(
         directory = _check(target, report, pics, timeout)
         if claims not in ("fail", "info"):
             raise RunProblem(f"--claims: expected 'fail' or 'info', not {claims!r}")
+        if max_timeouts < 0:
+            raise RunProblem(f"--max-timeouts: must be 0 (never stop) or more, not {max_timeouts}")
         arguments = pytest_arguments(
-            target, directory, list(pytest_args or []), pics, timeout, claims
+            target, directory, list(pytest_args or []), pics, timeout, claims, max_timeouts
         )
         started = time.time() - 1  # file systems with coarse modification times
-        status = pytest.main(arguments)
+        counter = RunCounter()
+        status = pytest.main(arguments, plugins=[counter])
         if status == pytest.ExitCode.USAGE_ERROR:
             raise RunProblem("pytest refused the run (the reason is printed above)")
-        if status == pytest.ExitCode.INTERRUPTED:
+        document = read_document(directory, started)
+        stopped = document is not None and document["run"].get("stopped")
+        if status == pytest.ExitCode.INTERRUPTED and not stopped:
             _fail("interrupted (collection errors or Ctrl-C; see above)", EXIT_INTERNAL)
         if status == pytest.ExitCode.INTERNAL_ERROR:
             _fail("internal error of pytest or of the suite (see above)", EXIT_INTERNAL)
-        document = read_document(directory, started)
         if document is None:
             _fail(
                 f"internal error: no {TRACEABILITY_JSON} was written in {directory}", EXIT_INTERNAL
             )
         print_summary(Console(highlight=False, soft_wrap=True), document, directory)
-        if status == pytest.ExitCode.NO_TESTS_COLLECTED:
+        disagreement = counter.disagreement(document)
+        if disagreement is not None:
+            _fail(f"internal error: the report lost results: {disagreement}", EXIT_INTERNAL)
+        if stopped:
+            typer.echo(f"{COMMAND}: {stopped} (exit {EXIT_TARGET})", err=True)
+        elif exit_code(document, status) == EXIT_NO_SCENARIO:
             typer.echo(
-                f"{COMMAND}: note: no scenario was selected; every requirement is inconclusive"
+                f"{COMMAND}: no scenario ran (all deselected or skipped); every requirement is "
+                f"inconclusive or not applicable (exit {EXIT_NO_SCENARIO})",
+                err=True,
             )
     except (typer.Exit, BrokenPipeError):
         raise

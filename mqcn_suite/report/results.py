@@ -16,12 +16,16 @@ from typing import Any
 import pytest
 
 from mqcn_model.catalog import CATALOG
-from mqcn_suite.targets import TargetError
+from mqcn_suite.targets import TargetError, TargetTimeout
 
-REPORT_PROPERTY = "mqcn"
+REPORT_PROPERTY = "mqcn"  # what the world recorded (checks, messages), JSON
+ITEM_PROPERTY = "mqcn-item"  # the item's metadata (requirements, feature, scenario), JSON
+PHASE_PROPERTY = "mqcn-phase"  # what one phase did (outcome, failure, target broke), JSON
+WORKER_ITEMS = "mqcn_items"  # pytest-xdist workeroutput: every collected item's metadata
+WORKER_DESELECTED = "mqcn_deselected"
 # The longest failure text kept per item (the full traceback is in junit.xml).
 MAX_FAILURE_TEXT = 2000
-OUTCOME_ORDER = ("passed", "skipped", "failed", "error")
+OUTCOME_ORDER = ("passed", "skipped", "failed", "error", "not run")
 
 
 @dataclass
@@ -36,7 +40,7 @@ class ItemResult:
     scenario: str | None = None  # rendered scenario name (an outline row's values filled in)
     template: str | None = None  # the scenario's name as written in the feature file
     line: int | None = None
-    outcome: str = "passed"  # passed | failed | skipped | error
+    outcome: str = "passed"  # passed | failed | skipped | error | not run (a stopped run)
     duration: float = 0.0
     failure: str = ""  # short failure text, or the skip reason
     target_error: bool = False
@@ -79,7 +83,7 @@ def _short_failure(call: pytest.CallInfo[Any], report: pytest.TestReport) -> str
 
 def _skip_reason(report: pytest.TestReport) -> str:
     longrepr = report.longrepr
-    if isinstance(longrepr, tuple) and len(longrepr) == 3:
+    if isinstance(longrepr, tuple | list) and len(longrepr) == 3:
         reason = str(longrepr[2]).removeprefix("Skipped: ")
         # pytest names a Skipped subclass in the reason ("...targets.base.NotApplicable: ...")
         _, marker, rest = reason.partition("NotApplicable: ")
@@ -94,79 +98,149 @@ def _relative(path: str, root: Path) -> str:
         return path
 
 
+def item_metadata(item: pytest.Item, rootpath: Path) -> dict[str, Any]:
+    """What the report needs to know of a test item besides its outcome (JSON-shaped, so
+    that pytest-xdist carries it from a worker to the controller in ``user_properties``)."""
+    from pytest_bdd.parser import render_string  # pytest has imported it by now
+    from pytest_bdd.scenario import scenario_wrapper_template_registry
+    from pytest_bdd.utils import registry_get_safe
+
+    requirements = []
+    for mark in item.iter_markers():
+        if mark.name in CATALOG and mark.name not in requirements:
+            requirements.append(mark.name)
+    order = {rid: index for index, rid in enumerate(CATALOG)}
+    requirements.sort(key=order.__getitem__)
+    data: dict[str, Any] = {"nodeid": item.nodeid, "name": item.name, "requirements": requirements}
+    template = registry_get_safe(scenario_wrapper_template_registry, getattr(item, "obj", None))
+    if template is not None:
+        data["feature_path"] = str(Path(template.feature.filename).resolve())
+        data["feature"] = _relative(template.feature.filename, rootpath)
+        data["template"] = template.name
+        data["line"] = template.line_number
+        callspec = getattr(item, "callspec", None)
+        example = callspec.params.get("_pytest_bdd_example") if callspec else None
+        data["scenario"] = render_string(template.name, example) if example else template.name
+    return data
+
+
+def phase_outcome(call: pytest.CallInfo[Any], report: pytest.TestReport) -> dict[str, Any]:
+    """What one phase (setup / call / teardown) of an item did, JSON-shaped (see
+    :func:`item_metadata`): outcome, failure text or skip reason, whether the target broke."""
+    data: dict[str, Any] = {"outcome": None, "failure": "", "target_error": False, "timeout": False}
+    if report.failed:
+        broke = call.excinfo is not None and call.excinfo.errisinstance(TargetError)
+        data["target_error"] = broke
+        data["timeout"] = call.excinfo is not None and call.excinfo.errisinstance(TargetTimeout)
+        data["outcome"] = "failed" if report.when == "call" and not broke else "error"
+        data["failure"] = _short_failure(call, report)
+    elif report.skipped:
+        data["outcome"] = "skipped"
+        data["failure"] = _skip_reason(report)
+    return data
+
+
+def _property(report: pytest.TestReport, name: str) -> Any:
+    for key, value in report.user_properties:
+        if key == name:
+            return value
+    return None
+
+
 class ResultCollector:
-    """Pytest plugin object gathering one :class:`ItemResult` per test item."""
+    """Pytest plugin object gathering one :class:`ItemResult` per test item.
+
+    It reads only the reports (``pytest_runtest_logreport``), never the items: the plugin
+    puts what the report needs into each report's ``user_properties``
+    (:data:`ITEM_PROPERTY`, :data:`PHASE_PROPERTY`, :data:`REPORT_PROPERTY`), which
+    pytest-xdist carries from the workers to the controller, where this collector runs.
+    """
 
     def __init__(self, rootpath: Path) -> None:
         self.rootpath = rootpath
         self.results: dict[str, ItemResult] = {}
         self.deselected: list[str] = []
         self.collected: list[str] = []
+        # every collected item's metadata (for items a stopped run never reached)
+        self.metadata: dict[str, dict[str, Any]] = {}
+        self.worker_deselected = 0
 
-    # --- building one result ---------------------------------------------------------------
-    def _result_for(self, item: pytest.Item) -> ItemResult:
-        from pytest_bdd.parser import render_string  # pytest has imported it by now
-        from pytest_bdd.scenario import scenario_wrapper_template_registry
-        from pytest_bdd.utils import registry_get_safe
-
-        result = self.results.get(item.nodeid)
-        if result is not None:
-            return result
-        requirements = []
-        for mark in item.iter_markers():
-            if mark.name in CATALOG and mark.name not in requirements:
-                requirements.append(mark.name)
-        order = {rid: index for index, rid in enumerate(CATALOG)}
-        requirements.sort(key=order.__getitem__)
-        result = ItemResult(nodeid=item.nodeid, name=item.name, requirements=requirements)
-        template = registry_get_safe(scenario_wrapper_template_registry, getattr(item, "obj", None))
-        if template is not None:
-            result.feature_path = str(Path(template.feature.filename).resolve())
-            result.feature = _relative(template.feature.filename, self.rootpath)
-            result.template = template.name
-            result.line = template.line_number
-            callspec = getattr(item, "callspec", None)
-            example = callspec.params.get("_pytest_bdd_example") if callspec else None
-            result.scenario = render_string(template.name, example) if example else template.name
-        self.results[item.nodeid] = result
+    def _result_for(self, nodeid: str, metadata: dict[str, Any] | None) -> ItemResult:
+        result = self.results.get(nodeid)
+        if result is None:
+            data = metadata or self.metadata.get(nodeid) or {"nodeid": nodeid, "name": nodeid}
+            result = ItemResult(
+                nodeid=nodeid,
+                name=data.get("name", nodeid),
+                requirements=list(data.get("requirements", [])),
+                feature=data.get("feature"),
+                feature_path=data.get("feature_path"),
+                scenario=data.get("scenario"),
+                template=data.get("template"),
+                line=data.get("line"),
+            )
+            self.results[nodeid] = result
         return result
 
-    def record(
-        self, item: pytest.Item, call: pytest.CallInfo[Any], report: pytest.TestReport
-    ) -> None:
+    def record_report(self, report: pytest.TestReport) -> None:
         """Fold the report of one phase (setup / call / teardown) into the item's result."""
-        result = self._result_for(item)
+        metadata = _property(report, ITEM_PROPERTY)
+        result = self._result_for(
+            report.nodeid, json.loads(metadata) if isinstance(metadata, str) else None
+        )
         result.duration += report.duration
-        outcome = None
-        if report.failed:
+        phase = _property(report, PHASE_PROPERTY)
+        data = json.loads(phase) if isinstance(phase, str) else {}
+        outcome = data.get("outcome")
+        if outcome is None and report.failed:  # a report the plugin did not annotate
             outcome = "failed" if report.when == "call" else "error"
-            if call.excinfo is not None and call.excinfo.errisinstance(TargetError):
-                result.target_error = True
-        elif report.skipped:
-            outcome = "skipped"
+            data["failure"] = str(report.longrepr or "")[:MAX_FAILURE_TEXT]
+        if data.get("target_error"):
+            result.target_error = True
         if outcome is not None and OUTCOME_ORDER.index(outcome) > OUTCOME_ORDER.index(
             result.outcome
         ):
             result.outcome = outcome
-            result.failure = (
-                _skip_reason(report) if outcome == "skipped" else _short_failure(call, report)
-            )
-        for name, value in report.user_properties:
-            if name == REPORT_PROPERTY:
-                try:
-                    result.world = json.loads(value)
-                except (TypeError, ValueError):
-                    result.world = {"unreadable": str(value)[:200]}
+            result.failure = data.get("failure", "")
+        world = _property(report, REPORT_PROPERTY)
+        if world is not None:
+            try:
+                result.world = json.loads(world)
+            except (TypeError, ValueError):
+                result.world = {"unreadable": str(world)[:200]}
+
+    def mark_not_run(self, nodeids: list[str], why: str) -> None:
+        """Items a stopped run never reached: outcome ``not run``, verdict ``error``."""
+        for nodeid in nodeids:
+            if nodeid in self.results:
+                continue
+            result = self._result_for(nodeid, None)
+            result.outcome = "not run"
+            result.failure = why
+            result.target_error = True
 
     # --- pytest hooks ----------------------------------------------------------------------
-    @pytest.hookimpl(wrapper=True)
-    def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[Any]) -> Any:
-        report = yield
-        self.record(item, call, report)
-        return report
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        self.record_report(report)
 
     def pytest_deselected(self, items: list[pytest.Item]) -> None:
         self.deselected.extend(item.nodeid for item in items)
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         self.collected = [item.nodeid for item in session.items]
+        for item in session.items:
+            self.metadata[item.nodeid] = item_metadata(item, self.rootpath)
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_testnodedown(self, node: Any, error: Any) -> None:
+        """pytest-xdist: a worker finished; keep what it collected and deselected."""
+        output = getattr(node, "workeroutput", None) or {}
+        for data in json.loads(output.get(WORKER_ITEMS, "[]")):
+            self.metadata.setdefault(data["nodeid"], data)
+            if data["nodeid"] not in self.collected:
+                self.collected.append(data["nodeid"])
+        self.worker_deselected = max(self.worker_deselected, int(output.get(WORKER_DESELECTED, 0)))
+
+    @property
+    def deselected_count(self) -> int:
+        return len(self.deselected) or self.worker_deselected

@@ -13,7 +13,9 @@ Every catalog entry gets exactly one verdict:
 ``info``            a MAY / product-behaviour note: the target behaves otherwise (informational);
 ``pass``            every scenario tagged with it that ran passed;
 ``not applicable``  its scenarios were skipped as not applicable to the target (PICS);
-``inconclusive``    testable, but none of its scenarios ran (deselected, skipped, no scenario).
+``inconclusive``    testable, but none of its scenarios ran (deselected, skipped, no scenario),
+                    or one of them stopped on another requirement's failure before judging it
+                    (and nothing above applies).
 
 The first that applies wins, in that order (after ``untestable``).
 """
@@ -24,10 +26,12 @@ import shlex
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import cache
 from typing import Any
 
 from mqcn_model.catalog import CATALOG, KEYWORDS, Requirement
 from mqcn_model.errata import READING_NAMES, SWITCHES
+from mqcn_model.judge import judge
 from mqcn_suite.coverage import Coverage, ScenarioRef
 from mqcn_suite.report.results import ItemResult
 
@@ -44,7 +48,16 @@ VERDICTS = (
     "untestable",
 )
 # Precedence when a requirement collected several contributions (first wins).
-_PRECEDENCE = ("error", "fail", "claim-fail", "warning", "info", "pass", "not applicable")
+_PRECEDENCE = (
+    "error",
+    "fail",
+    "claim-fail",
+    "warning",
+    "info",
+    "stopped",
+    "pass",
+    "not applicable",
+)
 NOT_APPLICABLE_PREFIX = "not applicable"
 _RAN = ("passed", "failed", "error")
 # Summary keys of the verdicts (JSON-friendly spelling).
@@ -61,14 +74,61 @@ SUMMARY_KEY = {
 }
 
 
-def replay_command(nodeid: str, target: str) -> str:
-    """One shell line that re-runs exactly this scenario (from the repository root)."""
-    return f"pytest {shlex.quote(nodeid)} --mqcn-target={shlex.quote(target)}"
+# The [MS-MQDMPR] 3.1.1.12 names of the envelope's attributes, in the report's order.
+ENVELOPE_FIELDS = {
+    "message_id": "Identifier (PROPID_M_MSGID)",
+    "sender_identifier": "SenderIdentifier",
+    "sender_identifier_type": "SenderIdentifierType",
+    "authentication_level": "AuthenticationLevel",
+    "hash_algorithm": "HashAlgorithm",
+    "time_to_reach_queue": "TimeToReachQueue",
+    "delivery_guarantee": "DeliveryGuarantee",
+    "message_class": "Class",
+    "destination_format_name": "DestinationQueueFormatName",
+    "arrival_time": "ArrivalTime",
+}
+
+
+def replay_command(nodeid: str, target: str, options: Mapping[str, str] | None = None) -> str:
+    """One shell line that re-runs exactly this scenario (from the repository root), with
+    every option that shaped the run (time limit, PICS, claims)."""
+    parts = [f"pytest {shlex.quote(nodeid)} --mqcn-target={shlex.quote(target)}"]
+    parts += [f"{name}={shlex.quote(value)}" for name, value in (options or {}).items()]
+    return " ".join(parts)
 
 
 def decode_command(message_hex: str) -> str | None:
     """One shell line that judges the message under test on its own, if there is one."""
     return f"mqcn decode --hex {message_hex}" if message_hex else None
+
+
+@cache
+def _judge_sees(message_hex: str) -> frozenset[str]:
+    """The requirements the judge finds broken in the bytes alone."""
+    try:
+        return frozenset(judge(bytes.fromhex(message_hex)).requirements)
+    except ValueError:
+        return frozenset()
+
+
+def envelope_fields(envelope: Mapping[str, Any] | None) -> list[dict[str, Any]]:
+    """Every attribute of a delivered envelope, by its [MS-MQDMPR] name (the body apart)."""
+    if not envelope:
+        return []
+    return [
+        {"name": name, "value": envelope.get(key)}
+        for key, name in ENVELOPE_FIELDS.items()
+        if key in envelope
+    ]
+
+
+def _delivered(item: ItemResult) -> dict[str, Any] | None:
+    """The envelope that carried the message under test (the last one with its body)."""
+    sent = item.world.get("sent", [])
+    for envelope in reversed(sent):
+        if envelope.get("body") == item.message_hex:
+            return envelope
+    return sent[-1] if sent else None
 
 
 @dataclass
@@ -87,19 +147,42 @@ class _Evidence:
             self.failures.append(failure)
 
 
-def _failure(item: ItemResult, message: str, target: str, kind: str) -> dict[str, Any]:
+def _failure(
+    item: ItemResult,
+    message: str,
+    target: str,
+    kind: str,
+    *,
+    requirement: str | None = None,
+    check: Mapping[str, Any] | None = None,
+    options: Mapping[str, str] | None = None,
+) -> dict[str, Any]:
+    """One failing scenario of a requirement, with what explains it: the envelope delivered
+    (every attribute), the attribute-by-attribute diff the check recorded, the replay
+    command; and the judge-alone command only where the bytes are what failed."""
+    bytes_failed = (
+        kind in ("check", "claim")
+        and requirement is not None
+        and bool(item.message_hex)
+        and requirement in _judge_sees(item.message_hex)
+    )
+    envelope = _delivered(item) if kind != "target-error" else None
     return {
         "scenario": item.scenario or item.name,
         "nodeid": item.nodeid,
         "kind": kind,
         "message": message,
         "message_hex": item.message_hex,
-        "replay": replay_command(item.nodeid, target),
-        "decode": decode_command(item.message_hex),
+        "envelope": envelope_fields(envelope),
+        "diff": list((check or {}).get("diff", [])),
+        "replay": replay_command(item.nodeid, target, options),
+        "decode": decode_command(item.message_hex) if bytes_failed else None,
     }
 
 
-def _gather(results: Iterable[ItemResult], target: str) -> dict[str, _Evidence]:
+def _gather(
+    results: Iterable[ItemResult], target: str, options: Mapping[str, str] | None = None
+) -> dict[str, _Evidence]:
     """Fold every item's outcome and world checks into per-requirement evidence."""
     evidence: dict[str, _Evidence] = {}
 
@@ -125,7 +208,15 @@ def _gather(results: Iterable[ItemResult], target: str) -> dict[str, _Evidence]:
                     ev.contributions.append(verdict)
                     kind = "check" if verdict == "fail" else "claim"
                     ev.add_failure(
-                        _failure(item, f"{rid}: {check.get('message', '')}", target, kind)
+                        _failure(
+                            item,
+                            f"{rid}: {check.get('message', '')}",
+                            target,
+                            kind,
+                            requirement=rid,
+                            check=check,
+                            options=options,
+                        )
                     )
                 elif verdict in ("warning", "info"):
                     ev.contributions.append(verdict)
@@ -148,12 +239,20 @@ def _gather(results: Iterable[ItemResult], target: str) -> dict[str, _Evidence]:
                 ev.contributions.append("pass")
             elif item.target_error:
                 ev.contributions.append("error")
-                ev.add_failure(_failure(item, item.failure, target, "target-error"))
+                ev.add_failure(
+                    _failure(item, item.failure, target, "target-error", options=options)
+                )
             elif not attributed:
                 ev.contributions.append("fail")
-                ev.add_failure(_failure(item, item.failure, target, "scenario"))
-            # else: the failure belongs to another requirement; what this one's own checks
-            # said before the scenario stopped has been counted above.
+                ev.add_failure(
+                    _failure(
+                        item, item.failure, target, "scenario", requirement=rid, options=options
+                    )
+                )
+            elif not any(c.get("verdict") == "pass" for c in own):
+                # the scenario stopped on another requirement's failure before it judged this
+                # one: it is no evidence that this one passed
+                ev.contributions.append("stopped")
     return evidence
 
 
@@ -164,7 +263,7 @@ def verdict_of(requirement: Requirement, evidence: _Evidence | None) -> str:
     contributions = set(evidence.contributions) if evidence else set()
     for verdict in _PRECEDENCE:
         if verdict in contributions:
-            return verdict
+            return "inconclusive" if verdict == "stopped" else verdict
     return "inconclusive"
 
 
@@ -176,6 +275,13 @@ def _scenario_entries(
     ran: set[tuple[str | None, str | None]] = set()
     for item in evidence.items if evidence else []:
         ran.add((item.feature_path, item.template))
+        stopped_by = sorted(
+            {
+                c["requirement"]
+                for c in item.checks
+                if c.get("verdict") in ("fail", "claim-fail") and c.get("requirement") != rid
+            }
+        )
         entries.append(
             {
                 "name": item.scenario or item.name,
@@ -186,6 +292,7 @@ def _scenario_entries(
                 "nodeid": item.nodeid,
                 "tagged": rid in item.requirements,
                 "duration": round(item.duration, 6),
+                "stopped_by": stopped_by if item.outcome in ("failed", "error") else [],
             }
         )
     for scenario in static:
@@ -200,6 +307,7 @@ def _scenario_entries(
                     "nodeid": None,
                     "tagged": True,
                     "duration": 0.0,
+                    "stopped_by": [],
                 }
             )
     return entries
@@ -219,9 +327,11 @@ def summarise(requirements: list[dict[str, Any]]) -> dict[str, Any]:
         testable = [r for r in entries if r["testable"]]
         covered = [r for r in testable if any(s["tagged"] for s in r["scenarios"])]
         ran = [r for r in testable if any(s["outcome"] in _RAN for s in r["scenarios"])]
+        not_applicable = sum(r["verdict"] == "not applicable" for r in testable)
         return {
             "total": len(entries),
             "testable": len(testable),
+            "applicable": len(testable) - not_applicable,
             "covered": len(covered),
             "uncovered": len(testable) - len(covered),
             "ran": len(ran),
@@ -294,10 +404,16 @@ def build_traceability(
     duration: float | None = None,
     generated_at: datetime | None = None,
     claimed_readings: Mapping[str, str] | None = None,
+    options: Mapping[str, str] | None = None,
+    stopped: str | None = None,
 ) -> dict[str, Any]:
-    """The traceability document (see ``traceability.schema.json``)."""
+    """The traceability document (see ``traceability.schema.json``).
+
+    ``options``: the options that shaped the run (``--mqcn-timeout``…), repeated in every
+    replay command; ``stopped``: why the run stopped early (the target kept timing out).
+    """
     results = list(results)
-    evidence = _gather(results, target)
+    evidence = _gather(results, target, options)
     static = coverage.by_requirement(catalog) if coverage is not None else {}
     requirements = []
     for rid, requirement in catalog.items():
@@ -311,9 +427,10 @@ def build_traceability(
                 "notes": ev.notes if ev else [],
             }
         )
-    outcomes = {"passed": 0, "failed": 0, "skipped": 0, "error": 0}
+    outcomes = {"passed": 0, "failed": 0, "skipped": 0, "error": 0, "not run": 0}
     for item in results:
         outcomes[item.outcome] += 1
+    not_run = outcomes.pop("not run")
     when = generated_at or datetime.now(UTC)
     return {
         "schema": SCHEMA_ID,
@@ -321,9 +438,12 @@ def build_traceability(
         "target": target,
         "spec": getattr(catalog, "spec", ""),
         "run": {
-            "items": len(results),
+            "items": len(results) - not_run,
             **outcomes,
+            "not_run": not_run,
             "deselected": deselected,
+            "stopped": stopped,
+            "options": dict(options or {}),
             "duration": round(
                 duration if duration is not None else sum(r.duration for r in results), 3
             ),

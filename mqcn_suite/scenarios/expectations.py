@@ -164,6 +164,46 @@ def state_diff(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
     return diff
 
 
+def attribute_diff(expected: dict[str, Any], observed: dict[str, Any]) -> list[dict[str, Any]]:
+    """Expected against observed queue-manager state (``Target.state()``), attribute by
+    attribute: one ``{"attribute", "expected", "observed"}`` per difference; a queue present
+    on one side only is one entry whose other side is ``None``.
+
+    >>> a = {"queue_manager": {"JournalQuota": 1}, "queues": {"q1": {"Quota": 1}}}
+    >>> b = {"queue_manager": {"JournalQuota": 2}, "queues": {"q1": {"Quota": 5}}}
+    >>> attribute_diff(a, b)  # doctest: +NORMALIZE_WHITESPACE
+    [{'attribute': 'queue_manager.JournalQuota', 'expected': 1, 'observed': 2},
+     {'attribute': 'queue q1.Quota', 'expected': 1, 'observed': 5}]
+    """
+    found: list[dict[str, Any]] = []
+
+    def compare(prefix: str, old: dict[str, Any], new: dict[str, Any]) -> None:
+        for name in sorted(set(old) | set(new)):
+            if old.get(name) != new.get(name):
+                found.append(
+                    {
+                        "attribute": f"{prefix}.{name}",
+                        "expected": old.get(name),
+                        "observed": new.get(name),
+                    }
+                )
+
+    compare("queue_manager", expected.get("queue_manager", {}), observed.get("queue_manager", {}))
+    queues_before, queues_after = expected.get("queues", {}), observed.get("queues", {})
+    for guid in sorted(set(queues_before) | set(queues_after)):
+        old, new = queues_before.get(guid), queues_after.get(guid)
+        if old is None or new is None:
+            found.append({"attribute": f"queue {guid}", "expected": old, "observed": new})
+        else:
+            compare(f"queue {guid}", old, new)
+    for key in sorted((set(expected) | set(observed)) - {"queue_manager", "queues"}):
+        if expected.get(key) != observed.get(key):
+            found.append(
+                {"attribute": key, "expected": expected.get(key), "observed": observed.get(key)}
+            )
+    return found
+
+
 def changed_objects(diff: dict[str, Any]) -> set[str]:
     """The objects a :func:`state_diff` touches: "queue_manager", "queue <guid>", or
     "queue <guid> added" / "queue <guid> removed".

@@ -9,7 +9,14 @@ into a :class:`~mqcn_suite.targets.base.Target` (docs/adapter-protocol.md):
 
 from __future__ import annotations
 
-from mqcn_suite.targets.base import NotApplicable, Setup, Target, TargetBroken, TargetError
+from mqcn_suite.targets.base import (
+    NotApplicable,
+    Setup,
+    Target,
+    TargetBroken,
+    TargetError,
+    TargetTimeout,
+)
 from mqcn_suite.targets.exec import DEFAULT_TIMEOUT, ExecTarget
 from mqcn_suite.targets.pics import ClaimsGuard, Pics, PicsError, load_pics, pics_of
 from mqcn_suite.targets.python import load_python_target
@@ -27,6 +34,7 @@ __all__ = [
     "Target",
     "TargetBroken",
     "TargetError",
+    "TargetTimeout",
     "load_pics",
     "pics_of",
     "resolve_target",

@@ -39,6 +39,13 @@ class TargetBroken(TargetError):
     """
 
 
+class TargetTimeout(TargetBroken):
+    """The target did not answer a call within its time limit (``--mqcn-timeout``).
+
+    Consecutive timeouts stop the run (``--mqcn-max-timeouts``): a hung target costs seconds.
+    """
+
+
 class NotApplicable(pytest.skip.Exception):
     """The scenario needs something the target does not claim (its PICS) or implement.
 

@@ -25,7 +25,13 @@ from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
 from mqcn_model.envelope import Envelope
-from mqcn_suite.targets.base import NotApplicable, Setup, TargetBroken, TargetError
+from mqcn_suite.targets.base import (
+    NotApplicable,
+    Setup,
+    TargetBroken,
+    TargetError,
+    TargetTimeout,
+)
 from mqcn_suite.targets.pics import Pics, PicsError, schema_problem
 
 PROTOCOL_VERSIONS = (1,)
@@ -102,9 +108,9 @@ class ExecTarget:
                 {"suite": _suite_name(), "protocol_versions": list(PROTOCOL_VERSIONS)},
                 timeout=max(self.timeout, STARTUP_TIMEOUT),
             )
-        except TargetBroken as exc:
+        except TargetBroken as exc:  # a TargetError: a usage error at the first start
             self._kill()
-            raise TargetError(f"exec: the target did not complete hello: {exc}") from None
+            raise type(exc)(f"exec: the target did not complete hello: {exc}") from None
         except NotApplicable:
             self._kill()
             raise TargetError("exec: the target does not implement hello") from None
@@ -156,7 +162,7 @@ class ExecTarget:
         return self._process
 
     # --- one call ---------------------------------------------------------------------------
-    def _broken(self, problem: str) -> TargetBroken:
+    def _broken(self, problem: str, kind: type[TargetBroken] = TargetBroken) -> TargetBroken:
         """The error for a broken exchange: the problem, stderr tail, lines exchanged."""
         time.sleep(0.05)  # let the stderr pump catch the program's last words
         parts = [f"target {self.name} broke: {problem}"]
@@ -165,7 +171,7 @@ class ExecTarget:
         if self._exchange:
             parts.append("exchange (last lines):\n  " + "\n  ".join(self._exchange))
         self._kill()
-        return TargetBroken("\n".join(parts))
+        return kind("\n".join(parts))
 
     def _call(self, method: str, params: dict[str, Any], timeout: float | None = None) -> Any:
         process = self._process
@@ -184,7 +190,7 @@ class ExecTarget:
         try:
             answer_line = self._lines.get(timeout=limit)
         except queue.Empty:
-            raise self._broken(f"{method}: no answer within {limit:g} s") from None
+            raise self._broken(f"{method}: no answer within {limit:g} s", TargetTimeout) from None
         if answer_line is None:
             try:  # its stdout closed: it is exiting; give the exit status a moment to arrive
                 code: int | None = process.wait(timeout=1.0)
