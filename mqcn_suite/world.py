@@ -81,6 +81,18 @@ class Check:
         return data
 
 
+def describe_change(change: dict[str, Any]) -> str:
+    """One attribute of an :func:`attribute_diff` as a short phrase (a queue as present or
+    absent, not all its attributes)."""
+
+    def short(value: Any) -> str:
+        if value is None:
+            return "absent"
+        return "present" if isinstance(value, dict) else describe(value)
+
+    return f"{change['attribute']}: {short(change['expected'])} -> {short(change['observed'])}"
+
+
 def describe(value: Any) -> str:
     """A drawn or observed value in the spec's terms, never a Python repr: bytes as hex, an
     update as its Command and what it names, a message by its fields, collections item by item.
@@ -303,10 +315,7 @@ class World:
         admitting = errata_admitting(self.message) if self.message else ()
         if not admitting:
             diff = attribute_diff(self.state_before or {}, after)
-            changed = "; ".join(
-                f"{d['attribute']}: {describe(d['expected'])} -> {describe(d['observed'])}"
-                for d in diff[:3]
-            )
+            changed = "; ".join(describe_change(d) for d in diff[:3])
             more = f" (and {len(diff) - 3} more)" if len(diff) > 3 else ""
             self.expect(
                 requirement, unchanged, f"the queue manager state changed: {changed}{more}", diff
@@ -456,10 +465,7 @@ class World:
         self.deliver(body)
         after = self.target.state()
         if after != before:
-            changed = "; ".join(
-                f"{d['attribute']}: {describe(d['expected'])} -> {describe(d['observed'])}"
-                for d in attribute_diff(before, after)[:3]
-            )
+            changed = "; ".join(describe_change(d) for d in attribute_diff(before, after)[:3])
             return f"{body.hex()}: the queue manager state changed ({changed})"
         if not self.probe_still_serving():
             return f"{body.hex()}: the next conforming notification was not applied"

@@ -54,6 +54,7 @@ from mqcn_suite.targets import (
     load_pics,
     resolve_target,
 )
+from mqcn_suite.world import describe_change
 
 EXIT_CONFORMING = 0
 EXIT_NONCONFORMING = 1
@@ -303,13 +304,7 @@ def print_summary(console: Console, document: dict[str, Any], report: Path) -> N
                     fields = ", ".join(f"{f['name']} {f['value']}" for f in failure["envelope"])
                     console.print(Text(f"      envelope: {fields}", style="dim"))
                 for change in failure["diff"][:5]:
-                    console.print(
-                        Text(
-                            f"      {change['attribute']}: expected {change['expected']}, "
-                            f"observed {change['observed']}",
-                            style="dim",
-                        )
-                    )
+                    console.print(Text(f"      {describe_change(change)}", style="dim"))
                 console.print(Text(f"      replay: {failure['replay']}", style="dim"))
         if len(failing) > FAILURES_SHOWN:
             console.print(f"  ... and {len(failing) - FAILURES_SHOWN} more (see the HTML report)")

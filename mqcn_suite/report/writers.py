@@ -158,8 +158,12 @@ def group_scenarios(scenarios: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 "line": scenario["line"],
                 "runs": 0,
                 "outcomes": {},
+                "stopped_by": [],
             },
         )
+        for rid in scenario.get("stopped_by", []):
+            if rid not in group["stopped_by"]:
+                group["stopped_by"].append(rid)
         group["runs"] += 1
         if group["runs"] > 1:
             group["name"] = scenario["template"]
