@@ -209,7 +209,7 @@ def test_a_hung_target_is_cut_and_reported_as_error_and_the_run_goes_on(tmp_path
         "MQCN-3.2.5.1-4 or MQCN-3.2.3-2",
         timeout="0.5",
     )
-    assert result.exit_code == 1, result.output
+    assert result.exit_code == 4, result.output  # the target broke; nothing failed
     found = verdicts(tmp_path, "error", "pass", "fail")
     assert found["MQCN-3.2.5.1-4"] == "error"
     assert found["MQCN-3.2.3-2"] == "pass"  # a scenario after the hang still ran and passed

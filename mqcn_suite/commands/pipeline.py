@@ -40,6 +40,7 @@ EXIT_OK = 0
 EXIT_FOUND = 1
 EXIT_USAGE = 2
 EXIT_INTERNAL = 3
+EXIT_TARGET = 4
 PROG = "mqcn"
 DIVERGENCES_SHOWN = 10
 
@@ -277,7 +278,9 @@ FUZZ_HELP = (
     "reference model, and records every divergence (state or directory reads differ, or the "
     "target fails) with its requirement IDs, hex and a replay command. --case I replays one "
     "case in process.\n\n"
-    "Exit 0: no divergence. Exit 1: divergences. Exit 2: usage error. Exit 3: internal error."
+    "Exit 0: no divergence. Exit 1: divergences. Exit 2: usage error. Exit 3: internal error. "
+    "Exit 4: the target kept timing out (--max-timeouts in a row): the cases not run are "
+    "counted as not-run divergences."
 )
 
 
@@ -305,18 +308,37 @@ def fuzz_command(
         str | None, typer.Option("--case", metavar="I", help="Replay case I only, without Spark.")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print only a JSON document.")] = False,
+    timeout: Annotated[
+        str,
+        typer.Option("--timeout", metavar="SECONDS", help="Time limit of one call to the target."),
+    ] = "10",
+    max_timeouts: Annotated[
+        str,
+        typer.Option(
+            "--max-timeouts",
+            metavar="N",
+            help="Stop calling a target after N consecutive cases timed out (0: never).",
+        ),
+    ] = "3",
 ) -> None:
     """``mqcn fuzz`` (see FUZZ_HELP)."""
     with boundary("fuzz"):
-        from mqcn_suite.pipeline.fuzz import STRICTER, fuzz, replay
+        from mqcn_suite.pipeline.fuzz import NOT_RUN, STRICTER, fuzz, replay
         from mqcn_suite.pipeline.progress import spark_progress
         from mqcn_suite.pipeline.session import check_master
 
         if not target:
             raise CommandProblem("--target is required (e.g. --target reference)")
         seed_value = _int("--seed", seed)
+        try:
+            limit = float(timeout)
+        except ValueError:
+            raise CommandProblem(f"--timeout: not a number of seconds: {timeout!r}") from None
+        if not limit > 0:
+            raise CommandProblem(f"--timeout: must be a positive number of seconds, not {timeout}")
+        stop_after = _int("--max-timeouts", max_timeouts)
         if case is not None:
-            found = replay(target, seed_value, _int("--case", case))
+            found = replay(target, seed_value, _int("--case", case), timeout=limit)
             _print_replay(found, as_json)
             raise typer.Exit(EXIT_FOUND if found["divergence"] else EXIT_OK)
         n = _int("--cases", cases)
@@ -324,7 +346,9 @@ def fuzz_command(
         with _session(master, conf) as spark:
             step = spark_progress(spark, Console(stderr=True, highlight=False))
             with step(f"fuzzing {n} cases against {target}"):
-                result = fuzz(spark, target, n, seed_value, out)
+                result = fuzz(
+                    spark, target, n, seed_value, out, timeout=limit, max_timeouts=stop_after
+                )
         if as_json:
             sys.stdout.write(
                 json.dumps({**result.to_json(), "sample": result.sample}, indent=2) + "\n"
@@ -349,6 +373,14 @@ def fuzz_command(
                     style=style,
                 )
             )
+        not_run = result.by_kind.get(NOT_RUN, 0)
+        if not_run:
+            typer.echo(
+                f"mqcn fuzz: the target timed out {stop_after} times in a row: stopped; "
+                f"{not_run} cases not run (exit {EXIT_TARGET})",
+                err=True,
+            )
+            raise typer.Exit(EXIT_TARGET)
         raise typer.Exit(EXIT_FOUND if result.divergences else EXIT_OK)
 
 

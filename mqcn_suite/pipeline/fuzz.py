@@ -49,7 +49,15 @@ from mqcn_suite.pipeline.generators import (
     valid_message,
 )
 from mqcn_suite.pipeline.session import PipelineError, default_parallelism
-from mqcn_suite.targets import ReferenceTarget, Setup, Target, TargetError, resolve_target
+from mqcn_suite.targets import (
+    DEFAULT_TIMEOUT,
+    ReferenceTarget,
+    Setup,
+    Target,
+    TargetError,
+    TargetTimeout,
+    resolve_target,
+)
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -236,33 +244,92 @@ def compare_case(
     }
 
 
-def _resolve(target: TargetSpec) -> tuple[Target, str]:
+NOT_RUN = "not-run"  # cases a partition never ran: its target kept timing out
+DEFAULT_MAX_TIMEOUTS = 3
+
+
+class _TimeoutWatch:
+    """A target seen through: notes whether a call timed out (``TargetTimeout``)."""
+
+    def __init__(self, target: Target) -> None:
+        self.target = target
+        self.timed_out = False
+
+    def __getattr__(self, name: str) -> Any:
+        attribute = getattr(self.target, name)
+        if not callable(attribute):
+            return attribute
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return attribute(*args, **kwargs)
+            except TargetTimeout:
+                self.timed_out = True
+                raise
+
+        return call
+
+
+def _resolve(target: TargetSpec, timeout: float = DEFAULT_TIMEOUT) -> tuple[Target, str]:
     if isinstance(target, str):
-        return resolve_target(target), target
+        return resolve_target(target, timeout=timeout), target
     made = target()
     return made, str(getattr(made, "name", type(made).__name__))
 
 
+def _not_run(case: int, limit: int) -> dict[str, Any]:
+    return {
+        "kind": "divergence",
+        "case": case,
+        "family": None,
+        "divergence": NOT_RUN,
+        "requirements": [],
+        "hex": "",
+        "envelope": "{}",
+        "model_outcome": None,
+        "detail": f"not run: the target timed out {limit} times in a row (--max-timeouts)",
+        "replay": "",
+        "cases": None,
+    }
+
+
 def run_cases(
-    target: TargetSpec, seed: int
+    target: TargetSpec,
+    seed: int,
+    timeout: float = DEFAULT_TIMEOUT,
+    max_timeouts: int = DEFAULT_MAX_TIMEOUTS,
 ) -> Callable[[Iterator[pa.RecordBatch]], Iterator[pa.RecordBatch]]:
-    """The ``mapInArrow`` function: case numbers in, divergences (and tallies) out."""
+    """The ``mapInArrow`` function: case numbers in, divergences (and tallies) out.
+
+    After ``max_timeouts`` consecutive cases on which the target timed out, the partition
+    stops calling it: its remaining cases are ``not-run`` rows (0: never stop).
+    """
 
     def run(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
-        adapter, name = _resolve(target)  # one adapter per partition
+        made, name = _resolve(target, timeout)  # one adapter per partition
+        adapter = _TimeoutWatch(made)
         model = ReferenceTarget()
         setup = fuzz_setup(seed)
+        in_a_row = 0
+
+        def one(case: int) -> dict[str, Any] | None:
+            nonlocal in_a_row
+            if max_timeouts and in_a_row >= max_timeouts:
+                return _not_run(case, max_timeouts)
+            adapter.timed_out = False
+            row = compare_case(model, adapter, name, setup, seed, case)  # type: ignore[arg-type]
+            in_a_row = in_a_row + 1 if adapter.timed_out else 0
+            return row
+
         try:
             for batch in batches:
                 cases = batch.column(0).to_pylist()
-                rows = [
-                    r for c in cases if (r := compare_case(model, adapter, name, setup, seed, c))
-                ]
+                rows = [r for c in cases if (r := one(c))]
                 tally = {n: None for n in DIVERGENCE_SCHEMA.names}
                 tally.update(kind="tally", cases=len(cases), requirements=[])
                 yield pa.RecordBatch.from_pylist([*rows, tally], schema=DIVERGENCE_SCHEMA)
         finally:
-            adapter.close()
+            made.close()
 
     return run
 
@@ -305,6 +372,8 @@ def fuzz(
     out: str | Path | None = None,
     *,
     sample: int = 20,
+    timeout: float = DEFAULT_TIMEOUT,
+    max_timeouts: int = DEFAULT_MAX_TIMEOUTS,
 ) -> FuzzResult:
     """Run ``cases`` differential cases against ``target``; write divergences to ``out``.
 
@@ -319,7 +388,7 @@ def fuzz(
         raise PipelineError(f"--cases: {cases} is negative")
     if isinstance(target, str):
         try:
-            resolve_target(target).close()  # a bad --target fails here, once, in one line
+            resolve_target(target, timeout=timeout).close()  # a bad --target fails here, once
         except TargetError as exc:
             raise PipelineError(f"--target: {exc}") from None
         name = target
@@ -340,7 +409,9 @@ def fuzz(
 
     frame = (
         spark.range(0, cases, 1, partitions)
-        .mapInArrow(run_cases(target, seed), from_arrow_schema(DIVERGENCE_SCHEMA))
+        .mapInArrow(
+            run_cases(target, seed, timeout, max_timeouts), from_arrow_schema(DIVERGENCE_SCHEMA)
+        )
         .persist(StorageLevel.MEMORY_AND_DISK)
     )
     try:
@@ -394,10 +465,12 @@ def fuzz(
     return result
 
 
-def replay(target: TargetSpec, seed: int, case: int) -> dict[str, Any]:
+def replay(
+    target: TargetSpec, seed: int, case: int, timeout: float = DEFAULT_TIMEOUT
+) -> dict[str, Any]:
     """Run one case in this process (no Spark): what ``mqcn fuzz --case N`` prints."""
     try:
-        adapter, name = _resolve(target)
+        adapter, name = _resolve(target, timeout)
     except TargetError as exc:
         raise PipelineError(f"--target: {exc}") from None
     if case < 0:

@@ -214,17 +214,20 @@ def render_html(document: dict[str, Any]) -> str:
     def percent(part: int, whole: int) -> str:
         return f"{100 * part / whole:.0f}%" if whole else "–"
 
+    failing = [
+        r for r in document["requirements"] if r["verdict"] in ("fail", "claim-fail", "error")
+    ]
+    counts = {v: sum(r["verdict"] == v for r in failing) for v in ("fail", "claim-fail", "error")}
     template = _environment().get_template("report.html.j2")
     return template.render(
+        failing_counts=", ".join(f"{n} {verdict}" for verdict, n in counts.items() if n),
         doc=document,
         summary=summary,
         sections=group_by_section(document["requirements"]),
         verdicts=VERDICTS,
         verdict_key=SUMMARY_KEY,
         percent=percent,
-        failing=[
-            r for r in document["requirements"] if r["verdict"] in ("fail", "claim-fail", "error")
-        ],
+        failing=failing,
         readings=document.get("readings", []),
     )
 
