@@ -256,7 +256,8 @@ def test_info_rows_speak_the_spec_not_python() -> None:
     update = queue_creation(uuid.UUID(int=5), "qm1\\orders", master=uuid.UUID(int=6))
     text = describe([update, b"\x00\x01"])
     assert "NotificationUpdate(" not in text and "b'" not in text
-    assert text.startswith("update Command 0x00 UseGuid 0x00 qm1\\orders (PROPID_Q_TYPE") and text.endswith("0x0001")
+    assert text.startswith("update Command 0x00 UseGuid 0x00 qm1\\orders (PROPID_Q_TYPE")
+    assert text.endswith("0x0001")
     world = World(target=ReferenceTarget())
     problems = world.problems_for(st.just([update]), lambda drawn: "noted", examples=1)
     assert problems and all("NotificationUpdate(" not in p for p in problems)

@@ -161,7 +161,7 @@ def _failure(
     (every attribute), the attribute-by-attribute diff the check recorded, the replay
     command; and the judge-alone command only where the bytes are what failed."""
     bytes_failed = (
-        kind in ("check", "claim")
+        kind in ("check", "claim", "scenario")
         and requirement is not None
         and bool(item.message_hex)
         and requirement in _judge_sees(item.message_hex)
