@@ -446,6 +446,15 @@ def notify_queue_format_name(qm_guid: str) -> str:
     return f"PRIVATE={qm_guid}\\{NOTIFY_QUEUE_SUFFIX}"
 
 
+def same_format_name(left: str | None, right: str) -> bool:
+    """Format names compare case-insensitively ([MS-MQMQ] 2.1: GUID text in any case).
+
+    >>> same_format_name("PRIVATE=AB\\3", "private=ab\\3"), same_format_name(None, "x")
+    (True, False)
+    """
+    return left is not None and left.lower() == right.lower()
+
+
 def notify_queue_path_name(computer: str) -> str:
     """The Change Notification Queue path name of MS-MQCN 3.2.1.2.1."""
     return f"{computer}\\private$\\{NOTIFY_QUEUE_NAME}"

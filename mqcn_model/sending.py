@@ -76,6 +76,7 @@ from mqcn_model.constants import (
     SenderIdType,
     Version,
     notify_queue_format_name,
+    same_format_name,
 )
 from mqcn_model.envelope import Envelope
 from mqcn_model.errata import STRICT, SWITCHES, Readings
@@ -88,7 +89,6 @@ __all__ = [
     "Notification",
     "SendingContext",
     "default_hash_algorithm",
-    "format_names_equal",
     "open_queue_violations",
     "sending_violations",
     "statement_problem",
@@ -651,11 +651,6 @@ def body_is_the_message(e: Emission, context: SendingContext, r: Readings) -> It
 # --- 3.3.5.3 Sending: the Message around the body ---------------------------------------------
 
 
-def format_names_equal(left: str | None, right: str) -> bool:
-    """Format names compare case-insensitively ([MS-MQMQ] 2.1: GUID text in any case)."""
-    return left is not None and left.lower() == right.lower()
-
-
 def default_hash_algorithm(msmq_version: str) -> HashAlgorithm:
     """The default HashAlgorithm of an MSMQ version (errata E-16: [MS-MQMQ] note <7>).
 
@@ -680,7 +675,7 @@ def goes_to_the_owners_notification_queue(
 ) -> Iterator[str]:
     """The Message goes to NOTIFY_QUEUE_PRIVATE of the queue manager owning the object."""
     wanted = notify_queue_format_name(str(_notification(e).owner))
-    if not format_names_equal(e.envelope.destination_format_name, wanted):
+    if not same_format_name(e.envelope.destination_format_name, wanted):
         yield f"sent to {e.envelope.destination_format_name!r}, not {wanted!r}"
 
 
@@ -828,7 +823,7 @@ def enqueued_to_the_opened_queue(
 ) -> Iterator[str]:
     """The Message is enqueued to the queue 3.3.3 opened (judged when the scenario opened it)."""
     opened = context.opened_format_name
-    if opened is not None and not format_names_equal(e.envelope.destination_format_name, opened):
+    if opened is not None and not same_format_name(e.envelope.destination_format_name, opened):
         yield f"sent to {e.envelope.destination_format_name!r}, the opened queue is {opened!r}"
 
 
@@ -1109,7 +1104,7 @@ def open_queue_violations(
     found = []
     opened_name = str(opened.get("destination_format_name"))
     for index, envelope in enumerate(enqueued):
-        if not format_names_equal(envelope.destination_format_name, opened_name):
+        if not same_format_name(envelope.destination_format_name, opened_name):
             text = (
                 f"emitted message {index} went to {envelope.destination_format_name!r}, "
                 f"the OutgoingQueue 3.3.3 opened is {opened_name!r}"
@@ -1118,7 +1113,7 @@ def open_queue_violations(
     if destination is not None:
         wanted = notify_queue_format_name(str(destination))
         found_name = opened.get("destination_format_name")
-        if not format_names_equal(found_name, wanted):
+        if not same_format_name(found_name, wanted):
             text = f"DestinationFormatName is {found_name!r}, not {wanted!r}"
             found.append(Violation(req("MQCN-3.3.3-2"), None, text))
     for requirement, key, wanted in (

@@ -346,9 +346,8 @@ class World:
         context = self.sending_context()
         needed = [s for e in self.emitted for s in errata_admitting(e.body)[:1]]
         if needed:
-            unreadable = {
-                judge(e.body).requirements[0] for e in self.emitted if judge(e.body).message is None
-            }
+            verdicts = (judge(e.body) for e in self.emitted)
+            unreadable = {v.requirements[0] for v in verdicts if v.message is None}
             if requirement in unreadable:
                 switch = needed[0]
                 text = (

@@ -6,8 +6,8 @@ import uuid
 
 from pytest_bdd import given, parsers, scenarios, then, when
 
-from mqcn_model.constants import notify_queue_format_name
-from mqcn_suite.scenarios.expectations import open_queue_problems, same_format_name
+from mqcn_model.constants import notify_queue_format_name, same_format_name
+from mqcn_suite.scenarios.expectations import open_queue_problems
 from mqcn_suite.scenarios.fixtures import IDS, QM_GUID, SENTINEL_QUOTA
 from mqcn_suite.scenarios.messages import quota_change, v1_body, v2_body
 from mqcn_suite.world import World

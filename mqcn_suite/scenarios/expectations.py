@@ -31,6 +31,7 @@ from mqcn_model.constants import (
     VARIANT_TRUE,
     VT,
     PropId,
+    same_format_name,
 )
 from mqcn_model.errors import DecodeError
 from mqcn_model.render import value_to_json
@@ -261,11 +262,6 @@ def quotas_after_each(stream: list[tuple[bytes, int | None]], initial: Any) -> l
 
 
 # --- what the queue manager asked of the world (Open Queue, Read Directory) ------------------
-
-
-def same_format_name(left: str | None, right: str) -> bool:
-    """Format names compare case-insensitively ([MS-MQMQ] 2.1: GUID text in any case)."""
-    return left is not None and left.lower() == right.lower()
 
 
 def open_queue_problems(opened: dict[str, Any] | None, format_name: str) -> list[str]:
