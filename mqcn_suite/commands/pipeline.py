@@ -280,7 +280,11 @@ FUZZ_HELP = (
     "case in process.\n\n"
     "Exit 0: no divergence. Exit 1: divergences. Exit 2: usage error. Exit 3: internal error. "
     "Exit 4: the target kept timing out (--max-timeouts in a row): the cases not run are "
-    "counted as not-run divergences."
+    "counted as not-run divergences.\n\n"
+    "--codec (no --target): a hostile-input campaign instead -- N mutated and random bodies "
+    "through the judge (both readings) and the server view; findings are exceptions, broken "
+    "verdicts, cases slower than --slow-ms and allocations above max(--alloc-floor, "
+    "--alloc-factor x size), each with its replay command (--codec --seed S --case I)."
 )
 
 
@@ -320,15 +324,55 @@ def fuzz_command(
             help="Stop calling a target after N consecutive cases timed out (0: never).",
         ),
     ] = "3",
+    codec: Annotated[
+        bool,
+        typer.Option(
+            "--codec",
+            help="Hostile-input campaign against the codec, judge and server view (no target).",
+        ),
+    ] = False,
+    slow_ms: Annotated[
+        str | None,
+        typer.Option("--slow-ms", metavar="MS", help="--codec: a case slower than this (10)."),
+    ] = None,
+    alloc_factor: Annotated[
+        str | None,
+        typer.Option(
+            "--alloc-factor", metavar="F", help="--codec: allowed peak per input byte (64)."
+        ),
+    ] = None,
+    alloc_floor: Annotated[
+        str | None,
+        typer.Option(
+            "--alloc-floor", metavar="BYTES", help="--codec: allowed peak at least (65536)."
+        ),
+    ] = None,
+    trace_every: Annotated[
+        str | None,
+        typer.Option(
+            "--trace-every", metavar="K", help="--codec: trace allocations of 1 case in K (16)."
+        ),
+    ] = None,
 ) -> None:
     """``mqcn fuzz`` (see FUZZ_HELP)."""
     with boundary("fuzz"):
+        from mqcn_suite.commands import campaign as codec_campaign
         from mqcn_suite.pipeline.fuzz import NOT_RUN, STRICTER, fuzz, replay
         from mqcn_suite.pipeline.progress import spark_progress
         from mqcn_suite.pipeline.session import check_master
 
+        extra = (slow_ms, alloc_factor, alloc_floor, trace_every)
+        if codec:
+            codec_campaign.codec_campaign(
+                codec_campaign.CodecOptions(
+                    target, cases, seed, master, conf, out, case, as_json, *extra
+                )
+            )
+        codec_campaign.refuse_codec_options(
+            dict(zip(codec_campaign.CODEC_ONLY, extra, strict=True))
+        )
         if not target:
-            raise CommandProblem("--target is required (e.g. --target reference)")
+            raise CommandProblem("--target is required (e.g. --target reference), or --codec")
         seed_value = _int("--seed", seed)
         try:
             limit = float(timeout)

@@ -5,6 +5,8 @@
 * :mod:`.generators` — deterministic valid / malformed message generators
 * :mod:`.audit`      — judge every message with ``mqcn_model.judge`` via ``mapInArrow``
 * :mod:`.fuzz`       — target vs reference model, spread over Spark partitions
+* :mod:`.hostile`    — hostile bodies: valid seeds, their size/count fields, mutations
+* :mod:`.campaign`   — ``fuzz --codec``: hostile bodies vs judge and server view, measured
 * :mod:`.progress`   — a rich progress bar fed by Spark's status tracker
 
 Spark itself is imported only inside the functions that need it, so importing this package
