@@ -106,8 +106,9 @@ def codec_campaign(options: CodecOptions) -> None:
     seed = _int("--seed", options.seed)
     limits = _limits(options)
     if options.case is not None:
-        if options.cases is not None:
-            raise CommandProblem("--case replays one case: give no --cases")
+        if options.cases is not None or options.out is not None:
+            given = "--cases" if options.cases is not None else "--out"
+            raise CommandProblem(f"--case replays one case in process: give no {given}")
         found = replay(seed, _int("--case", options.case), limits)
         _print_replay(found, options.as_json)
         raise typer.Exit(EXIT_FOUND if found["finding"] else EXIT_OK)

@@ -220,8 +220,9 @@ def envelopes(case: HostileCase) -> tuple[Envelope, Envelope]:
     return plain, other
 
 
-class _Hang(Exception):
-    """Raised by the watchdog timer inside a call that ran too long."""
+class _Hang(BaseException):
+    """Raised by the watchdog timer inside a call that ran too long (a BaseException, so that
+    no ``except Exception`` in the code under test can swallow it)."""
 
 
 def _where(exc: BaseException) -> str:
@@ -283,10 +284,11 @@ class Examiner:
         self.strict = Auditor(STRICT)
         self.lenient = Auditor(LENIENT)
 
-    def call(self, case: HostileCase) -> None:
-        """The measured unit: both judges and both server views of one body."""
+    def call(self, case: HostileCase, pair: tuple[Envelope, Envelope] | None = None) -> None:
+        """The measured unit: both judges and both server views of one body (``pair``: the
+        case's :func:`envelopes`, made before the clock starts)."""
         body = case.body
-        plain, other = envelopes(case)
+        plain, other = pair or envelopes(case)
         self.stage = "judge (strict)"
         strict = self.judge(body, STRICT)
         check_verdict(strict, body)
@@ -298,24 +300,24 @@ class Examiner:
         self.stage = "server view (lenient, other envelope)"
         self.lenient.server_view(other, lenient)
 
-    def _timed(self, case: HostileCase) -> float:
+    def _timed(self, case: HostileCase, pair: tuple[Envelope, Envelope]) -> float:
         """Seconds one call took; raises what the call raised (or :class:`_Hang`)."""
         if self._watchdog:
             previous = signal.signal(signal.SIGALRM, _raise_hang)
             signal.setitimer(signal.ITIMER_REAL, self.limits.hang_seconds)
         try:
             started = time.perf_counter()
-            self.call(case)
+            self.call(case, pair)
             return time.perf_counter() - started
         finally:
             if self._watchdog:
                 signal.setitimer(signal.ITIMER_REAL, 0)
-                signal.signal(signal.SIGALRM, previous)
+                signal.signal(signal.SIGALRM, previous if previous is not None else signal.SIG_DFL)
 
-    def _peak(self, case: HostileCase) -> int:
+    def _peak(self, case: HostileCase, pair: tuple[Envelope, Envelope]) -> int:
         """tracemalloc's peak (bytes above the starting point) during one call."""
         with allocation_peak() as peak:
-            self._timed(case)
+            self._timed(case, pair)
         return peak.bytes
 
     def traced(self, case: HostileCase) -> bool:
@@ -349,11 +351,12 @@ class Examiner:
 
     def _measure(self, case: HostileCase, finding: Finding, trace: bool | None) -> None:
         limits = self.limits
-        elapsed = self._timed(case)
+        pair = envelopes(case)
+        elapsed = self._timed(case, pair)
         finding.milliseconds = round(elapsed * 1000, 3)
         slow = elapsed * 1000 > limits.slow_ms
         if slow:  # re-run: a single slow run may be the scheduler's or the collector's doing
-            best = min(self._timed(case) for _ in range(limits.repeats))
+            best = min(self._timed(case, pair) for _ in range(limits.repeats))
             finding.milliseconds = round(best * 1000, 3)
             if best * 1000 > limits.slow_ms:
                 finding.add(
@@ -365,9 +368,9 @@ class Examiner:
             return
         finding.traced = self.last_traced = True
         budget = limits.budget(len(case.body))
-        peak = self._peak(case)
+        peak = self._peak(case, pair)
         if peak > budget:  # the first call through a path fills caches: measure again
-            peak = min([peak, *(self._peak(case) for _ in range(limits.repeats - 1))])
+            peak = min([peak, *(self._peak(case, pair) for _ in range(limits.repeats - 1))])
         finding.peak_bytes = peak
         if peak > budget:
             finding.add(
@@ -507,10 +510,21 @@ def presentable(row: dict[str, Any], seed: int, limits: Limits) -> dict[str, Any
 
 
 def check_out(out: str | Path | None) -> Path | None:
-    """``--out`` must be new or an empty directory (checked before Spark starts)."""
+    """``--out`` must be new or an empty directory (checked before Spark starts).
+
+    The findings are collected to the driver and written there: ``--out`` is a path on the
+    driver's disk (``file://`` accepted), not a cluster filesystem URI.
+    """
     if out is None:
         return None
-    path = Path(out)
+    text = str(out)
+    if text.startswith("file://"):
+        text = text[len("file://") :]
+    elif "://" in text:
+        raise PipelineError(
+            f"--out: {out} is not a local path (the campaign writes its findings on the driver)"
+        )
+    path = Path(text)
     if path.exists() and (not path.is_dir() or any(path.iterdir())):
         raise PipelineError(f"--out: {path} exists and is not an empty directory")
     return path
