@@ -62,6 +62,7 @@ from mqcn_model.constants import (
 from mqcn_model.envelope import Envelope, MessageId
 from mqcn_model.errata import LENIENT, STRICT, Readings
 from mqcn_model.judge import Verdict, judge
+from mqcn_suite.pipeline.audit import Auditor
 from mqcn_suite.pipeline.hostile import QM, HostileCase, hostile_case, seed_pool
 from mqcn_suite.pipeline.session import PipelineError, default_parallelism
 
@@ -279,8 +280,6 @@ class Examiner:
                 self.call(HostileCase(warm_up, -1, "warm-up", seed.name, seed.buffer, 0))
 
     def _fresh(self) -> None:
-        from mqcn_suite.pipeline.audit import Auditor  # audit imports pyarrow-heavy helpers
-
         self.strict = Auditor(STRICT)
         self.lenient = Auditor(LENIENT)
 
