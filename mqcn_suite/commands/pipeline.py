@@ -86,6 +86,11 @@ def boundary(command: str) -> Iterator[None]:
     except KeyboardInterrupt:
         _fail(command, "interrupted", 130)
     except Exception as exc:
+        from mqcn_suite.pipeline.errors import spark_failure_line
+
+        spark_line = spark_failure_line(exc)  # the one line of a failed Spark job; trace in a log
+        if spark_line is not None:
+            _fail(command, f"error: {spark_line}", EXIT_INTERNAL)
         text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
         _fail(command, f"internal error: {type(exc).__name__}: {text}", EXIT_INTERNAL)
 

@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any
 import pyarrow as pa
 
 from mqcn_model.codec import body_buffer
+from mqcn_suite.pipeline.errors import locate_failure
 from mqcn_suite.pipeline.generators import (
     World,
     envelope,
@@ -204,7 +205,13 @@ def generate(
         for batch in iterator:
             ids = batch.column(0).to_pylist()
             if ids:
-                yield generate_rows(ids, seed, invalid_share)
+                try:
+                    rows = generate_rows(ids, seed, invalid_share)
+                except Exception:  # name the row that fails (TaskFailure), then fail anyway
+                    where = f"row {{item}} of seed {seed}"
+                    locate_failure(ids, lambda i: generate_rows([i], seed, invalid_share), where)
+                    raise
+                yield rows
 
     # INT96 (Spark's default) would come back as a zone-less nanosecond timestamp.
     spark.conf.set("spark.sql.parquet.outputTimestampType", "TIMESTAMP_MICROS")

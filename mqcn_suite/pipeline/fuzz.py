@@ -41,6 +41,7 @@ from mqcn_model.catalog import req
 from mqcn_model.codec import body_buffer
 from mqcn_model.envelope import Envelope
 from mqcn_model.judge import judge
+from mqcn_suite.pipeline.errors import TaskFailure
 from mqcn_suite.pipeline.generators import (
     World,
     envelope,
@@ -317,7 +318,11 @@ def run_cases(
             if max_timeouts and in_a_row >= max_timeouts:
                 return _not_run(case, max_timeouts)
             adapter.timed_out = False
-            row = compare_case(model, adapter, name, setup, seed, case)  # type: ignore[arg-type]
+            try:
+                row = compare_case(model, adapter, name, setup, seed, case)  # type: ignore[arg-type]
+            except Exception as exc:  # the line the user sees names the case and its replay
+                replay = f"mqcn fuzz --target {shlex.quote(name)} --seed {seed} --case {case}"
+                raise TaskFailure(f"case {case} of seed {seed}", exc, replay) from exc
             in_a_row = in_a_row + 1 if adapter.timed_out else 0
             return row
 
