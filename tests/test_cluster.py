@@ -116,13 +116,14 @@ def on_cluster(spark_cluster: Cluster, tmp_path_factory: pytest.TempPathFactory)
     work = tmp_path_factory.mktemp("on-cluster")
     master = ("--master", spark_cluster.url)
     started = time.perf_counter()
+    uri = f"file://{work}"  # outputs as filesystem URIs (here the disk the workers share)
     ran = subprocess.run(
         [sys.executable, str(HERE / "run_commands.py"), spark_cluster.url, "codes.json",
          "--", "corpus", "generate", "--count", str(COUNT), "--invalid-share", str(SHARE),
-         "--seed", str(SEED), "--out", "corpus", *master,
-         "--", "audit", "corpus", "--out", "audit", *master,
+         "--seed", str(SEED), "--out", f"{uri}/corpus", *master,
+         "--", "audit", f"{uri}/corpus", "--out", f"{uri}/audit", *master,
          "--", "fuzz", "--target", FAULTY, "--cases", str(CASES), "--seed", str(SEED),
-         "--out", "fuzz", *master],
+         "--out", f"{uri}/fuzz", *master],
         capture_output=True, text=True, env=spark_cluster.driver_env(), cwd=work, timeout=600,
     )  # fmt: skip
     quiet(ran, 0)  # nothing on stderr: Spark's start-up and the standalone client kept off it

@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -59,6 +58,7 @@ from mqcn_model.judge import Verdict, judge
 from mqcn_model.server import NotificationServer, ProcessingRecord, QueueManager
 from mqcn_suite.pipeline.corpus import BODY
 from mqcn_suite.pipeline.session import PipelineError
+from mqcn_suite.pipeline.storage import Location, checkable, local_input
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
@@ -452,7 +452,7 @@ def plan_input(input_path: str | Path) -> Plan:
     """
     import pyarrow.parquet as pq
 
-    path = Path(input_path)
+    path = local_input(input_path)  # a local path or file:// (docs/spark.md)
     if not path.exists():
         raise PipelineError(f"INPUT: {input_path}: no such file or directory")
     if not os.access(path, os.R_OK) or (path.is_dir() and not os.access(path, os.X_OK)):
@@ -561,14 +561,14 @@ class AuditResult:
         )
 
 
-def check_out(out: str | Path) -> None:
+def check_out(out: str | Path | Location) -> None:
     """:class:`PipelineError` unless ``out`` is absent or an empty directory."""
-    out = Path(out)
-    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+    out = out if isinstance(out, Location) else Location(out)
+    if checkable(out) and out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise PipelineError(f"--out: {out} exists and is not an empty directory")
 
 
-def _prepare_out(out: Path) -> None:
+def _prepare_out(out: Location) -> None:
     check_out(out)
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -628,7 +628,7 @@ def audit(
     from pyspark.sql import functions as F
 
     started = time.perf_counter()
-    out = Path(out)
+    out = Location(out)  # a local path or a Hadoop filesystem URI
     plan = plan_input(input_path)
     _prepare_out(out)
     step = progress or (lambda _description: _null_context())
@@ -650,7 +650,7 @@ def audit(
         with step("summary"):
             summary = summarize(rows, plan, input_path, readings)
     finally:
-        shutil.rmtree(staging, ignore_errors=True)
+        staging.remove_tree()
     summary["seconds"] = round(time.perf_counter() - started, 3)
     balance = summary["balance"]
     result = AuditResult(

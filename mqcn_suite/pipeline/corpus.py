@@ -50,6 +50,7 @@ from mqcn_suite.pipeline.generators import (
     valid_message,
 )
 from mqcn_suite.pipeline.session import PipelineError, default_parallelism
+from mqcn_suite.pipeline.storage import Location, checkable
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -169,13 +170,15 @@ class CorpusResult:
         return asdict(self)
 
 
-def check_generate_arguments(count: int, out: Path, invalid_share: float) -> None:
-    """:class:`PipelineError` for a negative count, a share outside [0, 1], a used OUT."""
+def check_generate_arguments(count: int, out: str | Path | Location, invalid_share: float) -> None:
+    """:class:`PipelineError` for a negative count, a share outside [0, 1], a used OUT
+    (a URI is looked at once Spark runs: :mod:`.storage`)."""
     if count < 0:
         raise PipelineError(f"--count: {count} is negative")
     if not 0.0 <= invalid_share <= 1.0 or math.isnan(invalid_share):
         raise PipelineError(f"--invalid-share: {invalid_share} is not between 0 and 1")
-    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+    out = out if isinstance(out, Location) else Location(out)
+    if checkable(out) and out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise PipelineError(f"--out: {out} exists and is not an empty directory")
 
 
@@ -195,7 +198,7 @@ def generate(
     server must disregard (SenderIdentifierType or AuthenticationLevel).  A manifest
     (``_mqcn_corpus.json``, ignored by Parquet readers) records the parameters.
     """
-    out = Path(out)
+    out = Location(out)  # a local path or a Hadoop filesystem URI
     check_generate_arguments(count, out, invalid_share)
     started = time.perf_counter()
     wanted = max(default_parallelism(spark), math.ceil(count / ROWS_PER_PARTITION))

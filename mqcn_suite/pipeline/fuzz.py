@@ -50,6 +50,7 @@ from mqcn_suite.pipeline.generators import (
     valid_message,
 )
 from mqcn_suite.pipeline.session import PipelineError, default_parallelism
+from mqcn_suite.pipeline.storage import Location
 from mqcn_suite.targets import (
     DEFAULT_TIMEOUT,
     ReferenceTarget,
@@ -399,7 +400,7 @@ def fuzz(
         name = target
     else:
         name = str(getattr(target, "__name__", "in-process"))
-    out_path = Path(out) if out is not None else None
+    out_path = Location(out) if out is not None else None  # a local path or a filesystem URI
     if (
         out_path is not None
         and out_path.exists()
@@ -462,9 +463,8 @@ def fuzz(
         out=str(out_path) if out_path is not None else None,
     )
     if out_path is not None:
-        with (out_path / DIVERGENCES_JSONL).open("w", encoding="utf-8") as handle:
-            for row in first[:JSONL_LIMIT]:
-                handle.write(json.dumps(row, sort_keys=True) + "\n")
+        lines = [json.dumps(row, sort_keys=True) + "\n" for row in first[:JSONL_LIMIT]]
+        (out_path / DIVERGENCES_JSONL).write_text("".join(lines), "utf-8")
         summary = {**result.to_json(), "jsonl_rows": min(divergences, JSONL_LIMIT)}
         (out_path / SUMMARY_JSON).write_text(json.dumps(summary, indent=2) + "\n", "utf-8")
     return result

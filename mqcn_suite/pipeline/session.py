@@ -410,7 +410,8 @@ def create_session(
     session = SparkSession(context)
     try:
         context.setLogLevel("WARN")
-        if deadline is not None and spark_conf.get("spark.dynamicAllocation.enabled") != "true":
+        dynamic = context.getConf().get("spark.dynamicAllocation.enabled", "false")
+        if deadline is not None and dynamic.strip().lower() != "true":  # (else: none until a job)
             wait_for_executors(context, master, timeout, deadline)
         if mode == "zip":
             ship(context)
