@@ -226,3 +226,21 @@ def test_only_sparks_own_exceptions_get_the_spark_line() -> None:
         PySparkRuntimeError(errorClass="JAVA_GATEWAY_EXITED", messageParameters={})
     )
     assert not is_spark_failure(ValueError("x"))
+
+
+def test_the_error_logs_are_new_files_and_the_oldest_go(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from mqcn_suite.pipeline import errors
+
+    monkeypatch.setattr(errors, "cache_dir", lambda: tmp_path)
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    for n in range(errors.LOGS_KEPT + 5):
+        (logs / f"spark-error-old-{n:02}.log").write_text("old")
+        session.os.utime(logs / f"spark-error-old-{n:02}.log", (n, n))
+    path = errors.write_error_log("the whole trace")
+    assert path.read_text().endswith("the whole trace")
+    kept = sorted(p.name for p in logs.glob("spark-error-*.log"))
+    assert len(kept) == errors.LOGS_KEPT and path.name in kept
+    assert "spark-error-old-00.log" not in kept and "spark-error-old-24.log" in kept

@@ -1,6 +1,9 @@
 """The data pipeline on Spark: synthetic corpora, corpus audits and differential fuzzing.
 
-* :mod:`.session`    — the SparkSession (``local[2]`` by default, quiet, Arrow on)
+* :mod:`.session`    — the SparkSession (``local[2]`` by default, quiet, Arrow on; any master)
+* :mod:`.shipping`   — the zip of the code the executors run (docs/spark.md)
+* :mod:`.storage`    — local paths and Hadoop filesystem URIs for what the driver writes
+* :mod:`.errors`     — a failed Spark job in one line, its whole trace in a log file
 * :mod:`.corpus`     — the corpus format (:data:`.corpus.SCHEMA`) and ``generate``
 * :mod:`.generators` — deterministic valid / malformed message generators
 * :mod:`.audit`      — judge every message with ``mqcn_model.judge`` via ``mapInArrow``

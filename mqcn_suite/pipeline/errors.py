@@ -33,7 +33,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TypeVar
 
-from mqcn_suite.pipeline.session import cache_dir, driver_log
+from mqcn_suite.pipeline.session import LOGS_KEPT, cache_dir, driver_log
 
 MARK = "[mqcn-task-failure]"
 LINE_LIMIT = 400  # characters of a message shown on the terminal line
@@ -133,6 +133,9 @@ def write_error_log(text: str) -> Path:
     """A new file holding ``text`` (the whole failure) and where the driver log is."""
     folder = cache_dir() / "logs"
     folder.mkdir(exist_ok=True)
+    old = sorted(folder.glob("spark-error-*.log"), key=lambda p: p.stat().st_mtime)
+    for stale in old[: max(0, len(old) - LOGS_KEPT + 1)]:  # the newest ones are kept
+        stale.unlink(missing_ok=True)
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
     path = folder / f"spark-error-{stamp}-{os.getpid()}.log"
     log = driver_log()

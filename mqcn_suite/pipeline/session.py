@@ -374,16 +374,21 @@ def wait_for_executors(sc: SparkContext, master: str, timeout: float, deadline: 
 def create_session(
     master: str = DEFAULT_MASTER, conf: dict[str, str] | None = None, app_name: str = APP_NAME
 ) -> SparkSession:
-    """Start a SparkSession on ``master`` with :data:`BASE_CONF` plus ``conf``.
+    """Start a SparkSession on ``master`` with :data:`BASE_CONF` plus ``conf`` (or join the
+    one this process runs: Spark allows one SparkContext per process).
 
     ``conf`` may hold the pipeline's own ``mqcn.*`` keys (shipping, the master timeout: see
     the module docstring).  A master Spark cannot reach, one that gives no executor in time,
     or a ``--conf`` it refuses, is a :class:`PipelineError` of one line.
     """
+    from pyspark import SparkContext
+
     from mqcn_suite.pipeline.shipping import ship, ship_mode
 
     master = check_master(master)
     own, spark_conf = split_conf(conf or {})
+    if SparkContext._active_spark_context is not None:
+        return _join(spark_conf)
     mode = ship_mode(master, own)
     local = is_local_master(master)
     timeout = 0.0 if local else master_timeout(master, own)
@@ -419,6 +424,17 @@ def create_session(
         session.stop()
         raise
     return session
+
+
+def _join(spark_conf: dict[str, str]) -> SparkSession:
+    """The session of the SparkContext this process already runs (one per process), with
+    ``spark_conf`` applied where Spark allows it at run time (SQL settings)."""
+    from pyspark.sql import SparkSession
+
+    builder = SparkSession.builder
+    for key, value in spark_conf.items():
+        builder = builder.config(key, value)
+    return builder.getOrCreate()
 
 
 @contextmanager
