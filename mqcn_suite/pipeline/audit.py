@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -64,6 +63,7 @@ from mqcn_model.server import NotificationServer, ProcessingRecord, QueueManager
 from mqcn_suite.pipeline.checks import check_out as check_dataset_out
 from mqcn_suite.pipeline.corpus import BODY
 from mqcn_suite.pipeline.session import PipelineError
+from mqcn_suite.pipeline.storage import Location, local_input
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
@@ -517,7 +517,7 @@ def plan_input(input_path: str | Path) -> Plan:
     """
     import pyarrow.parquet as pq
 
-    path = Path(input_path)
+    path = local_input(input_path)  # a local path or file:// (docs/spark.md)
     if not path.exists():
         raise PipelineError(f"INPUT: {input_path}: no such file or directory")
     if not os.access(path, os.R_OK) or (path.is_dir() and not os.access(path, os.X_OK)):
@@ -655,12 +655,13 @@ def balance_text(balance: dict[str, Any]) -> str:
     )
 
 
-def check_out(out: str | Path) -> None:
-    """:class:`PipelineError` unless ``out`` is absent or an empty directory that can be written."""
+def check_out(out: str | Path | Location) -> None:
+    """:class:`PipelineError` unless ``out`` is absent or an empty directory that can be written
+    (a local path up front; a filesystem URI once Spark runs: :mod:`.checks`)."""
     check_dataset_out(out)
 
 
-def _prepare_out(out: Path) -> None:
+def _prepare_out(out: Location) -> None:
     check_out(out)
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -720,7 +721,7 @@ def audit(
     from pyspark.sql import functions as F
 
     started = time.perf_counter()
-    out = Path(out)
+    out = Location(out)  # a local path or a Hadoop filesystem URI
     plan = plan_input(input_path)
     check_work(plan, input_path)
     _prepare_out(out)
@@ -743,7 +744,7 @@ def audit(
         with step("summary"):
             summary = summarize(rows, plan, input_path, readings)
     finally:
-        shutil.rmtree(staging, ignore_errors=True)
+        staging.remove_tree()
     summary["seconds"] = round(time.perf_counter() - started, 3)
     balance = summary["balance"]
     result = AuditResult(

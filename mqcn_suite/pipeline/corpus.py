@@ -42,6 +42,7 @@ import pyarrow as pa
 
 from mqcn_model.codec import body_buffer
 from mqcn_suite.pipeline.checks import check_generate_arguments
+from mqcn_suite.pipeline.errors import locate_failure
 from mqcn_suite.pipeline.generators import (
     World,
     envelope,
@@ -50,6 +51,7 @@ from mqcn_suite.pipeline.generators import (
     valid_message,
 )
 from mqcn_suite.pipeline.session import default_parallelism
+from mqcn_suite.pipeline.storage import Location
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -185,7 +187,7 @@ def generate(
     server must disregard (SenderIdentifierType or AuthenticationLevel).  A manifest
     (``_mqcn_corpus.json``, ignored by Parquet readers) records the parameters.
     """
-    out = Path(out)
+    out = Location(out)  # a local path or a Hadoop filesystem URI
     check_generate_arguments(count, out, invalid_share)
     started = time.perf_counter()
     wanted = max(default_parallelism(spark), math.ceil(count / ROWS_PER_PARTITION))
@@ -195,7 +197,13 @@ def generate(
         for batch in iterator:
             ids = batch.column(0).to_pylist()
             if ids:
-                yield generate_rows(ids, seed, invalid_share)
+                try:
+                    rows = generate_rows(ids, seed, invalid_share)
+                except Exception:  # name the row that fails (TaskFailure), then fail anyway
+                    where = f"row {{item}} of seed {seed}"
+                    locate_failure(ids, lambda i: generate_rows([i], seed, invalid_share), where)
+                    raise
+                yield rows
 
     # INT96 (Spark's default) would come back as a zone-less nanosecond timestamp.
     spark.conf.set("spark.sql.parquet.outputTimestampType", "TIMESTAMP_MICROS")
