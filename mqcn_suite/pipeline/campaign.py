@@ -295,9 +295,9 @@ class Examiner:
         lenient = self.judge(body, LENIENT)
         check_verdict(lenient, body)
         self.stage = "server view (strict, QueueManagerIdentifier/Sig20)"
-        self.strict.server_view(plain, strict)
+        self.strict.server_view(plain, strict.decoded)
         self.stage = "server view (lenient, other envelope)"
-        self.lenient.server_view(other, lenient)
+        self.lenient.server_view(other, lenient.decoded)
 
     def _timed(self, case: HostileCase, pair: tuple[Envelope, Envelope]) -> float:
         """Seconds one call took; raises what the call raised (or :class:`_Hang`)."""

@@ -2,9 +2,9 @@
 
 Only the standard library, :mod:`mqcn_suite.outputs` and :mod:`.storage` are imported here,
 so a command can refuse a bad ``--out`` or an empty ``--count`` in a fraction of a second,
-before it imports pyarrow, the generators or Spark.  The library functions (:func:`~.corpus.generate`,
-:func:`~.audit.audit`, :func:`~.fuzz.fuzz`) ask the same again, so they are safe to call
-directly.
+before it imports pyarrow, the generators or Spark.  The library functions
+(:func:`~.corpus.generate`, :func:`~.audit.audit`, :func:`~.fuzz.fuzz`) ask the same again,
+so they are safe to call directly.
 """
 
 from __future__ import annotations
