@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import uuid
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from mqcn_model import server as server_module
 from mqcn_model.builders import v2_notification
 from mqcn_model.codec import body_buffer
 from mqcn_model.constants import AuthLevel, SenderIdType
@@ -89,3 +91,18 @@ def test_a_batching_profile_keeps_the_decode_until_its_timer_fires() -> None:
     assert alone.deliver(envelope).outcome == "deferred"
     assert handed.deliver(envelope, judge(body).decoded).outcome == "deferred"
     assert handed.advance(3600) == alone.advance(3600)
+
+
+def test_a_handed_decode_is_not_decoded_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The point of ``decoded``: the audit decodes each body once (issue 12)."""
+    body = body_buffer(v2_notification(3, uuid.UUID(int=5), "dc.example"))
+    verdict = judge(body)
+    assert verdict.decoded is verdict.message  # the judge's own object, not a copy or None
+    envelope = _envelope(body, SenderIdType.QueueManagerIdentifier, AuthLevel.Sig20)
+    expected = _server(STRICT).deliver(envelope)
+
+    def second_decode(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("the server decoded a body it was handed decoded")
+
+    monkeypatch.setattr(server_module, "decode_message", second_decode)
+    assert _server(STRICT).deliver(envelope, verdict.decoded) == expected
