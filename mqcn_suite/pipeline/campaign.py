@@ -72,7 +72,7 @@ if TYPE_CHECKING:
 
 CATEGORIES = ("exception", "contract", "slow", "memory")
 JudgeFunction = Callable[[bytes, Readings], Verdict]
-TRACE_EVERY = 16  # one case in 16 is traced, besides every size/count-field and slow case
+TRACE_EVERY = 16  # one case in 16 is traced (by case number), besides every slow case
 HEX_SHOWN = 256  # bytes of the body shown in a finding row; the whole body is in bodies/
 JSONL_LIMIT = 10_000
 CASES_PER_PARTITION = 100_000
