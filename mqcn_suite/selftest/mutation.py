@@ -539,6 +539,17 @@ def run_mutation(options: MutationOptions, events: Events | None = None) -> Outc
                 runner.run(runnable, finish)
     except KeyboardInterrupt:
         interrupted = True
+        if plan is not None:
+            # Ctrl-C may land inside finish(), after state.append and before records is
+            # updated: the state file is the truth, so the report counts what reached it.
+            saved = state.load()
+            hashes = {fm.file: fm.file_hash for fm in plan.files}
+            for mutant in plan.all_chosen():
+                if mutant.id in records or mutant.id in documented:
+                    continue
+                known = reusable(saved.get(mutant.id), hashes[mutant.file], targets)
+                if known is not None:
+                    records[mutant.id] = known
     except IsolationError as exc:
         raise SelfCheckError(f"isolation check failed: {exc}") from None
     finally:
