@@ -69,10 +69,21 @@ MESSAGE_CLASSES: dict[int, str] = {
     0xC004: "NackReceiveRejected",
 }
 PRIVACY_LEVELS = {0: "None", 1: "Base", 3: "Enhanced", 5: "Advanced"}
-HASH_ALGORITHMS = {0x8001: "MD2", 0x8002: "MD4", 0x8003: "MD5", 0x8004: "SHA1",
-                   0x800C: "SHA_256", 0x800E: "SHA_512"}  # fmt: skip
-ENCRYPTION_ALGORITHMS = {0x6602: "RC2", 0x6801: "RC4", 0x6610: "AES256", 0x660E: "AES128",
-                         0x660F: "AES192"}  # fmt: skip
+HASH_ALGORITHMS = {
+    0x8001: "MD2",
+    0x8002: "MD4",
+    0x8003: "MD5",
+    0x8004: "SHA1",
+    0x800C: "SHA_256",
+    0x800E: "SHA_512",
+}
+ENCRYPTION_ALGORITHMS = {
+    0x6602: "RC2",
+    0x6801: "RC4",
+    0x6610: "AES256",
+    0x660E: "AES128",
+    0x660F: "AES192",
+}
 ALLOWED_ENCRYPTION = {
     1: frozenset({0x6602, 0x6801}),
     3: frozenset({0x6602, 0x6801}),
@@ -130,30 +141,42 @@ def decode_properties(buf: bytes, offset: int, end: int) -> tuple[MessagePropert
     """Read a MessagePropertiesHeader at ``offset``; return it and the padded end."""
     start = offset
     need(offset, PROPERTIES_FIXED_SIZE, end, R_PACKET_SIZE, "a MessagePropertiesHeader")
-    (flags, label_length, cls, correlation, body_type, tag, size, allocation, privacy,
-     hash_alg, encryption, extension_size) = _FIXED.unpack_from(buf, offset)  # fmt: skip
+    (
+        flags,
+        label_length,
+        cls,
+        correlation,
+        body_type,
+        tag,
+        size,
+        allocation,
+        privacy,
+        hash_alg,
+        encryption,
+        extension_size,
+    ) = _FIXED.unpack_from(buf, offset)
     if label_length > MAX_LABEL_LENGTH:
         raise fail(R_LABEL_LENGTH, offset + 1, f"LabelLength is {label_length}, above 0xFA")
     if cls & ~CUSTOM_CLASS_MASK and cls not in MESSAGE_CLASSES:
         raise fail(R_CLASS, offset + 2, f"MessageClass 0x{cls:04x} is neither listed nor custom")
     if privacy not in PRIVACY_LEVELS:
-        raise fail(R_PRIVACY, offset + 44, f"PrivacyLevel is {privacy}, not 0, 1, 3 or 5")
+        raise fail(R_PRIVACY, offset + 40, f"PrivacyLevel is {privacy}, not 0, 1, 3 or 5")
     if privacy and encryption not in ALLOWED_ENCRYPTION[privacy]:
         raise fail(
             R_ENCRYPTION,
-            offset + 52,
+            offset + 48,
             f"EncryptionAlgorithm 0x{encryption:x} is not allowed at PrivacyLevel {privacy}",
         )
     if size > allocation:
         raise fail(
-            R_BODY_ROOM, offset + 36, f"MessageSize {size} exceeds AllocationBodySize {allocation}"
+            R_BODY_ROOM, offset + 32, f"MessageSize {size} exceeds AllocationBodySize {allocation}"
         )
     offset += PROPERTIES_FIXED_SIZE
     variable = 2 * label_length + extension_size + allocation
     if offset + variable > end:
         raise fail(
             R_FITS,
-            start + 40,
+            start + 52,
             f"Label ({2 * label_length}), ExtensionData ({extension_size}) and the body room "
             f"({allocation}) need {variable} bytes, {max(0, end - offset)} left in the packet",
         )
@@ -174,9 +197,20 @@ def decode_properties(buf: bytes, offset: int, end: int) -> tuple[MessagePropert
     after = start + align4(offset - start)
     need(after, 0, end, R_PACKET_SIZE, "the MessagePropertiesHeader padding")
     properties = MessageProperties(
-        flags, cls, bytes(correlation), body_type, tag, privacy, hash_alg, encryption,
-        label, extension, body, slack, start,
-    )  # fmt: skip
+        flags,
+        cls,
+        bytes(correlation),
+        body_type,
+        tag,
+        privacy,
+        hash_alg,
+        encryption,
+        label,
+        extension,
+        body,
+        slack,
+        start,
+    )
     return properties, after
 
 

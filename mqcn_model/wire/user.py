@@ -65,8 +65,17 @@ HH = 1 << 28
 QUEUE_CODE_MASK = (0x7 << DQ_SHIFT) | (0x7 << AQ_SHIFT) | (0x7 << RQ_SHIFT)
 # bits that say which other headers the packet holds (set by the packet builder)
 PRESENCE_MASK = SH | TH | MP | CQ | MQ | HH
-FLAG_NAMES = {JN: "JN", JP: "JP", SH: "SH", TH: "TH", MP: "MP", CQ: "CQ", MQ: "MQ", AH: "AH",
-              HH: "HH"}  # fmt: skip
+FLAG_NAMES = {
+    JN: "JN",
+    JP: "JP",
+    SH: "SH",
+    TH: "TH",
+    MP: "MP",
+    CQ: "CQ",
+    MQ: "MQ",
+    AH: "AH",
+    HH: "HH",
+}
 
 _FIXED = struct.Struct("<16s16sIIII")
 

@@ -108,9 +108,11 @@ def finalize(message: UserMessage) -> UserMessage:
     codes = (
         ((user.destination.code if user.destination else 0) << U.DQ_SHIFT)
         | ((user.admin.code if user.admin else 0) << U.AQ_SHIFT)
-        | ((user.response.code if user.response else (user.rq if user.rq == 1 else 0))
-           << U.RQ_SHIFT)
-    )  # fmt: skip
+        | (
+            (user.response.code if user.response else (user.rq if user.rq == 1 else 0))
+            << U.RQ_SHIFT
+        )
+    )
     presence = (
         (U.SH if message.security else 0)
         | (U.TH if message.transaction else 0)
@@ -201,14 +203,14 @@ def _cross_checks(message: UserMessage, start: int) -> None:
     if signed and properties.hash_algorithm not in HASH_ALGORITHMS:
         raise fail(
             R_HASH,
-            properties.offset + 48,
+            properties.offset + 44,
             f"the message is signed but HashAlgorithm is 0x{properties.hash_algorithm:x}",
         )
     encrypted = security is not None and security.encrypted
     if encrypted != (properties.privacy_level != 0):
         raise fail(
             R_ENCRYPTED,
-            properties.offset + 44,
+            properties.offset + 40,
             f"PrivacyLevel is {properties.privacy_level} but SecurityHeader.Flags.EB is "
             f"{'set' if encrypted else 'clear or absent'}",
         )
@@ -233,8 +235,10 @@ def encode_user_message(message: UserMessage) -> bytes:
     )
     for name, flag, header in pairs:
         if flag != (header is not None):
-            raise ValueError(f"{name} is {'set' if flag else 'clear'} but the header is "
-                             f"{'absent' if header is None else 'present'}")  # fmt: skip
+            raise ValueError(
+                f"{name} is {'set' if flag else 'clear'} but the header is "
+                f"{'absent' if header is None else 'present'}"
+            )
     if not user.has(U.MP):
         raise ValueError("UserHeader.Flags.MP is clear: the fast codec always writes the header")
     parts = [encode_user_header(user)]
