@@ -1,41 +1,28 @@
 """The ``mqcn`` command line: the suite's tools behind one multi-command typer app.
 
-``mqcn decode`` judges one Change Notification Message against every requirement that can be
-checked from its bytes alone (:func:`mqcn_model.judge.judge`).  Exit codes, shared by every
-subcommand:
-
-* 0 — the input conforms;
-* 1 — it does not (each broken requirement is printed with its byte offset);
-* 2 — usage error (bad hex, missing file, conflicting options...): one line on stderr;
-* 3 — internal error of the suite: one line on stderr, never a traceback.
-
-Later subcommands (``run``, ``catalog``, ``pics``, ``corpus``, ``audit``, ``fuzz``) register
-on :data:`app` the same way ``decode`` does and wrap their body in :func:`boundary`.
+This module only builds the app: every command lives in :mod:`mqcn_suite.commands` (its
+options, its help, its body) and is registered here; the plumbing they share — exit codes,
+the usage error, the boundary that turns exceptions into one line — is
+:mod:`mqcn_suite.commands._common`.
 """
 
 from __future__ import annotations
 
-import json
-import re
 import sys
-import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
-from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from importlib.metadata import PackageNotFoundError, version
+from typing import Annotated
 
 import typer
-from rich.console import Console
-from rich.text import Text
 
-from mqcn_model.catalog import CATALOG
-from mqcn_model.codec.message import ChangeNotificationMessage
-from mqcn_model.codec.update import ZERO_RESERVED, NotificationUpdate
-from mqcn_model.constants import PROPERTIES, SPARE_BYTE_COUNT, Command, Event, Version
-from mqcn_model.errata import LENIENT, STRICT, Readings
-from mqcn_model.errors import Violation
-from mqcn_model.judge import Verdict, judge
-from mqcn_model.render import message_to_json, value_to_json
+from mqcn_suite.commands._common import (
+    CONTEXT_SETTINGS,
+    PROG,
+    ExitCode,
+    exit_codes_help,
+    fail,
+    first_line,
+    print_help,
+)
 from mqcn_suite.commands.catalog_list import (
     LIST_HELP,
     FeaturesOption,
@@ -45,370 +32,62 @@ from mqcn_suite.commands.catalog_list import (
     catalog_list,
 )
 from mqcn_suite.commands.catalog_verify import VERIFY_HELP, verify
+from mqcn_suite.commands.decode import DECODE_HELP, decode
 from mqcn_suite.commands.pics import PICS_HELP, pics
 from mqcn_suite.commands.pipeline import register as register_pipeline
 from mqcn_suite.commands.run import RUN_HELP, run
 from mqcn_suite.commands.selftest import register as register_selftest
 
-EXIT_CONFORMING = 0
-EXIT_NONCONFORMING = 1
-EXIT_USAGE = 2
-EXIT_INTERNAL = 3
-
-PROG = "mqcn"
-# Human output shows at most this many bytes of a BLOB value (the JSON output shows all).
-HUMAN_BYTES_SHOWN = 32
+DISTRIBUTION = "mqcn-conformance"
 
 app = typer.Typer(
     name=PROG,
     help=(
         "Conformance tools for [MS-MQCN], the MSMQ Directory Service Change Notification "
         "Protocol. Every finding names a requirement ID (MQCN-<section>-<n>) of the catalog. "
-        "Exit codes: 0 conforming, 1 not conforming, 2 usage error, 3 internal error."
+        "Without a command, this help (exit 0). " + exit_codes_help()
     ),
-    no_args_is_help=True,
-    add_completion=False,
+    context_settings=CONTEXT_SETTINGS,
+    add_completion=True,  # --install-completion / --show-completion, on the root only
     pretty_exceptions_enable=False,
 )
 
 
-@app.callback()
-def _root() -> None:
-    """Conformance tools for [MS-MQCN] (run ``mqcn COMMAND --help`` for each command)."""
+def distribution_version() -> str:
+    """The installed version of the ``mqcn-conformance`` distribution."""
+    return version(DISTRIBUTION)
 
 
-# --- the error boundary ----------------------------------------------------------------------
-
-
-class UsageProblem(Exception):
-    """The command line asks for something impossible; the message is one line for stderr."""
-
-
-def _fail(command: str, message: str, code: int) -> NoReturn:
-    typer.echo(f"{PROG} {command}: {message}", err=True)
-    raise typer.Exit(code)
-
-
-@contextmanager
-def boundary(command: str) -> Iterator[None]:
-    """Turn every failure inside a command into a one-line message and an exit code.
-
-    :class:`UsageProblem` exits 2 with ``mqcn <command>: error: ...``; any other exception is
-    a bug in the suite and exits 3 with ``mqcn <command>: internal error: ...``.  ``typer.Exit``
-    (a command's own exit code) passes through.
-    """
+def _print_version(wanted: bool) -> None:
+    if not wanted:
+        return
     try:
-        yield
-    except (typer.Exit, BrokenPipeError):
-        raise  # a command's own exit code; a closed pipe is typer's business (exit 1, silent)
-    except UsageProblem as exc:
-        _fail(command, f"error: {exc}", EXIT_USAGE)
-    except KeyboardInterrupt:
-        _fail(command, "interrupted", 130)
-    except Exception as exc:
-        _fail(command, f"internal error: {type(exc).__name__}: {exc}", EXIT_INTERNAL)
+        typer.echo(f"{PROG} {distribution_version()}")
+    except PackageNotFoundError:
+        fail("--version", f"internal error: {DISTRIBUTION} is not installed", ExitCode.INTERNAL)
+    raise typer.Exit(int(ExitCode.OK))
 
 
-# --- input -----------------------------------------------------------------------------------
-
-_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
-
-
-def parse_hex(text: str) -> bytes:
-    """Bytes from hex text: whitespace anywhere and one leading ``0x``/``0X`` are allowed.
-
-    Raises :class:`UsageProblem` naming the first bad character or the odd digit count.
-
-    >>> parse_hex("0x02 01\\n3C00")
-    b'\\x02\\x01<\\x00'
-    >>> parse_hex("")
-    b''
-    """
-    start = len(text) - len(text.lstrip())
-    if text[start : start + 2] in ("0x", "0X"):
-        start += 2
-    chars = [(index, char) for index, char in enumerate(text) if index >= start]
-    chars = [(index, char) for index, char in chars if not char.isspace()]
-    for index, char in chars:
-        if char not in _HEX_DIGITS:
-            shown = repr(char) if char.isprintable() else f"U+{ord(char):04X}"
-            raise UsageProblem(
-                f"--hex: character {index + 1} ({shown}) is not a hexadecimal digit "
-                "(allowed: 0-9 a-f A-F, whitespace, one leading 0x)"
-            )
-    digits = "".join(char for _, char in chars)
-    if len(digits) % 2:
-        raise UsageProblem(
-            f"--hex: odd number of hex digits ({len(digits)}); every byte needs two digits"
-        )
-    return bytes.fromhex(digits)
-
-
-def read_file(name: str) -> bytes:
-    """The whole content of file ``name``; raises :class:`UsageProblem` with the reason."""
-    if not name:
-        raise UsageProblem("--file: the path is empty")
-    path = Path(name)
-    try:
-        if path.is_dir():
-            raise UsageProblem(f"--file: {name} is a directory, not a file")
-        return path.read_bytes()
-    except FileNotFoundError:
-        raise UsageProblem(f"--file: {name}: no such file") from None
-    except PermissionError:
-        raise UsageProblem(f"--file: {name}: permission denied") from None
-    except OSError as exc:
-        raise UsageProblem(f"--file: {name}: cannot read ({exc.strerror or exc})") from None
-
-
-def read_input(hex_text: str | None, file_name: str | None) -> bytes:
-    """The message bytes from exactly one of ``--hex`` and ``--file``."""
-    if hex_text is not None and file_name is not None:
-        raise UsageProblem("give either --hex or --file, not both")
-    if hex_text is not None:
-        return parse_hex(hex_text)
-    if file_name is not None:
-        return read_file(file_name)
-    raise UsageProblem("give the message with --hex HEX or --file PATH")
-
-
-# --- output ----------------------------------------------------------------------------------
-
-
-def readings_name(readings: Readings) -> str:
-    """``strict``, ``lenient``, or ``custom`` for a hand-mixed :class:`Readings`."""
-    if readings == STRICT:
-        return "strict"
-    if readings == LENIENT:
-        return "lenient"
-    return "custom"
-
-
-def verdict_to_json(verdict: Verdict, readings: Readings) -> dict[str, Any]:
-    """The ``mqcn decode --json`` document for ``verdict``."""
-    return {
-        "conforming": verdict.conforming,
-        "readings": readings_name(readings),
-        "size": verdict.size,
-        "message": message_to_json(verdict.message) if verdict.message is not None else None,
-        "violations": [v.to_json() for v in verdict.violations],
-        "observations": [v.to_json() for v in verdict.observations],
-    }
-
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def _safe(text: str) -> str:
-    """``text`` printable on any UTF-8 stream: lone surrogates (lenient E-07) become escapes."""
-    return _SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
-
-
-def _enum_name(enum: type[Command] | type[Event] | type[Version], value: int) -> str:
-    try:
-        return enum(value).name.lower().replace("_", " ")
-    except ValueError:
-        return "undefined"
-
-
-def _human_value(value: object) -> str:
-    """A property value for people: strings quoted, bytes as (possibly shortened) hex."""
-    if isinstance(value, bytes | bytearray):
-        data = bytes(value)
-        if len(data) > HUMAN_BYTES_SHOWN:
-            return f"{data[:HUMAN_BYTES_SHOWN].hex()}… ({len(data)} bytes)"
-        return f"{data.hex()} ({len(data)} bytes)" if data else "(0 bytes)"
-    if isinstance(value, str):
-        return f'"{_safe(value)}"'
-    if isinstance(value, tuple):
-        return "[" + ", ".join(_human_value(v) for v in value) + "]"
-    if isinstance(value, uuid.UUID):
-        return str(value)
-    return _safe(str(value_to_json(value)))
-
-
-def _print_fields(console: Console, rows: list[tuple[str, str]], indent: str = "") -> None:
-    """Print ``name  value`` rows with the values aligned (no padding after the value)."""
-    width = max(len(name) for name, _ in rows)
-    for name, value in rows:
-        line = Text(indent)
-        line.append(name.ljust(width), style="bold")
-        line.append(f"  {value}")
-        console.print(line)
-
-
-def _print_properties(console: Console, update: NotificationUpdate, indent: str) -> None:
-    """The (PropertyId, PropertyValue) pairs of ``update`` as aligned columns."""
-    header = ("#", "PROPID", "name", "VT", "value")
-    rows = []
-    for number, prop in enumerate(update.properties, 1):
-        definition = PROPERTIES[prop.propid]  # type: ignore[index]
-        rows.append(
-            (
-                str(number),
-                str(prop.propid),
-                definition.name,
-                definition.vt.label,
-                _human_value(prop.value),
-            )
-        )
-    widths = [max(len(row[i]) for row in (header, *rows)) for i in range(4)]
-
-    def cells(row: tuple[str, ...]) -> str:
-        first = [row[0].rjust(widths[0]), row[1].rjust(widths[1])]
-        middle = [row[2].ljust(widths[2]), row[3].ljust(widths[3])]
-        return "  ".join([*first, *middle, row[4]])
-
-    console.print(Text(indent + cells(header), style="bold"))
-    for row in rows:
-        console.print(Text(indent + cells(row)))
-
-
-def _print_update(console: Console, index: int, total: int, update: NotificationUpdate) -> None:
-    end = update.offset + update.size
-    console.print(
-        Text(
-            f"Update {index} of {total} (bytes {update.offset}-{end - 1}): "
-            f"Command 0x{update.command:02x} ({_enum_name(Command, update.command)}), "
-            f"UseGuid 0x{update.use_guid:02x}",
-            style="bold cyan",
-        )
-    )
-    rows: list[tuple[str, str]] = []
-    if update.path_name is not None:
-        rows.append(("PathName", f'"{_safe(update.path_name)}"'))
-    if update.guid_identifier is not None:
-        rows.append(("GuidIdentifier", str(update.guid_identifier)))
-    rows.append(("GuidMasterId", str(update.guid_master_id)))
-    zero = update.reserved == ZERO_RESERVED
-    rows.append(("Reserved", "24 zero bytes" if zero else update.reserved.hex()))
-    rows.append(("NumberOfProperties", str(len(update.properties))))
-    _print_fields(console, rows, "  ")
-    if update.properties:
-        _print_properties(console, update, "    ")
-
-
-def _print_message(console: Console, message: ChangeNotificationMessage) -> None:
-    version = f"0x{message.version:02x} ({_enum_name(Version, message.version)})"
-    _print_fields(
-        console,
-        [("Version", version), ("NumberOfUpdateNotifications", str(message.count))],
-    )
-    if message.body is not None:
-        body = message.body
-        console.print(Text("Notification Body", style="bold cyan"))
-        rows = [
-            ("Event", f"{body.event} ({_enum_name(Event, body.event)})"),
-            ("ObjectGuid", str(body.object_guid)),
-            ("DomainController", _safe(body.domain_controller)),
-        ]
-        _print_fields(console, rows, "  ")
-    for index, update in enumerate(message.updates, 1):
-        _print_update(console, index, len(message.updates), update)
-    if not message.trailing:
-        trailing = "none"
-    elif len(message.trailing) == SPARE_BYTE_COUNT:
-        trailing = f"{message.trailing.hex()} (the unused byte of the MSMQ body, 3.3.5.3)"
-    else:
-        trailing = _human_value(message.trailing)
-    _print_fields(console, [("Trailing bytes", trailing)])
-
-
-def _print_finding(console: Console, finding: Violation, marker: str, style: str) -> None:
-    requirement = CATALOG[finding.requirement]
-    where = f" at byte {finding.offset}" if finding.offset is not None else ""
-    line = Text(f"  {marker} ")
-    line.append(finding.requirement, style=style)
-    line.append(f"{where}: {_safe(finding.message)}")
-    console.print(line)
-    context = f"{requirement.keyword}, {requirement.section}: {requirement.statement}"
-    console.print(Text(f"      {context}", style="dim"))
-
-
-def print_verdict(console: Console, verdict: Verdict, readings: Readings) -> None:
-    """The human-readable report of ``mqcn decode``."""
-    console.print(
-        Text(
-            f"Change Notification Message: {verdict.size} bytes, "
-            f"{readings_name(readings)} readings",
-            style="bold",
-        )
-    )
-    if verdict.message is not None:
-        _print_message(console, verdict.message)
-    else:
-        console.print("The bytes cannot be decoded as a Change Notification Message.")
-    console.print()
-    if verdict.conforming:
-        console.print(Text("CONFORMING", style="bold green"), "- no MUST or MUST NOT broken")
-    else:
-        count = len(verdict.violations)
-        noun = "requirement" if count == 1 else "requirements"
-        console.print(Text("NOT CONFORMING", style="bold red"), f"- {count} {noun} broken:")
-        for violation in verdict.violations:
-            _print_finding(console, violation, "x", "bold red")
-    if verdict.observations:
-        console.print(Text("Notes (SHOULD/MAY; they do not affect conformance):", style="bold"))
-        for observation in verdict.observations:
-            _print_finding(console, observation, "-", "yellow")
-
-
-# --- commands --------------------------------------------------------------------------------
-
-
-DECODE_HELP = (
-    "Judge one Change Notification Message (an MSMQ message body; the spare byte of 3.3.5.3 is "
-    "optional) against every requirement checkable from its bytes alone.\n\n"
-    "Exit 0: conforming (the decoded structure is printed). "
-    "Exit 1: not conforming (each broken requirement ID with its byte offset and sentence). "
-    "Exit 2: usage error."
-)
-
-
-@app.command(help=DECODE_HELP)
-def decode(
-    hex_text: Annotated[
-        str | None,
-        typer.Option(
-            "--hex",
-            metavar="HEX",
-            help="The message as hex digits (whitespace and a leading 0x are ignored).",
-            show_default=False,
-        ),
-    ] = None,
-    file_name: Annotated[
-        str | None,
-        typer.Option(
-            "--file",
-            metavar="PATH",
-            help="A file holding the message bytes (binary, e.g. a captured MSMQ body).",
-            show_default=False,
-        ),
-    ] = None,
-    as_json: Annotated[
-        bool, typer.Option("--json", help="Print only a JSON document on stdout.")
-    ] = False,
-    lenient: Annotated[
+@app.callback(invoke_without_command=True)
+def _root(
+    ctx: typer.Context,
+    show_version: Annotated[
         bool,
-        typer.Option("--lenient", help="Accept every errata reading an implementation may take."),
+        typer.Option(
+            "--version",
+            "-V",
+            callback=_print_version,
+            is_eager=True,
+            help="Print the version (mqcn X.Y.Z) and exit.",
+        ),
     ] = False,
 ) -> None:
-    """``mqcn decode``: read the bytes, judge them, print the verdict (see DECODE_HELP)."""
-    with boundary("decode"):
-        buf = read_input(hex_text, file_name)
-        readings = LENIENT if lenient else STRICT
-        verdict = judge(buf, readings)
-        if as_json:
-            document = json.dumps(verdict_to_json(verdict, readings), indent=2)
-            sys.stdout.write(document + "\n")
-            sys.stdout.flush()
-        else:
-            print_verdict(Console(highlight=False, soft_wrap=True), verdict, readings)
-        raise typer.Exit(EXIT_CONFORMING if verdict.conforming else EXIT_NONCONFORMING)
+    """Conformance tools for [MS-MQCN] (run ``mqcn COMMAND --help`` for each command)."""
+    if ctx.invoked_subcommand is None:
+        print_help(ctx)
 
 
-# --- the other commands: each lives in mqcn_suite/commands/ and is registered here ----------
-
+app.command("decode", help=DECODE_HELP)(decode)
 app.command("run", help=RUN_HELP)(run)
 app.command("pics", help=PICS_HELP)(pics)
 register_pipeline(app)  # corpus generate, audit, fuzz (Spark is imported only when they run)
@@ -420,6 +99,7 @@ catalog_app = typer.Typer(
         "The requirements catalog: without a subcommand, every requirement with the scenarios "
         "that cover it (same options as `catalog list`). " + LIST_HELP
     ),
+    context_settings=CONTEXT_SETTINGS,
     add_completion=False,
     pretty_exceptions_enable=False,
 )
@@ -455,10 +135,10 @@ def main() -> None:
         raise
     except KeyboardInterrupt:
         sys.stderr.write(f"{PROG}: interrupted\n")
-        sys.exit(130)
+        sys.exit(int(ExitCode.INTERRUPTED))
     except Exception as exc:
-        sys.stderr.write(f"{PROG}: internal error: {type(exc).__name__}: {exc}\n")
-        sys.exit(EXIT_INTERNAL)
+        sys.stderr.write(f"{PROG}: internal error: {type(exc).__name__}: {first_line(exc)}\n")
+        sys.exit(int(ExitCode.INTERNAL))
 
 
 if __name__ == "__main__":

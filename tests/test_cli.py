@@ -7,21 +7,25 @@ the installed ``mqcn`` console script, as a user would.
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
 import json
 import os
 import shutil
 import subprocess
 import sys
 import uuid
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner, Result
 
 import mqcn_suite.cli as cli
+import mqcn_suite.commands.decode as decode_command
 from mqcn_model.builders import (
     machine_update,
     queue_creation,
@@ -45,8 +49,14 @@ from mqcn_model.constants import Event, PropId
 MASTER = uuid.UUID("11111111-2222-3333-4444-555555555555")
 QUEUE = uuid.UUID("0a0b0c0d-0e0f-1011-1213-141516171819")
 QM = uuid.UUID("99999999-8888-7777-6666-555555555555")
+AUTH_NONE = "MQCN-3.2.5.1-4"  # one requirement: a run of a few scenarios
 
 runner = CliRunner()
+DECODE_SCHEMA = jsonschema.Draft202012Validator(
+    json.loads(
+        resources.files("mqcn_suite.report").joinpath("decode.schema.json").read_text("utf-8")
+    )
+)
 
 
 # --- helpers ---------------------------------------------------------------------------------
@@ -473,7 +483,7 @@ def test_internal_error_is_one_line_exit_3(monkeypatch: pytest.MonkeyPatch) -> N
     def explode(buf: bytes, readings: object) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(cli, "judge", explode)
+    monkeypatch.setattr(decode_command, "judge", explode)
     result = invoke("decode", "--hex", "0201", "--json")
     assert result.exit_code == 3
     assert result.stdout == ""
@@ -533,6 +543,7 @@ def test_any_bytes_give_a_verdict_never_a_traceback(
     assert "Traceback" not in result.output
     if json_output:
         document = json.loads(result.stdout)
+        DECODE_SCHEMA.validate(document)
         assert document["conforming"] is (result.exit_code == 0)
         assert document["size"] == len(buf)
         assert bool(document["violations"]) is (result.exit_code == 1)
@@ -629,3 +640,12 @@ def test_run_with_an_unknown_target_is_a_usage_error(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert "unknown target 'bogus'" in result.stderr
     assert not (tmp_path / "r" / "traceability.json").exists()
+
+
+def test_run_prints_no_pytest_benchmark_banner(tmp_path: Path) -> None:
+    """pytest-benchmark (a dev dependency) is installed here, yet its banner stays out of runs."""
+    assert importlib.util.find_spec("pytest_benchmark") is not None
+    result = invoke("run", "--report", str(tmp_path), "--", "-p", "no:randomly", "-m", AUTH_NONE)
+    assert result.exit_code == 0, result.output
+    assert "Scenario runs: " in result.stdout
+    assert "benchmark:" not in result.output

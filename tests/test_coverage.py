@@ -8,6 +8,7 @@ for the purpose, and the listing command.
 
 from __future__ import annotations
 
+import io
 import json
 import textwrap
 from pathlib import Path
@@ -15,10 +16,16 @@ from pathlib import Path
 import pytest
 import typer
 from fake_ids import NOT_AN_ID, OTHER_NOT_AN_ID, SHORT_NOT_AN_ID
+from rich.console import Console
 from typer.testing import CliRunner, Result
 
 from mqcn_model.catalog import CATALOG
-from mqcn_suite.commands.catalog_list import LIST_HELP, catalog_entries, catalog_list
+from mqcn_suite.commands.catalog_list import (
+    LIST_HELP,
+    catalog_entries,
+    catalog_list,
+    entries_table,
+)
 from mqcn_suite.coverage import CoverageError, default_features_dir, load_coverage
 
 # The command as the lead registers it (``mqcn catalog list``) on a small app of its own.
@@ -254,10 +261,15 @@ def test_catalog_list_filters(tmp_path: Path) -> None:
 
 
 def test_catalog_list_human_table() -> None:
+    coverage = load_coverage()
+    out = io.StringIO()  # the table is for terminals; a pipe gets tab-separated lines
+    Console(file=out, width=120).print(entries_table(catalog_entries(coverage), coverage))
+    assert "requirements of [MS-MQCN]" in out.getvalue()
+    assert "MQCN-2.2.4-3" in out.getvalue()
     result = invoke("catalog", "list")
     assert result.exit_code == 0, result.stderr
-    assert "requirements of [MS-MQCN]" in result.stdout
-    assert "MQCN-2.2.4-3" in result.stdout
+    assert result.stdout.startswith("id\tsection\t")
+    assert "\nMQCN-2.2.4-3\t" in result.stdout
 
 
 @pytest.mark.parametrize(

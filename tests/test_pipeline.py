@@ -8,6 +8,7 @@ they reuse the running session instead of starting their own.
 
 from __future__ import annotations
 
+import html
 import json
 import shutil
 import subprocess
@@ -32,9 +33,9 @@ from mqcn_model.judge import judge
 from mqcn_model.server import NotificationServer, QueueManager
 from mqcn_suite import cli
 from mqcn_suite.commands.pipeline import register
-from mqcn_suite.pipeline.audit import audit, plan_input
+from mqcn_suite.pipeline.audit import NothingToJudge, audit, plan_input
 from mqcn_suite.pipeline.corpus import SCHEMA, generate, generate_rows, read_corpus
-from mqcn_suite.pipeline.fuzz import fuzz, replay
+from mqcn_suite.pipeline.fuzz import NOT_RUN, STRICTER, fuzz, is_divergence, replay
 from mqcn_suite.pipeline.session import PipelineError, check_master, create_session
 from mqcn_suite.targets import ReferenceTarget
 
@@ -185,6 +186,9 @@ def test_audit_accounts_for_every_row_and_agrees_with_judge(
         "conforming": audited.conforming,
         "non_conforming": audited.non_conforming,
         "quarantined": 0,
+        "rows_in_unreadable_row_groups": 0,
+        "files_without_footer": 0,
+        "bytes_without_footer": 0,
         "balanced": True,
     }
     assert all(e["requirement"] in CATALOG for e in summary["by_requirement"])
@@ -217,7 +221,7 @@ def test_raw_files_are_judged_exactly_as_mqcn_decode(
         assert ids == row["violations"], row["source"]
 
 
-def test_corrupt_parquet_files_are_quarantined_per_file(
+def test_damaged_parquet_is_quarantined_per_row_group_and_by_bytes(
     spark: Any, corpus: Path, tmp_path: Path
 ) -> None:
     mixed = tmp_path / "mixed"
@@ -225,33 +229,96 @@ def test_corrupt_parquet_files_are_quarantined_per_file(
     parts = sorted(corpus.glob("*.parquet"))
     for part in parts:
         shutil.copy(part, mixed / part.name)
-    good = parts[0].read_bytes()
-    rows_of_good = pq.ParquetFile(parts[0]).metadata.num_rows
-    (mixed / "garbage.parquet").write_bytes(b"PAR1 this is not a parquet file")
-    (mixed / "truncated.parquet").write_bytes(good[: len(good) // 2])
-    garbled = bytearray(good)  # footer intact, column data destroyed: the row group fails
-    middle = int(len(good) * 0.4)
-    garbled[middle : middle + 1000] = b"\xab" * 1000
+    # One generated file laid out in four row groups (as a long capture would be) ...
+    table = pq.read_table(parts[0])
+    groups, per_group = 4, -(-table.num_rows // 4)
+    pq.write_table(table, tmp_path / "laid-out.parquet", row_group_size=per_group)
+    good = (tmp_path / "laid-out.parquet").read_bytes()
+    meta = pq.ParquetFile(tmp_path / "laid-out.parquet").metadata
+    assert meta.num_row_groups == groups
+    # ... whose second row group has its body column destroyed: the footer stays readable
+    body = meta.row_group(1).column(SCHEMA.get_field_index("body"))
+    start = body.dictionary_page_offset if body.has_dictionary_page else body.data_page_offset
+    garbled = bytearray(good)
+    garbled[start : start + body.total_compressed_size] = b"\xab" * body.total_compressed_size
     (mixed / "garbled.parquet").write_bytes(bytes(garbled))
+    lost_rows = meta.row_group(1).num_rows
+    # ... and the same file with its tail cut off: no footer, so its rows cannot be counted
+    truncated = good[: len(good) // 2]
+    (mixed / "truncated.parquet").write_bytes(truncated)
+    garbage = b"PAR1 this is not a parquet file"
+    (mixed / "garbage.parquet").write_bytes(garbage)
     (mixed / "notes.txt").write_text("a stray file is input too")
+    # A file as Spark wrote it (with page checksums) with one bit of a body page flipped:
+    # read without the checksum, the altered bodies would be judged as if they had been sent.
+    spark_written = bytearray(parts[1].read_bytes())
+    spark_meta = pq.ParquetFile(parts[1]).metadata
+    assert spark_meta.num_row_groups == 1
+    chunk = spark_meta.row_group(0).column(SCHEMA.get_field_index("body"))
+    spark_written[chunk.dictionary_page_offset + chunk.total_compressed_size // 2] ^= 0x01
+    (mixed / "flipped.parquet").write_bytes(bytes(spark_written))
+    flipped_rows = spark_meta.num_rows
     result = audit(spark, mixed, tmp_path / "out")
-    assert result.balanced
-    assert result.rows_in == COUNT + 3 + rows_of_good
-    assert result.quarantined == 3 + rows_of_good
-    assert result.conforming + result.non_conforming == COUNT
+
+    lost = lost_rows + flipped_rows
+    assert result.balanced and not result.clean
+    assert result.rows_in == COUNT + table.num_rows + flipped_rows + 1  # footers, stray file
+    assert result.conforming + result.non_conforming == COUNT + table.num_rows - lost_rows
+    assert result.quarantined == lost + 1
+    assert result.rows_in_unreadable_row_groups == lost
+    assert result.files_without_footer == 2
+    assert result.bytes_without_footer == len(truncated) + len(garbage)
+    line = result.balance_line()
+    assert line.startswith(f"rows in (known) {result.rows_in} = conforming ")
+    assert f"+ quarantined {lost + 1} ({lost} rows in unreadable row groups)" in line
+    assert f"; {len(truncated) + len(garbage)} bytes in files without a readable footer" in line
+
     quarantine = pq.read_table(tmp_path / "out" / "quarantine").to_pylist()
     by_name = {Path(q["source"]).name: q for q in quarantine}
     assert set(by_name) == {
         "garbage.parquet",
         "truncated.parquet",
-        "garbled.parquet#rowgroup=0",
+        "garbled.parquet#rowgroup=1",
+        "flipped.parquet#rowgroup=0",
         "notes.txt",
     }
+    group = by_name["garbled.parquet#rowgroup=1"]
+    assert (group["scope"], group["rows"], group["bytes"]) == ("row group", lost_rows, None)
+    assert group["reason"].startswith(f"unreadable row group 1 ({lost_rows} rows per the footer)")
+    flipped = by_name["flipped.parquet#rowgroup=0"]
+    assert (flipped["scope"], flipped["rows"]) == ("row group", flipped_rows)
+    assert "CRC checksum verification failed" in flipped["reason"]
+    cut = by_name["truncated.parquet"]
+    assert (cut["scope"], cut["rows"], cut["bytes"]) == (
+        "file without footer",
+        None,
+        len(truncated),
+    )
+    assert f"({len(truncated)} bytes, rows unknown)" in cut["reason"]
+    assert (by_name["notes.txt"]["scope"], by_name["notes.txt"]["rows"]) == ("file", 1)
     assert by_name["notes.txt"]["reason"] == "not a Parquet file (*.parquet)"
-    assert by_name["garbage.parquet"]["reason"].startswith("unreadable Parquet file")
-    assert by_name["truncated.parquet"]["rows"] == 1
-    assert by_name["garbled.parquet#rowgroup=0"]["rows"] == rows_of_good
-    assert by_name["garbled.parquet#rowgroup=0"]["reason"].startswith("unreadable row group 0")
+    # the other row groups of the damaged file were judged, row by row
+    verdicts = pq.read_table(tmp_path / "out" / "verdicts").to_pylist()
+    judged = sorted(
+        int(v["source"].rpartition("#")[2])
+        for v in verdicts
+        if Path(v["source"].rpartition("#")[0]).name == "garbled.parquet"
+    )
+    assert judged == [r for r in range(table.num_rows) if not per_group <= r < 2 * per_group]
+
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert summary["balance"] == {
+        "rows_in": result.rows_in,
+        "conforming": result.conforming,
+        "non_conforming": result.non_conforming,
+        "quarantined": lost + 1,
+        "rows_in_unreadable_row_groups": lost,
+        "files_without_footer": 2,
+        "bytes_without_footer": len(truncated) + len(garbage),
+        "balanced": True,
+    }
+    page = (tmp_path / "out" / "summary.html").read_text()
+    assert html.escape(line) in page
 
 
 def test_a_parquet_file_without_body_is_a_clear_error(app: typer.Typer, tmp_path: Path) -> None:
@@ -262,11 +329,11 @@ def test_a_parquet_file_without_body_is_a_clear_error(app: typer.Typer, tmp_path
     assert "no 'body' column" in line and "nobody.parquet" in line
 
 
-def test_an_empty_corpus_balances_at_zero(spark: Any, tmp_path: Path) -> None:
+def test_an_empty_corpus_is_nothing_to_judge(spark: Any, tmp_path: Path) -> None:
     pq.write_table(SCHEMA.empty_table(), tmp_path / "empty.parquet")
-    result = audit(spark, tmp_path, tmp_path / "out")
-    assert result.balanced and result.rows_in == 0
-    assert result.conforming == result.non_conforming == result.quarantined == 0
+    with pytest.raises(NothingToJudge, match="held 0 messages"):
+        audit(spark, tmp_path, tmp_path / "out")
+    assert not (tmp_path / "out").exists()
 
 
 def test_missing_input_and_invalid_master_are_usage_errors(
@@ -338,6 +405,13 @@ def test_fuzz_finds_a_faulty_target(spark: Any, app: typer.Typer, tmp_path: Path
     assert result.by_requirement["MQCN-3.2.5.1-4"] == result.divergences
     lines = (tmp_path / "f" / "divergences.jsonl").read_text().splitlines()
     assert len(lines) == result.divergences
+    summary = json.loads((tmp_path / "f" / "summary.json").read_text())
+    assert summary["jsonl_rows"] == len(lines) == summary["rows"]
+    assert (summary["divergences"], summary["not_run"], summary["stricter_receiver"]) == (
+        result.divergences,
+        0,
+        0,
+    )
     first = json.loads(lines[0])
     assert first["replay"].startswith(f"mqcn decode --hex {first['hex']}; mqcn fuzz --target")
     assert json.loads(first["envelope"])["authentication_level"] == "None"
@@ -352,6 +426,53 @@ def test_fuzz_finds_a_faulty_target(spark: Any, app: typer.Typer, tmp_path: Path
         app, "fuzz", "--target", "reference", "--seed", "3", "--case", str(first["case"])
     )
     assert shown.exit_code == 0 and "target and model agree" in shown.stdout
+
+
+NODE_TARGET = Path(__file__).resolve().parent.parent / "examples" / "node-target" / "target.js"
+
+
+def test_a_stricter_receiver_is_no_divergence_in_the_run_nor_in_its_replay(
+    spark: Any, app: typer.Typer, tmp_path: Path
+) -> None:
+    # The node example disregards some messages that break a sender's rule, which the model
+    # processes (errata E-20): the rows are written, counted apart, and fail neither path.
+    node = shutil.which("node")
+    assert node is not None, "Node.js (20+) is needed to run examples/node-target"
+    target = f"exec:{node} {NODE_TARGET}"
+    ran = invoke(
+        app,
+        "fuzz",
+        "--target",
+        target,
+        "--cases",
+        "200",
+        "--seed",
+        "1",
+        "--out",
+        str(tmp_path / "f"),
+    )
+    assert ran.exit_code == 0, (ran.stdout, ran.stderr)
+    summary = json.loads((tmp_path / "f" / "summary.json").read_text())
+    lines = [json.loads(x) for x in (tmp_path / "f" / "divergences.jsonl").read_text().splitlines()]
+    assert summary["jsonl_rows"] == len(lines) == summary["rows"] > 0
+    assert summary["divergences"] == 0 and summary["stricter_receiver"] == len(lines)
+    assert {row["divergence"] for row in lines} == {"stricter-receiver"}
+    assert f"0 divergences (and {len(lines)} stricter-receiver" in ran.stdout
+    case = str(lines[0]["case"])
+    shown = invoke(app, "fuzz", "--target", target, "--seed", "1", "--case", case)
+    assert shown.exit_code == 0, (shown.stdout, shown.stderr)
+    assert "stricter-receiver" in shown.stdout and "not a divergence" in shown.stdout
+
+
+def test_not_run_cases_are_counted_apart_from_divergences() -> None:
+    rows = [
+        {"divergence": "state"},
+        {"divergence": STRICTER},
+        {"divergence": NOT_RUN},
+        {"divergence": "target-error"},
+    ]
+    assert [is_divergence(r) for r in rows] == [True, False, False, True]
+    assert not is_divergence(None)
 
 
 def test_the_model_never_imports_spark() -> None:

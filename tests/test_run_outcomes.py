@@ -25,7 +25,8 @@ from typer.testing import CliRunner, Result
 
 from mqcn_model.builders import queue_creation
 from mqcn_suite.cli import app
-from mqcn_suite.commands.run import EXIT_NO_SCENARIO, EXIT_TARGET, RunCounter, exit_code
+from mqcn_suite.commands._common import ExitCode
+from mqcn_suite.commands.run import RunCounter, exit_code
 from mqcn_suite.pipeline.fuzz import NOT_RUN, run_cases
 from mqcn_suite.report import ItemResult, build_traceability, render_html, validate_traceability
 from mqcn_suite.targets import ReferenceTarget
@@ -81,7 +82,7 @@ def test_xdist_with_an_exec_target_starts_one_program_per_worker(tmp_path: Path)
 
 def test_a_run_that_executed_no_scenario_exits_5(tmp_path: Path) -> None:
     result = mqcn_run(tmp_path, "-k", "nomatch-at-all")
-    assert result.exit_code == EXIT_NO_SCENARIO == 5, result.output
+    assert result.exit_code == ExitCode.NO_SCENARIO == 5, result.output
     assert "no scenario ran" in result.stderr
     assert load(tmp_path)["run"]["items"] == 0
 
@@ -157,7 +158,7 @@ def test_counts_agree_and_error_stays_apart_from_fail() -> None:
     only_error = build_traceability(
         [item("broke", [AUTH_NONE], "error", target_error=True)], target="reference"
     )
-    assert exit_code(only_error, 1) == EXIT_TARGET
+    assert exit_code(only_error, 1) == ExitCode.TARGET
 
 
 def test_percentages_are_of_the_applicable_requirements(tmp_path: Path) -> None:
@@ -271,7 +272,7 @@ def test_a_target_that_hangs_after_hello_stops_the_run_after_three_timeouts(
     tmp_path: Path,
 ) -> None:
     result = mqcn_run(tmp_path, target=HANGS, timeout="0.5")
-    assert result.exit_code == EXIT_TARGET == 4, result.output
+    assert result.exit_code == ExitCode.TARGET == 4, result.output
     document = load(tmp_path)
     run_info = document["run"]
     assert run_info["error"] == 3 and run_info["passed"] == run_info["failed"] == 0
@@ -286,7 +287,7 @@ def test_a_target_that_hangs_after_hello_stops_the_run_after_three_timeouts(
 
 def test_max_timeouts_is_configurable(tmp_path: Path) -> None:
     result = mqcn_run(tmp_path, target=HANGS, timeout="0.5", max_timeouts="1")
-    assert result.exit_code == EXIT_TARGET, result.output
+    assert result.exit_code == ExitCode.TARGET, result.output
     assert load(tmp_path)["run"]["error"] == 1
 
 

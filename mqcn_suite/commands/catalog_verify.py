@@ -4,7 +4,7 @@ Reads the specification (markdown as converted from the PDF, or plain text), ext
 normative sentence (:func:`mqcn_model.spec_text.normative_sentences`) and matches them with
 the ``fingerprints:`` of the catalog (:func:`mqcn_model.spec_text.check_coverage`).
 
-Exit codes (those of every ``mqcn`` command):
+Exit codes (those of every ``mqcn`` command, :class:`~mqcn_suite.commands._common.ExitCode`):
 
 * 0 — every normative sentence is mapped by a catalog entry (one summary line);
 * 1 — some sentence is not mapped (each is listed: section, line, keywords, its start and its
@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -31,13 +31,9 @@ from rich.text import Text
 
 from mqcn_model.catalog import CATALOG, Catalog
 from mqcn_model.spec_text import Coverage, check_coverage, normative_sentences
+from mqcn_suite.commands._common import ExitCode, UsageError, boundary, read_user_file
 
-EXIT_COMPLETE = 0
-EXIT_INCOMPLETE = 1
-EXIT_USAGE = 2
-EXIT_INTERNAL = 3
-
-COMMAND = "mqcn catalog verify"
+COMMAND = "catalog verify"
 EXCERPT = 100  # characters of a sentence shown in the human report
 
 VERIFY_HELP = (
@@ -50,52 +46,32 @@ VERIFY_HELP = (
 )
 
 
-class SpecUnreadable(Exception):
-    """The --spec path cannot be used; the message is one line for stderr."""
-
-
-def _fail(message: str, code: int) -> NoReturn:
-    typer.echo(f"{COMMAND}: {message}", err=True)
-    raise typer.Exit(code)
-
-
 def read_spec(path: Path) -> str:
-    """The text of the spec at ``path``; raises :class:`SpecUnreadable` saying why not.
+    """The text of the spec at ``path``; raises :class:`UsageError` saying why not.
 
     UTF-8 (with or without a byte-order mark) and UTF-16 with a byte-order mark are read.
     """
     shown = str(path)
-    if not shown:
-        raise SpecUnreadable("--spec: the path is empty")
-    try:
-        if path.is_dir():
-            raise SpecUnreadable(f"--spec: {shown} is a directory, not a file")
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise SpecUnreadable(f"--spec: {shown}: no such file") from None
-    except PermissionError:
-        raise SpecUnreadable(f"--spec: {shown}: permission denied") from None
-    except OSError as exc:
-        raise SpecUnreadable(f"--spec: {shown}: cannot read ({exc.strerror or exc})") from None
+    data = read_user_file("--spec", shown)
     encoding = "utf-16" if data[:2] in (b"\xff\xfe", b"\xfe\xff") else "utf-8-sig"
     label = "UTF-16" if encoding == "utf-16" else "UTF-8"
     try:
         text = data.decode(encoding)
     except UnicodeDecodeError as exc:
-        raise SpecUnreadable(
+        raise UsageError(
             f"--spec: {shown}: not a text file (byte {exc.start} is not {label})"
         ) from None
     if not text.strip():
-        raise SpecUnreadable(f"--spec: {shown} is empty")
+        raise UsageError(f"--spec: {shown} is empty")
     return text
 
 
 def coverage_of(spec_text: str, catalog: Catalog = CATALOG, name: str = "the text") -> Coverage:
-    """The coverage of ``spec_text`` by ``catalog``; raises :class:`SpecUnreadable` if the text
+    """The coverage of ``spec_text`` by ``catalog``; raises :class:`UsageError` if the text
     holds no normative sentence at all (it is not the specification)."""
     sentences = normative_sentences(spec_text)
     if not sentences:
-        raise SpecUnreadable(
+        raise UsageError(
             f"--spec: {name}: no normative sentence found (expected [MS-MQCN] with numbered "
             "section headings, as markdown or plain text)"
         )
@@ -112,7 +88,7 @@ def coverage_to_json(spec: Path, coverage: Coverage, strict: bool) -> dict[str, 
         "spec": str(spec),
         "complete": coverage.complete,
         "strict": strict,
-        "ok": exit_code(coverage, strict) == EXIT_COMPLETE,
+        "ok": exit_code(coverage, strict) == ExitCode.OK,
         "sentences": len(coverage.sentences),
         "entries": coverage.entries,
         "by_keyword": coverage.by_keyword(),
@@ -124,8 +100,8 @@ def coverage_to_json(spec: Path, coverage: Coverage, strict: bool) -> dict[str, 
 
 def exit_code(coverage: Coverage, strict: bool) -> int:
     if not coverage.complete or (strict and coverage.stale):
-        return EXIT_INCOMPLETE
-    return EXIT_COMPLETE
+        return ExitCode.FOUND
+    return ExitCode.OK
 
 
 def _excerpt(text: str) -> str:
@@ -201,7 +177,7 @@ def verify(
     ] = False,
 ) -> None:
     """``mqcn catalog verify``: every normative sentence of the spec is in the catalog."""
-    try:
+    with boundary(COMMAND):
         coverage = coverage_of(read_spec(spec), name=str(spec))
         if as_json:
             sys.stdout.write(json.dumps(coverage_to_json(spec, coverage, strict), indent=2))
@@ -209,10 +185,4 @@ def verify(
             sys.stdout.flush()
         else:
             print_coverage(Console(highlight=False, soft_wrap=True), coverage, strict)
-    except (typer.Exit, BrokenPipeError):
-        raise
-    except SpecUnreadable as exc:
-        _fail(f"error: {exc}", EXIT_USAGE)
-    except Exception as exc:
-        _fail(f"internal error: {type(exc).__name__}: {exc}", EXIT_INTERNAL)
-    raise typer.Exit(exit_code(coverage, strict))
+        raise typer.Exit(exit_code(coverage, strict))

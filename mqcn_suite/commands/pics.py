@@ -11,27 +11,21 @@ does not start, an unwritable file), 3 for an internal error.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated
 
 import typer
 
+from mqcn_suite.commands._common import PROG, UsageError, boundary, parse_seconds
+from mqcn_suite.outputs import OutputError, check_output_file
 from mqcn_suite.targets import DEFAULT_TIMEOUT, PicsError, TargetError, pics_of, resolve_target
 
-EXIT_OK = 0
-EXIT_USAGE = 2
-EXIT_INTERNAL = 3
-COMMAND = "mqcn pics"
+COMMAND = "pics"
 
 PICS_HELP = (
     "Ask a target which parts of MS-MQCN it implements (server/client versions, product "
     "profiles, errata readings, workgroup mode) and write its PICS file (YAML) for "
     "`mqcn run --pics`. Exit 0: written. Exit 2: usage error. Exit 3: internal error."
 )
-
-
-def _fail(message: str, code: int) -> NoReturn:
-    typer.echo(f"{COMMAND}: {message}", err=True)
-    raise typer.Exit(code)
 
 
 def pics(
@@ -47,13 +41,16 @@ def pics(
         Path | None,
         typer.Option("--out", metavar="FILE", help="Write the PICS here (default: print it)."),
     ] = None,
-    timeout: Annotated[
-        float,
+    timeout_text: Annotated[
+        str,
         typer.Option("--timeout", metavar="SECONDS", help="Time limit of one call to the target."),
-    ] = DEFAULT_TIMEOUT,
+    ] = str(DEFAULT_TIMEOUT),
 ) -> None:
     """``mqcn pics`` (see PICS_HELP)."""
-    try:
+    with boundary(COMMAND, usage_errors=(TargetError, PicsError, OutputError)):
+        timeout = parse_seconds("--timeout", timeout_text)
+        if out is not None:
+            check_output_file(out, "--out")  # before the target starts
         implementation = resolve_target(target, timeout=timeout)
         try:
             text = pics_of(implementation).to_yaml()
@@ -61,14 +58,9 @@ def pics(
             implementation.close()
         if out is None:
             typer.echo(text, nl=False)
-        else:
+            return
+        try:
             out.write_text(text, encoding="utf-8")
-            typer.echo(f"{COMMAND}: wrote {out}", err=True)
-    except (typer.Exit, BrokenPipeError):
-        raise
-    except (TargetError, PicsError) as exc:
-        _fail(f"error: {exc}", EXIT_USAGE)
-    except OSError as exc:
-        _fail(f"error: cannot write {out}: {exc.strerror or exc}", EXIT_USAGE)
-    except Exception as exc:
-        _fail(f"internal error: {type(exc).__name__}: {exc}", EXIT_INTERNAL)
+        except OSError as exc:
+            raise UsageError(f"cannot write {out}: {exc.strerror or exc}") from None
+        typer.echo(f"{PROG} {COMMAND}: wrote {out}", err=True)

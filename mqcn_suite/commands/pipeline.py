@@ -4,15 +4,22 @@
   synthetic Parquet corpus (docs/corpus-format.md) on Spark;
 * ``mqcn audit INPUT --out DIR [--lenient]`` judges every message of a corpus (or of a folder
   of raw message bodies), writes verdicts/, quarantine/, summary.json and summary.html, and
-  prints the balance ``rows in = conforming + non-conforming + quarantined``;
+  prints the balance ``rows in = conforming + non-conforming + quarantined`` with the rows
+  in unreadable row groups and the bytes of files without a readable footer;
 * ``mqcn fuzz --target T --cases N [--seed S] [--out DIR]`` runs differential cases against a
   target on Spark; ``--case I`` replays one case in process (no Spark).
 
 All three take ``--master URL`` (default ``local[2]``) and repeatable ``--conf KEY=VALUE``.
 
-Exit codes (those of every ``mqcn`` command): 0 ok; 1 non-conforming or quarantined rows
-found (audit) / divergences found (fuzz); 2 usage error, one line on stderr (bad master,
-missing input, a corpus without a body column, ...); 3 internal error, one line, no traceback.
+Exit codes (those of every ``mqcn`` command, :class:`~mqcn_suite.commands._common.ExitCode`):
+0 ok; 1 non-conforming or quarantined input found (audit) / divergences found (fuzz, the run
+and ``--case`` alike; stricter-receiver rows are no divergence); 2 usage error, one line on
+stderr (bad master, missing input, a corpus without a body column, an --out that cannot be
+written, --count 0, --cases 0, ...); 3 internal error, one line, no traceback; 4 the target
+kept timing out (fuzz); 5 nothing judged: the audit's input held no message.
+
+Everything a command can refuse is refused before Spark starts
+(:mod:`mqcn_suite.pipeline.checks`).
 
 Spark is imported only when a command runs, so ``mqcn decode`` stays fast.  ``cli.py``
 registers the commands with :func:`register`.
@@ -21,27 +28,31 @@ registers the commands with :func:`register`.
 from __future__ import annotations
 
 import json
-import math
 import sys
-from collections.abc import Iterator
-from contextlib import AbstractContextManager, contextmanager
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.text import Text
+
+from mqcn_suite.commands._common import (
+    PROG,
+    ExitCode,
+    UsageError,
+    boundary,
+    command_group,
+    fail,
+    parse_float,
+    parse_int,
+    parse_seconds,
+)
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
     from mqcn_suite.pipeline.audit import AuditResult
 
-EXIT_OK = 0
-EXIT_FOUND = 1
-EXIT_USAGE = 2
-EXIT_INTERNAL = 3
-EXIT_TARGET = 4
-PROG = "mqcn"
 DIVERGENCES_SHOWN = 10
 
 MasterOption = Annotated[
@@ -62,54 +73,12 @@ ConfOption = Annotated[
 ]
 
 
-class CommandProblem(Exception):
-    """A usage error found by the command itself (one line on stderr, exit 2)."""
-
-
-def _fail(command: str, message: str, code: int) -> NoReturn:
-    typer.echo(f"{PROG} {command}: {message}", err=True)
-    raise typer.Exit(code)
-
-
-@contextmanager
-def boundary(command: str) -> Iterator[None]:
-    """Every failure becomes one line and an exit code (2 for the user's, 3 for ours)."""
+def _usage_errors() -> tuple[type[Exception], ...]:
+    """The pipeline's own usage errors: a bad master or corpus, a target that does not start."""
     from mqcn_suite.pipeline.session import PipelineError
     from mqcn_suite.targets import TargetError
 
-    try:
-        yield
-    except (typer.Exit, BrokenPipeError):
-        raise
-    except (CommandProblem, PipelineError, TargetError) as exc:
-        _fail(command, f"error: {exc}", EXIT_USAGE)
-    except KeyboardInterrupt:
-        _fail(command, "interrupted", 130)
-    except Exception as exc:
-        text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
-        _fail(command, f"internal error: {type(exc).__name__}: {text}", EXIT_INTERNAL)
-
-
-def _parse(option: str, text: str | None, kind: type[int] | type[float]) -> int | float:
-    """Parse a numeric option ourselves, so that a typo is one line, not click's usage block."""
-    if text is None:
-        raise CommandProblem(f"{option} is required")
-    try:
-        value = kind(text.replace("_", ""))
-    except ValueError:
-        noun = "an integer" if kind is int else "a number"
-        raise CommandProblem(f"{option}: {text!r} is not {noun}") from None
-    if not math.isfinite(value):
-        raise CommandProblem(f"{option}: {text!r} is not a finite number")
-    return value
-
-
-def _int(option: str, text: str | None) -> int:
-    return int(_parse(option, text, int))
-
-
-def _float(option: str, text: str | None) -> float:
-    return float(_parse(option, text, float))
+    return (PipelineError, TargetError)
 
 
 def _session(master: str, conf: list[str] | None) -> AbstractContextManager[SparkSession]:
@@ -125,7 +94,8 @@ GENERATE_HELP = (
     "Write a synthetic corpus of Change Notification Messages as Parquet (docs/corpus-format.md), "
     "built on Spark: many senders, both versions, all events and commands, and the given share "
     "of malformed or non-conforming messages. The same --seed gives byte-identical rows.\n\n"
-    "Exit 0: written. Exit 2: usage error. Exit 3: internal error."
+    "Exit 0: written. Exit 2: usage error (--count below 1, an --out that is not an empty "
+    "writable directory, ...: checked before Spark starts). Exit 3: internal error."
 )
 
 
@@ -150,20 +120,23 @@ def corpus_generate(
     as_json: Annotated[bool, typer.Option("--json", help="Print only a JSON document.")] = False,
 ) -> None:
     """``mqcn corpus generate`` (see GENERATE_HELP)."""
-    with boundary("corpus generate"):
+    with boundary("corpus generate", usage_errors=_usage_errors()):
         from pathlib import Path
 
-        from mqcn_suite.pipeline.corpus import check_generate_arguments, generate
-        from mqcn_suite.pipeline.progress import spark_progress
+        from mqcn_suite.pipeline.checks import check_generate_arguments
         from mqcn_suite.pipeline.session import check_master
 
-        n = _int("--count", count)
-        share = _float("--invalid-share", invalid_share)
-        seed_value = _int("--seed", seed)
+        n = parse_int("--count", count)
+        share = parse_float("--invalid-share", invalid_share)
+        seed_value = parse_int("--seed", seed)
         if not out:
-            raise CommandProblem("--out is required")
+            raise UsageError("--out is required")
         check_master(master)
-        check_generate_arguments(n, Path(out), share)
+        check_generate_arguments(n, Path(out), share)  # before pyarrow, Spark, the generators
+
+        from mqcn_suite.pipeline.corpus import generate
+        from mqcn_suite.pipeline.progress import spark_progress
+
         with _session(master, conf) as spark:
             step = spark_progress(spark, Console(stderr=True, highlight=False))
             with step(f"generating {n} messages"):
@@ -184,9 +157,11 @@ AUDIT_HELP = (
     "Judge every message of INPUT (a Parquet corpus directory or file, or a folder of raw "
     "message bodies) on Spark. Writes verdicts/ and quarantine/ (Parquet), summary.json and "
     "summary.html into --out, and prints the balance rows in = conforming + non-conforming + "
-    "quarantined.\n\n"
-    "Exit 0: every row conforming. Exit 1: some row non-conforming or quarantined. "
-    "Exit 2: usage error. Exit 3: internal error."
+    "quarantined, with the rows in unreadable row groups and the bytes of files without a "
+    "readable footer.\n\n"
+    "Exit 0: every row conforming. Exit 1: some row non-conforming or quarantined, or a file "
+    "without a readable footer. Exit 2: usage error. Exit 3: internal error. Exit 5: INPUT "
+    "held no message (nothing judged)."
 )
 
 
@@ -213,21 +188,31 @@ def audit_command(
     ] = False,
 ) -> None:
     """``mqcn audit`` (see AUDIT_HELP)."""
-    with boundary("audit"):
+    with boundary("audit", usage_errors=_usage_errors()):
         from mqcn_model.errata import LENIENT, STRICT
-        from mqcn_suite.pipeline.audit import audit, check_out, plan_input
+        from mqcn_suite.pipeline.audit import (
+            NothingToJudge,
+            audit,
+            check_out,
+            check_work,
+            plan_input,
+        )
         from mqcn_suite.pipeline.progress import spark_progress
         from mqcn_suite.pipeline.session import check_master
 
         if not input_path:
-            raise CommandProblem(
+            raise UsageError(
                 "give the INPUT corpus (a Parquet directory or file, or a folder of raw bodies)"
             )
         if not out:
-            raise CommandProblem("--out is required")
+            raise UsageError("--out is required")
         check_master(master)
-        plan_input(input_path)  # missing input, bad columns: fail before Spark starts
+        plan = plan_input(input_path)  # missing input, bad columns: fail before Spark starts
         check_out(out)
+        try:
+            check_work(plan, input_path)
+        except NothingToJudge as exc:  # no usage error, and no pass: nothing was judged
+            fail("audit", str(exc), ExitCode.NO_SCENARIO)
         console = Console(stderr=True, highlight=False)
         with _session(master, conf) as spark:
             result = audit(
@@ -242,10 +227,12 @@ def audit_command(
         else:
             _print_audit(Console(highlight=False, soft_wrap=True), result)
         if not result.balanced:
-            _fail(
-                "audit", f"internal error: input rows lost: {result.balance_line()}", EXIT_INTERNAL
+            fail(
+                "audit",
+                f"internal error: input rows lost: {result.balance_line()}",
+                ExitCode.INTERNAL,
             )
-        raise typer.Exit(EXIT_FOUND if result.non_conforming or result.quarantined else EXIT_OK)
+        raise typer.Exit(ExitCode.OK if result.clean else ExitCode.FOUND)
 
 
 def _print_audit(console: Console, result: AuditResult) -> None:
@@ -277,10 +264,13 @@ FUZZ_HELP = (
     "(scapy layers, mutated reference vectors), delivers each to the target and to the "
     "reference model, and records every divergence (state or directory reads differ, or the "
     "target fails) with its requirement IDs, hex and a replay command. --case I replays one "
-    "case in process.\n\n"
-    "Exit 0: no divergence. Exit 1: divergences. Exit 2: usage error. Exit 3: internal error. "
-    "Exit 4: the target kept timing out (--max-timeouts in a row): the cases not run are "
-    "counted as not-run divergences."
+    "case in process. A target stricter than the model where the spec allows it (errata E-20) "
+    "gives stricter-receiver rows, and cases a stopped partition never ran give not-run rows: "
+    "both are written and counted apart, never as divergences.\n\n"
+    "Exit 0: no divergence. Exit 1: divergences (the same rule for a run and for --case). "
+    "Exit 2: usage error (--cases below 1, an --out that is not an empty writable directory: "
+    "before Spark starts). Exit 3: internal error. Exit 4: the target kept timing out "
+    "(--max-timeouts in a row): some cases not run."
 )
 
 
@@ -322,32 +312,48 @@ def fuzz_command(
     ] = "3",
 ) -> None:
     """``mqcn fuzz`` (see FUZZ_HELP)."""
-    with boundary("fuzz"):
-        from mqcn_suite.pipeline.fuzz import NOT_RUN, STRICTER, fuzz, replay
-        from mqcn_suite.pipeline.progress import spark_progress
+    with boundary("fuzz", usage_errors=_usage_errors()):
+        from mqcn_suite.pipeline.checks import check_cases, check_out
         from mqcn_suite.pipeline.session import check_master
 
         if not target:
-            raise CommandProblem("--target is required (e.g. --target reference)")
-        seed_value = _int("--seed", seed)
-        try:
-            limit = float(timeout)
-        except ValueError:
-            raise CommandProblem(f"--timeout: not a number of seconds: {timeout!r}") from None
-        if not limit > 0:
-            raise CommandProblem(f"--timeout: must be a positive number of seconds, not {timeout}")
-        stop_after = _int("--max-timeouts", max_timeouts)
-        if case is not None:
-            found = replay(target, seed_value, _int("--case", case), timeout=limit)
+            raise UsageError("--target is required (e.g. --target reference)")
+        seed_value = parse_int("--seed", seed)
+        limit = parse_seconds("--timeout", timeout)
+        stop_after = parse_int("--max-timeouts", max_timeouts)
+        n = None if case is not None else parse_int("--cases", cases)
+        if n is not None:  # the cheap refusals first: before the generators, targets, Spark
+            check_cases(n)
+            if out is not None:
+                check_out(out)
+            check_master(master)
+
+        from mqcn_suite.pipeline.fuzz import (
+            STRICTER,
+            check_fuzz_arguments,
+            fuzz,
+            is_divergence,
+            replay,
+        )
+        from mqcn_suite.pipeline.progress import spark_progress
+
+        if n is None:
+            found = replay(target, seed_value, parse_int("--case", case), timeout=limit)
             _print_replay(found, as_json)
-            raise typer.Exit(EXIT_FOUND if found["divergence"] else EXIT_OK)
-        n = _int("--cases", cases)
-        check_master(master)
+            raise typer.Exit(ExitCode.FOUND if is_divergence(found["divergence"]) else ExitCode.OK)
+        check_fuzz_arguments(target, n, out, limit)  # a target that does not start: no Spark
         with _session(master, conf) as spark:
             step = spark_progress(spark, Console(stderr=True, highlight=False))
             with step(f"fuzzing {n} cases against {target}"):
                 result = fuzz(
-                    spark, target, n, seed_value, out, timeout=limit, max_timeouts=stop_after
+                    spark,
+                    target,
+                    n,
+                    seed_value,
+                    out,
+                    timeout=limit,
+                    max_timeouts=stop_after,
+                    checked=True,
                 )
         if as_json:
             sys.stdout.write(
@@ -355,7 +361,7 @@ def fuzz_command(
             )
         else:
             console = Console(highlight=False, soft_wrap=True)
-            shown = [r for r in result.sample if r["divergence"] != STRICTER]
+            shown = [r for r in result.sample if is_divergence(r)]
             for row in shown[:DIVERGENCES_SHOWN]:
                 line = Text(f"case {row['case']} ({row['family']}): ")
                 line.append(row["divergence"], style="bold red")
@@ -364,27 +370,30 @@ def fuzz_command(
                 console.print(Text(f"  replay: {row['replay']}", style="dim"))
             where = f"; divergences in {result.out}" if result.out else ""
             style = "bold red" if result.divergences else "bold green"
-            stricter = result.by_kind.get(STRICTER, 0)
-            noted = f" (and {stricter} stricter-receiver cases, errata E-20)" if stricter else ""
+            noted = [f"{result.stricter} {STRICTER} cases, errata E-20"] if result.stricter else []
+            noted += [f"{result.not_run} cases not run"] if result.not_run else []
+            also = f" (and {'; '.join(noted)})" if noted else ""
             console.print(
                 Text(
                     f"{result.cases} cases against {result.target} (seed {result.seed}): "
-                    f"{result.divergences} divergences{noted} in {result.seconds:.1f} s{where}",
+                    f"{result.divergences} divergences{also} in {result.seconds:.1f} s{where}",
                     style=style,
                 )
             )
-        not_run = result.by_kind.get(NOT_RUN, 0)
+        not_run = result.not_run
         if not_run:
             typer.echo(
-                f"mqcn fuzz: the target timed out {stop_after} times in a row: stopped; "
-                f"{not_run} cases not run (exit {EXIT_TARGET})",
+                f"{PROG} fuzz: the target timed out {stop_after} times in a row: stopped; "
+                f"{not_run} cases not run (exit {int(ExitCode.TARGET)})",
                 err=True,
             )
-            raise typer.Exit(EXIT_TARGET)
-        raise typer.Exit(EXIT_FOUND if result.divergences else EXIT_OK)
+            raise typer.Exit(ExitCode.TARGET)
+        raise typer.Exit(ExitCode.FOUND if result.divergences else ExitCode.OK)
 
 
 def _print_replay(found: dict[str, Any], as_json: bool) -> None:
+    from mqcn_suite.pipeline.fuzz import STRICTER
+
     if as_json:
         sys.stdout.write(json.dumps(found, indent=2, default=str) + "\n")
         return
@@ -401,6 +410,14 @@ def _print_replay(found: dict[str, Any], as_json: bool) -> None:
     divergence = found["divergence"]
     if divergence is None:
         console.print(Text("target and model agree", style="bold green"))
+    elif divergence["divergence"] == STRICTER:
+        console.print(
+            Text(
+                f"{STRICTER}: {divergence['detail']} -- not a divergence: the target disregarded "
+                "a message that breaks a sender's rule, which the model processes (errata E-20)",
+                style="bold yellow",
+            )
+        )
     else:
         console.print(Text(f"{divergence['divergence']}: {divergence['detail']}", style="bold red"))
 
@@ -410,12 +427,8 @@ def _print_replay(found: dict[str, Any], as_json: bool) -> None:
 
 def register(app: typer.Typer) -> None:
     """Add ``corpus generate``, ``audit`` and ``fuzz`` to ``app`` (``mqcn_suite.cli.app``)."""
-    corpus = typer.Typer(
-        name="corpus",
-        help="Synthetic corpora of Change Notification Messages (Parquet, on Spark).",
-        no_args_is_help=True,
-        add_completion=False,
-        pretty_exceptions_enable=False,
+    corpus = command_group(
+        "corpus", "Synthetic corpora of Change Notification Messages (Parquet, on Spark)."
     )
     corpus.command("generate", help=GENERATE_HELP)(corpus_generate)
     app.add_typer(corpus, name="corpus")

@@ -4,12 +4,13 @@ Runs pytest in-process on the suite's ``steps/`` directory with ``--mqcn-target`
 ``--mqcn-report``; extra pytest arguments follow ``--`` (``mqcn run -- -m MQCN-3.2.5.1-4``).
 Then prints a summary of the per-requirement verdicts and where the report files are.
 
-Exit codes (those of every ``mqcn`` command):
+Exit codes (those of every ``mqcn`` command, :class:`~mqcn_suite.commands._common.ExitCode`):
 
 * 0 — no requirement failed (warnings, information and inconclusive ones do not count);
 * 1 — some requirement failed (a MUST / MUST NOT broken, a product note broken in a profile
   the target claims, a scenario failed), or a test failed that no requirement accounts for;
-* 2 — usage error: unknown target, unwritable report directory, pytest refused the arguments,
+* 2 — usage error: unknown target, unwritable report directory or an old report file in it
+  that cannot be replaced (found before any scenario runs), pytest refused the arguments,
   a feature file tag naming no requirement (one line on stderr);
 * 3 — internal error of the suite (collection errors, no report written, the report and
   pytest disagree on what ran...);
@@ -25,8 +26,9 @@ from __future__ import annotations
 
 import json
 import time
+from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any
 
 import pytest
 import typer
@@ -36,6 +38,15 @@ from rich.text import Text
 
 import mqcn_suite
 from mqcn_model.catalog import KEYWORDS
+from mqcn_suite.commands._common import (
+    PROG,
+    ExitCode,
+    UsageError,
+    boundary,
+    fail,
+    parse_int,
+    parse_seconds,
+)
 from mqcn_suite.plugin import DEFAULT_MAX_TIMEOUTS
 from mqcn_suite.report import (
     CUCUMBER_JSON,
@@ -56,14 +67,7 @@ from mqcn_suite.targets import (
 )
 from mqcn_suite.world import describe_change
 
-EXIT_CONFORMING = 0
-EXIT_NONCONFORMING = 1
-EXIT_USAGE = 2
-EXIT_INTERNAL = 3
-EXIT_TARGET = 4
-EXIT_NO_SCENARIO = 5
-
-COMMAND = "mqcn run"
+COMMAND = "run"
 # Failing requirements listed in the summary (the HTML report lists them all).
 FAILURES_SHOWN = 25
 VERDICT_STYLE = {
@@ -90,13 +94,15 @@ RUN_HELP = (
 )
 
 
-class RunProblem(Exception):
-    """The command line asks for something impossible; the message is one line for stderr."""
+# pytest plugins whose output has no place in a conformance run: pytest-benchmark prints a
+# banner of timer settings although no scenario is a benchmark.
+QUIET_PLUGINS = ("benchmark",)
 
 
-def _fail(message: str, code: int) -> NoReturn:
-    typer.echo(f"{COMMAND}: {message}", err=True)
-    raise typer.Exit(code)
+def _silenced_plugins() -> list[str]:
+    """``-p no:NAME`` for each installed plugin of :data:`QUIET_PLUGINS`."""
+    installed = {entry.name for entry in entry_points(group="pytest11")}
+    return [arg for name in QUIET_PLUGINS if name in installed for arg in ("-p", f"no:{name}")]
 
 
 def suite_root() -> Path:
@@ -105,10 +111,10 @@ def suite_root() -> Path:
 
 
 def steps_dir() -> Path:
-    """The suite's ``steps/`` directory; :class:`RunProblem` if this installation has none."""
+    """The suite's ``steps/`` directory; :class:`UsageError` if this installation has none."""
     steps = suite_root() / "steps"
     if not steps.is_dir():
-        raise RunProblem(
+        raise UsageError(
             f"the scenarios' step definitions are not installed: {steps} is missing "
             "(run mqcn from a checkout of mqcn-conformance, installed with pip install -e)"
         )
@@ -141,7 +147,7 @@ def pytest_arguments(
         arguments.append(f"--mqcn-claims={claims}")
     if max_timeouts != DEFAULT_MAX_TIMEOUTS:
         arguments.append(f"--mqcn-max-timeouts={max_timeouts}")
-    return [*arguments, *extra]
+    return [*arguments, *_silenced_plugins(), *extra]
 
 
 def read_document(report: Path, not_before: float) -> dict[str, Any] | None:
@@ -160,16 +166,16 @@ def exit_code(document: dict[str, Any], pytest_status: int) -> int:
     verdicts = {r["verdict"] for r in document["requirements"]}
     run_info = document["run"]
     if run_info.get("stopped"):
-        return EXIT_TARGET
+        return ExitCode.TARGET
     if verdicts & {"fail", "claim-fail"}:
-        return EXIT_NONCONFORMING
+        return ExitCode.FOUND
     if "error" in verdicts:
-        return EXIT_TARGET
+        return ExitCode.TARGET
     if pytest_status == pytest.ExitCode.TESTS_FAILED:
-        return EXIT_NONCONFORMING
+        return ExitCode.FOUND
     if run_info["passed"] + run_info["failed"] + run_info["error"] == 0:
-        return EXIT_NO_SCENARIO
-    return EXIT_CONFORMING
+        return ExitCode.NO_SCENARIO
+    return ExitCode.OK
 
 
 class RunCounter:
@@ -332,21 +338,28 @@ def print_readings(console: Console, document: dict[str, Any]) -> None:
 
 
 def _check(target: str, report: Path, pics: Path | None, timeout: float) -> Path:
+    """Everything the run needs, checked before it starts: the report directory first (and
+    the old report files in it), so that nothing -- not even the target -- starts for a run
+    whose report could not be written."""
     if timeout <= 0:
-        raise RunProblem(f"--timeout: must be a positive number of seconds, not {timeout:g}")
+        raise UsageError(f"--timeout: must be a positive number of seconds, not {timeout:g}")
+    try:
+        prepare_report_dir(report, create=False)
+    except ReportError as exc:
+        raise UsageError(f"--report: {exc}") from None
     if pics is not None:
         try:
             load_pics(pics)
         except PicsError as exc:
-            raise RunProblem(f"--pics: {exc}") from None
+            raise UsageError(f"--pics: {exc}") from None
     try:
         resolve_target(target, timeout=timeout).close()
     except TargetError as exc:
-        raise RunProblem(f"--target: {exc}") from None
+        raise UsageError(f"--target: {exc}") from None
     try:
         return prepare_report_dir(report)
     except ReportError as exc:
-        raise RunProblem(f"--report: {exc}") from None
+        raise UsageError(f"--report: {exc}") from None
 
 
 def run(
@@ -370,12 +383,12 @@ def run(
             help="The target's PICS file (default: what the target claims in hello).",
         ),
     ] = None,
-    timeout: Annotated[
-        float,
+    timeout_text: Annotated[
+        str,
         typer.Option("--timeout", metavar="SECONDS", help="Time limit of one call to the target."),
-    ] = DEFAULT_TIMEOUT,
-    max_timeouts: Annotated[
-        int,
+    ] = str(DEFAULT_TIMEOUT),
+    max_timeouts_text: Annotated[
+        str,
         typer.Option(
             "--max-timeouts",
             metavar="N",
@@ -384,7 +397,7 @@ def run(
                 "rest are marked error and the exit is 4 (0: never stop)."
             ),
         ),
-    ] = DEFAULT_MAX_TIMEOUTS,
+    ] = str(DEFAULT_MAX_TIMEOUTS),
     claims: Annotated[
         str,
         typer.Option(
@@ -410,12 +423,14 @@ def run(
     ] = None,
 ) -> None:
     """``mqcn run``: the scenarios against ``target``, the report into ``report`` (see RUN_HELP)."""
-    try:
+    with boundary(COMMAND):
+        timeout = parse_seconds("--timeout", timeout_text)
+        max_timeouts = parse_int("--max-timeouts", max_timeouts_text)
         directory = _check(target, report, pics, timeout)
         if claims not in ("fail", "info"):
-            raise RunProblem(f"--claims: expected 'fail' or 'info', not {claims!r}")
+            raise UsageError(f"--claims: expected 'fail' or 'info', not {claims!r}")
         if max_timeouts < 0:
-            raise RunProblem(f"--max-timeouts: must be 0 (never stop) or more, not {max_timeouts}")
+            raise UsageError(f"--max-timeouts: must be 0 (never stop) or more, not {max_timeouts}")
         arguments = pytest_arguments(
             target, directory, list(pytest_args or []), pics, timeout, claims, max_timeouts
         )
@@ -423,35 +438,35 @@ def run(
         counter = RunCounter()
         status = pytest.main(arguments, plugins=[counter])
         if status == pytest.ExitCode.USAGE_ERROR:
-            raise RunProblem("pytest refused the run (the reason is printed above)")
+            raise UsageError("pytest refused the run (the reason is printed above)")
         document = read_document(directory, started)
         stopped = document is not None and document["run"].get("stopped")
         if status == pytest.ExitCode.INTERRUPTED and not stopped:
-            _fail("interrupted (collection errors or Ctrl-C; see above)", EXIT_INTERNAL)
+            fail(COMMAND, "interrupted (collection errors or Ctrl-C; see above)", ExitCode.INTERNAL)
         if status == pytest.ExitCode.INTERNAL_ERROR:
-            _fail("internal error of pytest or of the suite (see above)", EXIT_INTERNAL)
+            fail(COMMAND, "internal error of pytest or of the suite (see above)", ExitCode.INTERNAL)
         if document is None:
-            _fail(
-                f"internal error: no {TRACEABILITY_JSON} was written in {directory}", EXIT_INTERNAL
+            fail(
+                COMMAND,
+                f"internal error: no {TRACEABILITY_JSON} was written in {directory}",
+                ExitCode.INTERNAL,
             )
         print_summary(Console(highlight=False, soft_wrap=True), document, directory)
         disagreement = counter.disagreement(document)
         if disagreement is not None:
-            _fail(f"internal error: the report lost results: {disagreement}", EXIT_INTERNAL)
+            fail(
+                COMMAND,
+                f"internal error: the report lost results: {disagreement}",
+                ExitCode.INTERNAL,
+            )
+        code = exit_code(document, status)
         if stopped:
-            typer.echo(f"{COMMAND}: {stopped} (exit {EXIT_TARGET})", err=True)
-        elif exit_code(document, status) == EXIT_NO_SCENARIO:
+            typer.echo(f"{PROG} {COMMAND}: {stopped} (exit {int(ExitCode.TARGET)})", err=True)
+        elif code == ExitCode.NO_SCENARIO:
             typer.echo(
-                f"{COMMAND}: no scenario ran (all deselected or skipped); every requirement is "
-                f"inconclusive or not applicable (exit {EXIT_NO_SCENARIO})",
+                f"{PROG} {COMMAND}: no scenario ran (all deselected or skipped); every "
+                "requirement is inconclusive or not applicable "
+                f"(exit {int(ExitCode.NO_SCENARIO)})",
                 err=True,
             )
-    except (typer.Exit, BrokenPipeError):
-        raise
-    except RunProblem as exc:
-        _fail(f"error: {exc}", EXIT_USAGE)
-    except KeyboardInterrupt:
-        _fail("interrupted", 130)
-    except Exception as exc:
-        _fail(f"internal error: {type(exc).__name__}: {exc}", EXIT_INTERNAL)
-    raise typer.Exit(exit_code(document, status))
+        raise typer.Exit(code)

@@ -8,7 +8,8 @@
 
 It mutates the reference model and runs the conformance scenarios against every mutant, in
 copies of the tree (never the work tree); see ``docs/mutation.md`` and
-:mod:`mqcn_suite.selftest.mutation`.  Exit codes: 0 done (and every file meets
+:mod:`mqcn_suite.selftest.mutation`.  Exit codes
+(:class:`~mqcn_suite.commands._common.ExitCode`): 0 done (and every file meets
 ``--min-score``); 1 a file is below ``--min-score``; 2 usage error; 3 the analysis cannot be
 trusted here (the unmutated suite fails, the isolation self-check fails) or an internal
 error; 130 interrupted (finished mutants are kept: run the same command to resume).
@@ -23,20 +24,27 @@ from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+
+from mqcn_suite.commands._common import (
+    PROG,
+    ExitCode,
+    UsageError,
+    boundary,
+    command_group,
+    fail,
+    parse_float,
+    parse_int,
+)
 
 if TYPE_CHECKING:
     from rich.console import Console
 
     from mqcn_suite.selftest.mutation import Events, MutationOptions
 
-EXIT_OK = 0
-EXIT_BELOW = 1
-EXIT_USAGE = 2
-EXIT_INTERNAL = 3
-COMMAND = "mqcn selftest mutation"
+COMMAND = "selftest mutation"
 PLAIN_PROGRESS_SECONDS = 30.0
 
 MUTATION_HELP = (
@@ -48,23 +56,12 @@ MUTATION_HELP = (
 )
 
 
-class _Usage(Exception):
-    """A bad option value, found here (one line, exit 2)."""
+def _optional_int(option: str, text: str | None) -> int | None:
+    return None if text is None else parse_int(option, text)
 
 
-def _fail(message: str, code: int) -> NoReturn:
-    typer.echo(f"{COMMAND}: {message}", err=True)
-    raise typer.Exit(code)
-
-
-def _number(option: str, text: str | None, kind: type[int] | type[float]) -> Any:
-    if text is None:
-        return None
-    try:
-        return kind(text.replace("_", ""))
-    except ValueError:
-        noun = "an integer" if kind is int else "a number"
-        raise _Usage(f"{option} {text!r}: not {noun}") from None
+def _optional_float(option: str, text: str | None) -> float | None:
+    return None if text is None else parse_float(option, text)
 
 
 def project_root(given: str | None) -> Path:
@@ -79,7 +76,7 @@ def project_root(given: str | None) -> Path:
         root = Path(mqcn_model.__file__).resolve().parent.parent
     for needed in ("mqcn_model", "steps", "features"):
         if not (root / needed).is_dir():
-            raise _Usage(
+            raise UsageError(
                 f"--root {root}: not the project tree (no {needed}/); run from the project "
                 "or give --root"
             )
@@ -98,7 +95,7 @@ class _Display:
         self.last_line = 0.0
 
     def note(self, text: str) -> None:
-        self.console.print(f"[dim]{COMMAND}: {text}[/dim]", highlight=False)
+        self.console.print(f"[dim]{PROG} {COMMAND}: {text}[/dim]", highlight=False)
 
     def started(self, total: int) -> None:
         self.total = total
@@ -174,19 +171,19 @@ def _options(
     from mqcn_suite.selftest.mutation import DEFAULT_TARGET, MutationOptions
 
     if seed is not None and sample is None:
-        raise _Usage("--seed chooses a sample: give --sample N too")
+        raise UsageError("--seed chooses a sample: give --sample N too")
     return MutationOptions(
         root=project_root(root),
         out=Path(out),
         files=list(files or ()),
         targets=list(targets or [DEFAULT_TARGET]),
-        jobs=_number("--jobs", jobs, int),
-        timeout=_number("--timeout", timeout, float),
-        sample=_number("--sample", sample, int),
+        jobs=parse_int("--jobs", jobs),
+        timeout=_optional_float("--timeout", timeout),
+        sample=_optional_int("--sample", sample),
         seed=seed if seed is not None else "0",
         ids=list(ids or ()),
         resume=resume,
-        min_score=_number("--min-score", min_score, float),
+        min_score=_optional_float("--min-score", min_score),
         equivalents=Path(equivalents) if equivalents else None,
         all_tests=all_tests,
         tests=list(tests or ()),
@@ -316,7 +313,8 @@ def mutation_command(
     from mqcn_suite.selftest.state import STATE_FILE
 
     display = _Display(Console(stderr=True, highlight=False, soft_wrap=True))
-    try:
+    usage = (MutationUsageError,)
+    with boundary(COMMAND, usage_errors=usage, interrupted="interrupted before any mutant ran"):
         options = _options(
             files,
             jobs,
@@ -333,25 +331,19 @@ def mutation_command(
             root,
             tests,
         )
-        with display.live():
-            outcome = run_mutation(options, display.events())
-    except (typer.Exit, BrokenPipeError):
-        raise
-    except (_Usage, MutationUsageError) as exc:
-        _fail(f"error: {exc}", EXIT_USAGE)
-    except SelfCheckError as exc:
-        _fail(f"error: {exc}", EXIT_INTERNAL)
-    except KeyboardInterrupt:
-        _fail("interrupted before any mutant ran", 130)
-    except Exception as exc:
-        _fail(f"internal error: {type(exc).__name__}: {exc}", EXIT_INTERNAL)
+        try:
+            with display.live():
+                outcome = run_mutation(options, display.events())
+        except SelfCheckError as exc:  # the analysis cannot be trusted here: the suite's problem
+            fail(COMMAND, f"error: {exc}", ExitCode.INTERNAL)
     for warning in outcome.warnings:
-        typer.echo(f"{COMMAND}: warning: {warning}", err=True)
+        typer.echo(f"{PROG} {COMMAND}: warning: {warning}", err=True)
     for line in summary_lines(outcome.document):
         typer.echo(line)
-    typer.echo(f"{COMMAND}: report {options.out / REPORT_MD}", err=True)
+    typer.echo(f"{PROG} {COMMAND}: report {options.out / REPORT_MD}", err=True)
     if outcome.interrupted:
-        _fail(
+        fail(
+            COMMAND,
             f"interrupted; finished mutants are kept in {options.out / STATE_FILE}: "
             "run the same command again to resume",
             outcome.exit_code,
@@ -361,13 +353,10 @@ def mutation_command(
 
 def register(app: typer.Typer) -> None:
     """Add ``selftest mutation`` to ``app`` (``mqcn_suite.cli.app``)."""
-    selftest = typer.Typer(
-        name="selftest",
+    selftest = command_group(
+        "selftest",
         help="The suite measuring itself: `mutation` runs the scenarios against mutants of "
         "the reference model.",
-        no_args_is_help=True,
-        add_completion=False,
-        pretty_exceptions_enable=False,
     )
     selftest.command("mutation", help=MUTATION_HELP)(mutation_command)
     app.add_typer(selftest, name="selftest")

@@ -1,6 +1,7 @@
 """The data pipeline on Spark: synthetic corpora, corpus audits and differential fuzzing.
 
 * :mod:`.session`    — the SparkSession (``local[2]`` by default, quiet, Arrow on)
+* :mod:`.checks`     — what the commands refuse before Spark starts (``--out``, empty work)
 * :mod:`.corpus`     — the corpus format (:data:`.corpus.SCHEMA`) and ``generate``
 * :mod:`.generators` — deterministic valid / malformed message generators
 * :mod:`.audit`      — judge every message with ``mqcn_model.judge`` via ``mapInArrow``

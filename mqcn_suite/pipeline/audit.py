@@ -3,10 +3,12 @@
 Two kinds of input:
 
 * a **Parquet corpus** (a directory of ``*.parquet`` files, or one file) in the format of
-  :mod:`mqcn_suite.pipeline.corpus`.  The driver reads only the footers; each file's row
-  groups become work units, and each Spark task reads its unit with pyarrow *defensively*:
-  a file whose footer is unreadable, or a row group that does not decode, is quarantined with
-  the reason and the number of rows it held, while the good files around it are judged.
+  :mod:`mqcn_suite.pipeline.corpus`.  The driver reads only the footers; each row group
+  becomes a work unit, and each Spark task reads its unit with pyarrow *defensively*, a
+  batch at a time: a row group that does not decode is quarantined as one entry with the
+  number of rows its footer declares (less those already judged), while the good row groups
+  and files around it are judged.  A file whose footer cannot be read (a truncated tail)
+  holds rows nobody can count: it is quarantined as one entry with its size in bytes.
   (Spark's own Parquet source would either fail the whole job on the first corrupt file or,
   with ``ignoreCorruptFiles``, drop it silently -- neither accounts for the rows.)
 * a **folder of raw message bodies** (anything else): Spark's ``binaryFile`` source, one
@@ -25,10 +27,12 @@ envelope: the server view assumes an authenticated QueueManagerIdentifier sender
 The output directory holds ``verdicts/`` (Parquet, :data:`VERDICT_COLUMNS`), ``quarantine/``
 (Parquet, :data:`QUARANTINE_COLUMNS`), ``summary.json`` and ``summary.html``.  The balance
 
-    rows in = conforming + non-conforming + quarantined
+    rows in (known) = conforming + non-conforming + quarantined
 
 is checked against what the driver counted before the job (footers, file listing); a
-difference is a bug and fails the audit.
+difference is a bug and fails the audit.  Beside it, the balance states the quarantined rows
+that were in unreadable row groups and the bytes of files without a readable footer.  An
+input without any message is refused before Spark starts (:class:`NothingToJudge`).
 """
 
 from __future__ import annotations
@@ -57,6 +61,7 @@ from mqcn_model.errata import LENIENT, STRICT, Readings
 from mqcn_model.errors import DecodeError
 from mqcn_model.judge import Verdict, judge
 from mqcn_model.server import NotificationServer, ProcessingRecord, QueueManager
+from mqcn_suite.pipeline.checks import check_out as check_dataset_out
 from mqcn_suite.pipeline.corpus import BODY
 from mqcn_suite.pipeline.session import PipelineError
 
@@ -68,8 +73,6 @@ QUARANTINE_DIR = "quarantine"
 SUMMARY_JSON = "summary.json"
 SUMMARY_HTML = "summary.html"
 STAGING_DIR = "_rows"  # removed when the audit ends
-# Row groups larger than this are split into several work units (each reads its slice).
-UNIT_ROWS = 100_000
 # binaryFile cannot hold a file of 2 GiB or more in one row; MSMQ bodies are at most 4 MB.
 MAX_RAW_FILE = (1 << 31) - 1
 TOP_SENDERS = 50
@@ -116,11 +119,18 @@ VERDICT_SCHEMA = pa.schema(
         ("server_detail", pa.string()),
     ]
 )
+# What one quarantine entry stands for (the ``scope`` column).
+SCOPE_ROW = "row"  # one row that was read but cannot be judged (a null body, ...)
+SCOPE_ROW_GROUP = "row group"  # a row group whose data cannot be read: rows from the footer
+SCOPE_NO_FOOTER = "file without footer"  # a Parquet file whose footer cannot be read
+SCOPE_FILE = "file"  # a raw body that cannot be read, or a stray file in a Parquet corpus
 QUARANTINE_SCHEMA = pa.schema(
     [
         ("source", pa.string()),  # the file, "file#rowgroup=N", or "file#row"
         ("message_id", pa.binary()),
-        ("rows", pa.int64()),  # input rows this entry stands for (1 when unknowable)
+        ("scope", pa.string()),  # SCOPE_*
+        ("rows", pa.int64()),  # input rows this entry stands for; null: unknown (no footer)
+        ("bytes", pa.int64()),  # the file's size, for a file without a readable footer
         ("reason", pa.string()),
     ]
 )
@@ -130,14 +140,14 @@ QUARANTINE_COLUMNS: tuple[str, ...] = tuple(QUARANTINE_SCHEMA.names)
 ROW_SCHEMA = pa.schema(
     [("status", pa.string())]
     + [VERDICT_SCHEMA.field(n) for n in VERDICT_COLUMNS]
-    + [QUARANTINE_SCHEMA.field(n) for n in ("rows", "reason")]
+    + [QUARANTINE_SCHEMA.field(n) for n in ("scope", "rows", "bytes", "reason")]
 )
+# One work unit is one row group: the footer's row count and the file row of its first row.
 UNIT_SCHEMA = pa.schema(
     [
         ("path", pa.string()),
         ("row_group", pa.int32()),
-        ("start", pa.int64()),
-        ("stop", pa.int64()),
+        ("rows", pa.int64()),
         ("row_base", pa.int64()),
     ]
 )
@@ -313,12 +323,22 @@ class Auditor:
 
 
 def quarantine_row(
-    source: str, reason: str, rows: int, message_id: bytes | None = None
+    source: str,
+    reason: str,
+    rows: int | None,
+    message_id: bytes | None = None,
+    *,
+    scope: str = SCOPE_ROW,
+    size: int | None = None,
 ) -> dict[str, Any]:
-    """A quarantine row (in :data:`ROW_SCHEMA`): ``rows`` input rows set aside, and why."""
+    """A quarantine row (in :data:`ROW_SCHEMA`): ``rows`` input rows set aside, and why.
+
+    ``rows`` is None only for a file without a readable footer, whose rows nobody can count:
+    ``size`` (its bytes) then says how much input it is.
+    """
     row: dict[str, Any] = {name: None for name in ROW_SCHEMA.names}
     row.update(status="quarantined", source=source, message_id=message_id, rows=rows, reason=reason)
-    row.update(violations=[], commands=[], object_guids=[])
+    row.update(scope=scope, bytes=size, violations=[], commands=[], object_guids=[])
     return row
 
 
@@ -346,48 +366,71 @@ def judge_parquet_units(
     """The ``mapInArrow`` function of Parquet input: units in, verdict/quarantine rows out."""
 
     def run(units: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
-        import pyarrow.parquet as pq
-
         auditor = Auditor(readings)
         for unit_batch in units:
             for unit in unit_batch.to_pylist():
-                path, group = unit["path"], unit["row_group"]
-                start, stop, base = unit["start"], unit["stop"], unit["row_base"]
-                try:
-                    parquet = pq.ParquetFile(path)
-                    names = set(parquet.schema_arrow.names)
-                    columns = [BODY, *(c for c in _ENVELOPE_COLUMNS if c in names)]
-                    table = parquet.read_row_group(group, columns=columns)
-                    table = table.slice(start, stop - start)
-                    if table.num_rows != stop - start:
-                        raise ValueError(f"row group holds {table.num_rows} rows, footer says more")
-                except Exception as exc:
-                    reason = f"unreadable row group {group}: {type(exc).__name__}: {exc}"
-                    yield _batch([quarantine_row(f"{path}#rowgroup={group}", reason, stop - start)])
-                    continue
-                for offset in range(0, table.num_rows, batch_rows):
-                    chunk = table.slice(offset, batch_rows)
-                    bodies = chunk.column(BODY).to_pylist()
-                    extra = [
-                        chunk.column(c).to_pylist()
-                        if c in chunk.column_names
-                        else [None] * len(bodies)
-                        for c in _ENVELOPE_COLUMNS
-                    ]
-                    if "sender_identifier_type" not in chunk.column_names:
-                        extra[1] = ["QueueManagerIdentifier"] * len(bodies)
-                    if "authentication_level" not in chunk.column_names:
-                        extra[2] = ["Sig20"] * len(bodies)
-                    first = base + start + offset
-                    rows = [
-                        _safe_row(auditor, f"{path}#{first + i}", body, mid, kind, level)
-                        for i, (body, mid, kind, level) in enumerate(
-                            zip(bodies, *extra, strict=True)
-                        )
-                    ]
-                    yield _batch(rows)
+                yield from _judge_row_group(auditor, unit, batch_rows)
 
     return run
+
+
+def _judge_row_group(
+    auditor: Auditor, unit: dict[str, Any], batch_rows: int
+) -> Iterator[pa.RecordBatch]:
+    """Verdicts of one row group, read a batch at a time; what cannot be read is quarantined.
+
+    The footer said how many rows the group holds.  When reading fails (a damaged page, a
+    short file), the rows not yet judged -- all of them, or the tail after the last good
+    batch -- become one quarantine entry for the row group, so the balance still adds up.
+    Page checksums are verified where the writer stored them (Spark's writer does), so
+    damaged data is found rather than judged as if it were what was sent.
+    """
+    import pyarrow.parquet as pq
+
+    path, group = unit["path"], unit["row_group"]
+    rows, base = unit["rows"], unit["row_base"]
+    done = 0
+    try:
+        parquet = pq.ParquetFile(path, page_checksum_verification=True)
+        names = set(parquet.schema_arrow.names)
+        columns = [BODY, *(c for c in _ENVELOPE_COLUMNS if c in names)]
+        for chunk in parquet.iter_batches(
+            batch_size=batch_rows, row_groups=[group], columns=columns, use_threads=False
+        ):
+            if done + chunk.num_rows > rows:
+                raise ValueError(f"it holds more rows than the {rows} its footer declares")
+            yield _batch(_judge_chunk(auditor, path, base + done, chunk))
+            done += chunk.num_rows
+        if done != rows:
+            raise ValueError(f"it ends after {done} rows")
+    except Exception as exc:
+        text = (str(exc).strip().splitlines() or [""])[0]
+        judged = f"; its first {done} rows were judged" if done else ""
+        reason = (
+            f"unreadable row group {group} ({rows} rows per the footer{judged}): "
+            f"{type(exc).__name__}: {text}"
+        )
+        source = f"{path}#rowgroup={group}"
+        yield _batch([quarantine_row(source, reason, rows - done, scope=SCOPE_ROW_GROUP)])
+
+
+def _judge_chunk(
+    auditor: Auditor, path: str, first: int, chunk: pa.RecordBatch
+) -> list[dict[str, Any]]:
+    """The verdict rows of one Arrow batch of a corpus file; row ``first`` is its first."""
+    bodies = chunk.column(BODY).to_pylist()
+    extra = [
+        chunk.column(c).to_pylist() if c in chunk.schema.names else [None] * len(bodies)
+        for c in _ENVELOPE_COLUMNS
+    ]
+    if "sender_identifier_type" not in chunk.schema.names:
+        extra[1] = ["QueueManagerIdentifier"] * len(bodies)
+    if "authentication_level" not in chunk.schema.names:
+        extra[2] = ["Sig20"] * len(bodies)
+    return [
+        _safe_row(auditor, f"{path}#{first + i}", body, mid, kind, level)
+        for i, (body, mid, kind, level) in enumerate(zip(bodies, *extra, strict=True))
+    ]
 
 
 def judge_raw_files(
@@ -422,6 +465,15 @@ def _local_path(uri: str) -> str:
 # --- planning in the driver -------------------------------------------------------------------
 
 
+class NothingToJudge(Exception):
+    """The input holds no message at all: an audit would judge nothing.
+
+    Not a usage error -- the input exists and is readable -- but no work either: the
+    commands exit 5 with one line, as ``mqcn run`` does when no scenario ran, so that an
+    empty capture never passes as a clean one.
+    """
+
+
 @dataclass
 class Plan:
     """What the driver found before the job: the work, and what it already set aside."""
@@ -430,7 +482,19 @@ class Plan:
     units: list[dict[str, Any]]
     raw_files: list[str]
     quarantined: list[dict[str, Any]]
-    rows_expected: int
+    rows_expected: int  # rows known to be in the input (footers, raw files, stray files)
+
+    @property
+    def empty(self) -> bool:
+        """Nothing to judge and nothing to set aside."""
+        return self.rows_expected == 0 and not self.quarantined
+
+
+def check_work(plan: Plan, input_path: str | Path) -> None:
+    """:class:`NothingToJudge` when ``plan`` holds no message (asked before Spark starts)."""
+    if plan.empty:
+        what = "Parquet rows" if plan.mode == "parquet" else "files"
+        raise NothingToJudge(f"INPUT: {input_path} held 0 messages (no {what}): nothing was judged")
 
 
 def _visible_files(root: Path) -> list[Path]:
@@ -447,8 +511,9 @@ def _visible_files(root: Path) -> list[Path]:
 def plan_input(input_path: str | Path) -> Plan:
     """Look at ``input_path`` and decide the mode, the work units and the early quarantine.
 
-    Raises :class:`PipelineError` when the input is missing or unreadable, is empty, or a
-    readable Parquet file has no ``body`` column (or one that is not binary).
+    Raises :class:`PipelineError` when the input is missing or unreadable, or a readable
+    Parquet file has no ``body`` column (or one that is not binary).  An input without any
+    message is a plan with nothing in it (:attr:`Plan.empty`, :func:`check_work`).
     """
     import pyarrow.parquet as pq
 
@@ -463,8 +528,6 @@ def plan_input(input_path: str | Path) -> Plan:
         files = _visible_files(path)
     else:
         raise PipelineError(f"INPUT: {input_path} is neither a file nor a directory")
-    if not files:
-        raise PipelineError(f"INPUT: {input_path} holds no files to audit")
     parquet = [f for f in files if f.suffix == ".parquet"]
     quarantined: list[dict[str, Any]] = []
     if not parquet:
@@ -472,7 +535,7 @@ def plan_input(input_path: str | Path) -> Plan:
         for file in files:
             reason = _raw_problem(file)
             if reason:
-                quarantined.append(quarantine_row(str(file), reason, 1))
+                quarantined.append(quarantine_row(str(file.resolve()), reason, 1, scope=SCOPE_FILE))
             else:
                 readable.append(str(file.resolve()))
         return Plan("raw", [], readable, quarantined, len(files))
@@ -480,16 +543,25 @@ def plan_input(input_path: str | Path) -> Plan:
     expected = 0
     for file in files:  # a stray file in a Parquet corpus is input too: account for it
         if file.suffix != ".parquet":
-            quarantined.append(quarantine_row(str(file), "not a Parquet file (*.parquet)", 1))
+            reason = "not a Parquet file (*.parquet)"
+            quarantined.append(quarantine_row(str(file.resolve()), reason, 1, scope=SCOPE_FILE))
             expected += 1
     for file in parquet:
         try:
             meta = pq.ParquetFile(file)
             schema = meta.schema_arrow
         except Exception as exc:
-            reason = f"unreadable Parquet file: {type(exc).__name__}: {exc}"
-            quarantined.append(quarantine_row(str(file), reason, 1))
-            expected += 1  # its rows cannot be counted: the file counts as one input row
+            # Without a footer nobody can count the file's rows: it is set aside with its
+            # size, and the balance states those bytes apart from the rows it can count.
+            size = file.stat().st_size
+            text = (str(exc).strip().splitlines() or [""])[0]
+            reason = (
+                f"unreadable Parquet file, no readable footer ({size} bytes, rows unknown): "
+                f"{type(exc).__name__}: {text}"
+            )
+            quarantined.append(
+                quarantine_row(str(file.resolve()), reason, None, scope=SCOPE_NO_FOOTER, size=size)
+            )
             continue
         if BODY not in schema.names:
             raise PipelineError(
@@ -502,14 +574,12 @@ def plan_input(input_path: str | Path) -> Plan:
         base = 0
         for group in range(meta.metadata.num_row_groups):
             rows = meta.metadata.row_group(group).num_rows
-            for start in range(0, rows, UNIT_ROWS):
-                stop = min(rows, start + UNIT_ROWS)
+            if rows:
                 units.append(
                     {
                         "path": str(file.resolve()),
                         "row_group": group,
-                        "start": start,
-                        "stop": stop,
+                        "rows": rows,
                         "row_base": base,
                     }
                 )
@@ -538,7 +608,13 @@ def _raw_problem(file: Path) -> str | None:
 
 @dataclass
 class AuditResult:
-    """The balance and where the outputs are."""
+    """The balance and where the outputs are.
+
+    ``rows_in`` counts the rows known to be in the input (footers, raw files, stray files);
+    ``quarantined`` includes ``rows_in_unreadable_row_groups``.  A Parquet file without a
+    readable footer holds rows nobody can count: it is in ``files_without_footer`` and
+    ``bytes_without_footer``, outside the row balance.
+    """
 
     out: str
     mode: str
@@ -548,24 +624,40 @@ class AuditResult:
     quarantined: int
     summary: dict[str, Any]
     seconds: float
+    rows_in_unreadable_row_groups: int = 0
+    files_without_footer: int = 0
+    bytes_without_footer: int = 0
 
     @property
     def balanced(self) -> bool:
         return self.rows_in == self.conforming + self.non_conforming + self.quarantined
 
+    @property
+    def clean(self) -> bool:
+        """Every input row read and conforming: nothing non-conforming, nothing set aside."""
+        return not (self.non_conforming or self.quarantined or self.files_without_footer)
+
     def balance_line(self) -> str:
-        sign = "=" if self.balanced else "!="
-        return (
-            f"rows in {self.rows_in} {sign} conforming {self.conforming} + non-conforming "
-            f"{self.non_conforming} + quarantined {self.quarantined}"
-        )
+        return balance_text(self.summary["balance"])
+
+
+def balance_text(balance: dict[str, Any]) -> str:
+    """The balance as one line (the CLI, summary.html): rows, then what could not be counted."""
+    sign = "=" if balance["balanced"] else "!="
+    known = " (known)" if balance["files_without_footer"] else ""
+    files = balance["files_without_footer"]
+    return (
+        f"rows in{known} {balance['rows_in']} {sign} conforming {balance['conforming']} + "
+        f"non-conforming {balance['non_conforming']} + quarantined {balance['quarantined']} "
+        f"({balance['rows_in_unreadable_row_groups']} rows in unreadable row groups); "
+        f"{balance['bytes_without_footer']} bytes in files without a readable footer "
+        f"({files} file{'' if files == 1 else 's'}, rows unknown)"
+    )
 
 
 def check_out(out: str | Path) -> None:
-    """:class:`PipelineError` unless ``out`` is absent or an empty directory."""
-    out = Path(out)
-    if out.exists() and (not out.is_dir() or any(out.iterdir())):
-        raise PipelineError(f"--out: {out} exists and is not an empty directory")
+    """:class:`PipelineError` unless ``out`` is absent or an empty directory that can be written."""
+    check_dataset_out(out)
 
 
 def _prepare_out(out: Path) -> None:
@@ -630,6 +722,7 @@ def audit(
     started = time.perf_counter()
     out = Path(out)
     plan = plan_input(input_path)
+    check_work(plan, input_path)
     _prepare_out(out)
     step = progress or (lambda _description: _null_context())
     # The judging runs exactly once, into a staging dataset that the outputs and the summary
@@ -662,6 +755,9 @@ def audit(
         quarantined=balance["quarantined"],
         summary=summary,
         seconds=summary["seconds"],
+        rows_in_unreadable_row_groups=balance["rows_in_unreadable_row_groups"],
+        files_without_footer=balance["files_without_footer"],
+        bytes_without_footer=balance["bytes_without_footer"],
     )
     (out / SUMMARY_JSON).write_text(json.dumps(summary, indent=2) + "\n", "utf-8")
     (out / SUMMARY_HTML).write_text(render_html(summary), "utf-8")
@@ -690,7 +786,19 @@ def summarize(
     }
     conforming = totals.get(("verdict", True), 0)
     non_conforming = totals.get(("verdict", False), 0)
-    quarantined_rows = quarantine.agg(F.sum("rows").alias("n")).collect()[0]["n"] or 0
+    by_scope = {
+        r["scope"]: r
+        for r in quarantine.groupBy("scope")
+        .agg(
+            F.count(F.lit(1)).alias("entries"),
+            F.sum("rows").alias("rows"),
+            F.sum("bytes").alias("bytes"),
+        )
+        .collect()
+    }
+    quarantined_rows = sum(int(r["rows"] or 0) for r in by_scope.values())
+    no_footer = by_scope.get(SCOPE_NO_FOOTER)
+    row_groups = by_scope.get(SCOPE_ROW_GROUP)
     by_requirement = [
         {
             "requirement": r["requirement"],
@@ -742,24 +850,37 @@ def summarize(
         .collect()
     ]
     quarantine_reasons = [
-        {"reason": r["reason"], "entries": r["entries"], "rows": r["rows"]}
+        {"reason": r["reason"], "entries": r["entries"], "rows": r["rows"], "bytes": r["bytes"]}
         for r in quarantine.groupBy("reason")
-        .agg(F.count(F.lit(1)).alias("entries"), F.sum("rows").alias("rows"))
-        .orderBy(F.desc("rows"))
+        .agg(
+            F.count(F.lit(1)).alias("entries"),
+            F.sum("rows").alias("rows"),
+            F.sum("bytes").alias("bytes"),
+        )
+        .orderBy(F.desc("rows"), F.desc("bytes"))
         .limit(TOP_REASONS)
         .collect()
     ]
     quarantine_sources = [
-        {"source": r["source"], "rows": r["rows"], "reason": r["reason"]}
+        {
+            "source": r["source"],
+            "scope": r["scope"],
+            "rows": r["rows"],
+            "bytes": r["bytes"],
+            "reason": r["reason"],
+        }
         for r in quarantine.orderBy("source").limit(TOP_REASONS).collect()
     ]
     balance = {
         "rows_in": plan.rows_expected,
         "conforming": conforming,
         "non_conforming": non_conforming,
-        "quarantined": int(quarantined_rows),
+        "quarantined": quarantined_rows,
+        "rows_in_unreadable_row_groups": int(row_groups["rows"] or 0) if row_groups else 0,
+        "files_without_footer": int(no_footer["entries"]) if no_footer else 0,
+        "bytes_without_footer": int(no_footer["bytes"] or 0) if no_footer else 0,
     }
-    balance["balanced"] = balance["rows_in"] == conforming + non_conforming + int(quarantined_rows)
+    balance["balanced"] = balance["rows_in"] == conforming + non_conforming + quarantined_rows
     return {
         "input": str(input_path),
         "mode": plan.mode,
@@ -789,4 +910,6 @@ def render_html(summary: dict[str, Any]) -> str:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    return env.get_template("summary.html.j2").render(s=summary)
+    return env.get_template("summary.html.j2").render(
+        s=summary, balance_line=balance_text(summary["balance"])
+    )

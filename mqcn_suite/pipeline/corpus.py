@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any
 import pyarrow as pa
 
 from mqcn_model.codec import body_buffer
+from mqcn_suite.pipeline.checks import check_generate_arguments
 from mqcn_suite.pipeline.generators import (
     World,
     envelope,
@@ -48,7 +49,7 @@ from mqcn_suite.pipeline.generators import (
     row_rng,
     valid_message,
 )
-from mqcn_suite.pipeline.session import PipelineError, default_parallelism
+from mqcn_suite.pipeline.session import default_parallelism
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -166,16 +167,6 @@ class CorpusResult:
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
-
-
-def check_generate_arguments(count: int, out: Path, invalid_share: float) -> None:
-    """:class:`PipelineError` for a negative count, a share outside [0, 1], a used OUT."""
-    if count < 0:
-        raise PipelineError(f"--count: {count} is negative")
-    if not 0.0 <= invalid_share <= 1.0 or math.isnan(invalid_share):
-        raise PipelineError(f"--invalid-share: {invalid_share} is not between 0 and 1")
-    if out.exists() and (not out.is_dir() or any(out.iterdir())):
-        raise PipelineError(f"--out: {out} exists and is not an empty directory")
 
 
 def generate(

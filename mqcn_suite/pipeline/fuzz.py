@@ -20,7 +20,10 @@ MQCN-3.2.5.1-4 when it disregarded an unauthenticated message -- plus what
 
     mqcn decode --hex 0101...; mqcn fuzz --target reference --seed 7 --case 123
 
-Against ``reference`` the expected number of divergences is 0.
+Against ``reference`` the expected number of divergences is 0.  Two other kinds of row are
+written beside the divergences and counted apart, never as divergences (:func:`is_divergence`,
+the one rule for the exit code of a run and of ``--case``): ``stricter-receiver`` (errata
+E-20) and ``not-run`` (a partition stopped calling a target that kept timing out).
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ from mqcn_model.catalog import req
 from mqcn_model.codec import body_buffer
 from mqcn_model.envelope import Envelope
 from mqcn_model.judge import judge
+from mqcn_suite.pipeline.checks import check_cases, check_out
 from mqcn_suite.pipeline.generators import (
     World,
     envelope,
@@ -68,6 +72,7 @@ DIVERGENCES_DIR = "divergences"
 # A target that disregards a non-conforming message the model processes (errata E-20): the
 # row is written and tallied by kind, but it is no divergence and does not fail the run.
 STRICTER = "stricter-receiver"
+NOT_RUN = "not-run"  # cases a partition never ran: its target kept timing out
 DIVERGENCES_JSONL = "divergences.jsonl"
 SUMMARY_JSON = "summary.json"
 JSONL_LIMIT = 10_000
@@ -78,7 +83,9 @@ DIVERGENCE_SCHEMA = pa.schema(
         ("kind", pa.string()),  # "divergence" rows, and one "tally" row per batch
         ("case", pa.int64()),
         ("family", pa.string()),  # generator family: v1:..., v2:..., mutation, defect:<name>, ...
-        ("divergence", pa.string()),  # state / directory-reads / target-error
+        # state / directory-reads / target-error / model-error: divergences (is_divergence);
+        # stricter-receiver and not-run rows are written too, and counted apart
+        ("divergence", pa.string()),
         ("requirements", pa.list_(pa.string())),
         ("hex", pa.string()),
         ("envelope", pa.string()),  # Envelope.to_json()
@@ -186,6 +193,17 @@ def _differences(a: Any, b: Any, path: str = "", limit: int = 4) -> list[str]:
     return []
 
 
+def is_divergence(row: dict[str, Any] | None) -> bool:
+    """Whether a row of ``divergences/`` is a divergence: the target and the model disagree.
+
+    A ``stricter-receiver`` row (errata E-20) and a ``not-run`` row are written beside the
+    divergences and counted apart: the first is a reading the spec allows, the second a case
+    that never ran (the run's exit code says so on its own).  ``mqcn fuzz`` and ``mqcn fuzz
+    --case I`` both use this one rule for their exit code.
+    """
+    return row is not None and row["divergence"] not in (STRICTER, NOT_RUN)
+
+
 def replay_line(target_name: str, seed: int, case: int, hex_body: str) -> str:
     """The one-line shell command that reproduces a case (bytes, then the delivery)."""
     decode = f"mqcn decode --hex {hex_body}" if hex_body else "mqcn decode --hex ''"
@@ -244,7 +262,6 @@ def compare_case(
     }
 
 
-NOT_RUN = "not-run"  # cases a partition never ran: its target kept timing out
 DEFAULT_MAX_TIMEOUTS = 3
 
 
@@ -339,7 +356,13 @@ def run_cases(
 
 @dataclass
 class FuzzResult:
-    """How many cases ran, how many diverged, and the first divergences."""
+    """How many cases ran, how many diverged, and the first rows of ``divergences/``.
+
+    ``cases`` = the cases planned; ``not_run`` of them never ran (the target kept timing
+    out); ``divergences`` counts only real disagreements (:func:`is_divergence`), and
+    ``stricter`` the stricter-receiver rows (errata E-20), apart.  ``by_kind`` counts every
+    kind of row, ``by_requirement`` the requirements of the divergences.
+    """
 
     target: str
     seed: int
@@ -350,18 +373,49 @@ class FuzzResult:
     sample: list[dict[str, Any]]
     seconds: float
     out: str | None
+    not_run: int = 0
+    stricter: int = 0
+
+    @property
+    def ran(self) -> int:
+        return self.cases - self.not_run
 
     def to_json(self) -> dict[str, Any]:
         return {
             "target": self.target,
             "seed": self.seed,
             "cases": self.cases,
+            "ran": self.ran,
+            "not_run": self.not_run,
             "divergences": self.divergences,
+            "stricter_receiver": self.stricter,
             "by_requirement": self.by_requirement,
             "by_kind": self.by_kind,
             "seconds": self.seconds,
-            "cases_per_second": round(self.cases / self.seconds, 1) if self.seconds else None,
+            "cases_per_second": round(self.ran / self.seconds, 1) if self.seconds else None,
         }
+
+
+def _target_name(target: TargetSpec) -> str:
+    """The --target spec, or an in-process factory's name."""
+    return target if isinstance(target, str) else str(getattr(target, "__name__", "in-process"))
+
+
+def check_fuzz_arguments(
+    target: TargetSpec, cases: int, out: str | Path | None, timeout: float = DEFAULT_TIMEOUT
+) -> str:
+    """Refuse, before Spark starts, what cannot give a result: no cases, a bad --target, an
+    --out that is not an empty writable directory.  Returns the target's name."""
+    check_cases(cases)
+    if out is not None:
+        check_out(out)
+    if not isinstance(target, str):
+        return _target_name(target)
+    try:
+        resolve_target(target, timeout=timeout).close()  # a bad --target fails here, once
+    except TargetError as exc:
+        raise PipelineError(f"--target: {exc}") from None
+    return target
 
 
 def fuzz(
@@ -374,33 +428,21 @@ def fuzz(
     sample: int = 20,
     timeout: float = DEFAULT_TIMEOUT,
     max_timeouts: int = DEFAULT_MAX_TIMEOUTS,
+    checked: bool = False,
 ) -> FuzzResult:
     """Run ``cases`` differential cases against ``target``; write divergences to ``out``.
 
     ``target`` is a --target spec (``"reference"``) or, in process, a zero-argument factory
     returning a :class:`~mqcn_suite.targets.base.Target` (it is shipped to the workers, so it
     must be picklable by cloudpickle -- a class defined in a test function is).
+    ``checked``: the caller already ran :func:`check_fuzz_arguments` (the command does, before
+    Spark starts), so the target is not started once more just to be checked.
     """
     from pyspark import StorageLevel
     from pyspark.sql import functions as F
 
-    if cases < 0:
-        raise PipelineError(f"--cases: {cases} is negative")
-    if isinstance(target, str):
-        try:
-            resolve_target(target, timeout=timeout).close()  # a bad --target fails here, once
-        except TargetError as exc:
-            raise PipelineError(f"--target: {exc}") from None
-        name = target
-    else:
-        name = str(getattr(target, "__name__", "in-process"))
+    name = _target_name(target) if checked else check_fuzz_arguments(target, cases, out, timeout)
     out_path = Path(out) if out is not None else None
-    if (
-        out_path is not None
-        and out_path.exists()
-        and (not out_path.is_dir() or any(out_path.iterdir()))
-    ):
-        raise PipelineError(f"--out: {out_path} exists and is not an empty directory")
     started = time.perf_counter()
     partitions = max(
         1, min(cases, max(default_parallelism(spark), math.ceil(cases / CASES_PER_PARTITION)))
@@ -420,10 +462,10 @@ def fuzz(
             or 0
         )
         found = frame.filter(F.col("kind") == "divergence").drop("kind", "cases")
-        divergences = found.filter(F.col("divergence") != STRICTER).count()
+        real = found.filter(~F.col("divergence").isin(STRICTER, NOT_RUN))
         by_requirement = {
             r["requirement"]: r["n"]
-            for r in found.select(F.explode("requirements").alias("requirement"))
+            for r in real.select(F.explode("requirements").alias("requirement"))
             .groupBy("requirement")
             .agg(F.count(F.lit(1)).alias("n"))
             .orderBy(F.desc("n"), "requirement")
@@ -445,22 +487,33 @@ def fuzz(
         frame.unpersist()
     if int(ran) != cases:
         raise RuntimeError(f"{cases} cases planned but {ran} ran")
+    not_run, stricter = by_kind.get(NOT_RUN, 0), by_kind.get(STRICTER, 0)
     result = FuzzResult(
         target=name,
         seed=seed,
         cases=int(ran),
-        divergences=divergences,
+        divergences=sum(by_kind.values()) - not_run - stricter,
         by_requirement=by_requirement,
         by_kind=by_kind,
         sample=first[:sample],
         seconds=round(time.perf_counter() - started, 3),
         out=str(out_path) if out_path is not None else None,
+        not_run=not_run,
+        stricter=stricter,
     )
     if out_path is not None:
+        # divergences.jsonl: the first JSONL_LIMIT rows of divergences/ (every kind, each row
+        # saying its own), and summary.json counts exactly the lines written.
+        written = first[:JSONL_LIMIT]
         with (out_path / DIVERGENCES_JSONL).open("w", encoding="utf-8") as handle:
-            for row in first[:JSONL_LIMIT]:
+            for row in written:
                 handle.write(json.dumps(row, sort_keys=True) + "\n")
-        summary = {**result.to_json(), "jsonl_rows": min(divergences, JSONL_LIMIT)}
+        summary = {
+            **result.to_json(),
+            "rows": sum(by_kind.values()),
+            "jsonl_rows": len(written),
+            "jsonl_limit": JSONL_LIMIT,
+        }
         (out_path / SUMMARY_JSON).write_text(json.dumps(summary, indent=2) + "\n", "utf-8")
     return result
 

@@ -17,6 +17,7 @@ from typing import Any
 import jinja2
 import jsonschema
 
+from mqcn_suite.outputs import OutputError, check_output_dir
 from mqcn_suite.report.traceability import SUMMARY_KEY, VERDICTS
 
 TRACEABILITY_JSON = "traceability.json"
@@ -82,23 +83,22 @@ class ReportError(RuntimeError):
     """The report directory cannot be written, or a document does not match its schema."""
 
 
-def prepare_report_dir(directory: Path | str) -> Path:
-    """Create ``directory`` if needed and make sure files can be written in it.
+def prepare_report_dir(
+    directory: Path | str, files: tuple[str, ...] = REPORT_FILES, *, create: bool = True
+) -> Path:
+    """Create ``directory`` if needed and make sure the report can be written in it.
 
-    Raises :class:`ReportError` with the reason (not a directory, permission denied...).
+    Checked before any scenario runs (:func:`mqcn_suite.outputs.check_output_dir`): the
+    directory can be created and written, and each of ``files`` (the report's files) that an
+    earlier run left there can be replaced -- a read-only ``junit.xml``, or a directory named
+    ``report.html``, is found now rather than after the whole run.  ``create=False`` only
+    checks, leaving nothing behind.  Raises :class:`ReportError` with the reason, naming the
+    path at fault.
     """
-    path = Path(directory).expanduser()
-    if path.exists() and not path.is_dir():
-        raise ReportError(f"{path} exists and is not a directory")
     try:
-        path.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=path, prefix=".mqcn-probe-"):
-            pass
-    except PermissionError:
-        raise ReportError(f"cannot write to {path}: permission denied") from None
-    except OSError as exc:
-        raise ReportError(f"cannot write to {path}: {exc.strerror or exc}") from None
-    return path.resolve()
+        return check_output_dir(directory, "", files=files, keep=create)
+    except OutputError as exc:
+        raise ReportError(str(exc)) from None
 
 
 @cache
@@ -138,7 +138,7 @@ def _atomic_write(path: Path, text: str) -> None:
         raise
 
 
-def _section_key(section: str) -> tuple[int, ...]:
+def section_key(section: str) -> tuple[int, ...]:
     return tuple(int(part) for part in section.split("."))
 
 
@@ -180,7 +180,7 @@ def group_by_section(requirements: list[dict[str, Any]]) -> list[dict[str, Any]]
     for requirement in requirements:
         sections.setdefault(requirement["section"], []).append(requirement)
     grouped = []
-    for section in sorted(sections, key=_section_key):
+    for section in sorted(sections, key=section_key):
         entries = [
             dict(r, scenario_groups=group_scenarios(r["scenarios"])) for r in sections[section]
         ]

@@ -37,6 +37,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from mqcn_suite.commands._common import ExitCode
 from mqcn_suite.selftest.equivalents import Documented, EquivalentsError, load_equivalents
 from mqcn_suite.selftest.mutants import FileMutants, Mutant, display_name, mutants_of, sample
 from mqcn_suite.selftest.report import build_document, write_reports
@@ -71,7 +72,7 @@ SUITE_TIMEOUT = 900.0  # the unmutated suite, with or without coverage
 CANARY_FILE = "mqcn_model/server.py"
 CANARY_FUNCTION = ("NotificationServer", "deliver")
 CANARY_TEXT = "mqcn mutation canary"
-EXIT_INTERRUPTED = 130
+EXIT_INTERRUPTED = ExitCode.INTERRUPTED  # the one table of exit codes
 _PASSED = re.compile(r"(\d+) passed")
 
 

@@ -1,0 +1,289 @@
+"""``mqcn decode``: judge one Change Notification Message from its bytes alone.
+
+The bytes come from ``--hex`` or ``--file``; :func:`mqcn_model.judge.judge` gives the verdict,
+printed for people (the decoded structure, then every broken requirement with its byte offset
+and statement) or, with ``--json``, as the document :func:`verdict_to_json` builds (its schema:
+``mqcn_suite/report/decode.schema.json``).  Exit 0 conforming, 1 not conforming, 2 usage error,
+3 internal error (:class:`~mqcn_suite.commands._common.ExitCode`).
+
+The command is the function :func:`decode`; ``mqcn_suite.cli`` registers it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+import uuid
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.text import Text
+
+from mqcn_model.catalog import CATALOG
+from mqcn_model.codec.message import ChangeNotificationMessage
+from mqcn_model.codec.update import ZERO_RESERVED, NotificationUpdate
+from mqcn_model.constants import PROPERTIES, SPARE_BYTE_COUNT, Command, Event, Version
+from mqcn_model.errata import LENIENT, STRICT, Readings
+from mqcn_model.errors import Violation
+from mqcn_model.judge import Verdict, judge
+from mqcn_model.render import message_to_json, value_to_json
+from mqcn_suite.commands._common import (
+    ExitCode,
+    UsageError,
+    boundary,
+    parse_hex,
+    read_user_file,
+)
+
+# Human output shows at most this many bytes of a BLOB value (the JSON output shows all).
+HUMAN_BYTES_SHOWN = 32
+
+
+# --- input -----------------------------------------------------------------------------------
+
+
+def read_input(hex_text: str | None, file_name: str | None) -> bytes:
+    """The message bytes from exactly one of ``--hex`` and ``--file``."""
+    if hex_text is not None and file_name is not None:
+        raise UsageError("give either --hex or --file, not both")
+    if hex_text is not None:
+        return parse_hex(hex_text)
+    if file_name is not None:
+        return read_user_file("--file", file_name)
+    raise UsageError("give the message with --hex HEX or --file PATH")
+
+
+# --- output ----------------------------------------------------------------------------------
+
+
+def readings_name(readings: Readings) -> str:
+    """``strict``, ``lenient``, or ``custom`` for a hand-mixed :class:`Readings`."""
+    if readings == STRICT:
+        return "strict"
+    if readings == LENIENT:
+        return "lenient"
+    return "custom"
+
+
+def verdict_to_json(verdict: Verdict, readings: Readings) -> dict[str, Any]:
+    """The ``mqcn decode --json`` document for ``verdict``."""
+    return {
+        "conforming": verdict.conforming,
+        "readings": readings_name(readings),
+        "size": verdict.size,
+        "message": message_to_json(verdict.message) if verdict.message is not None else None,
+        "violations": [v.to_json() for v in verdict.violations],
+        "observations": [v.to_json() for v in verdict.observations],
+    }
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _safe(text: str) -> str:
+    """``text`` printable on any UTF-8 stream: lone surrogates (lenient E-07) become escapes."""
+    return _SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
+
+
+def _enum_name(enum: type[Command] | type[Event] | type[Version], value: int) -> str:
+    try:
+        return enum(value).name.lower().replace("_", " ")
+    except ValueError:
+        return "undefined"
+
+
+def _human_value(value: object) -> str:
+    """A property value for people: strings quoted, bytes as (possibly shortened) hex."""
+    if isinstance(value, bytes | bytearray):
+        data = bytes(value)
+        if len(data) > HUMAN_BYTES_SHOWN:
+            return f"{data[:HUMAN_BYTES_SHOWN].hex()}… ({len(data)} bytes)"
+        return f"{data.hex()} ({len(data)} bytes)" if data else "(0 bytes)"
+    if isinstance(value, str):
+        return f'"{_safe(value)}"'
+    if isinstance(value, tuple):
+        return "[" + ", ".join(_human_value(v) for v in value) + "]"
+    if isinstance(value, uuid.UUID):
+        return str(value)
+    return _safe(str(value_to_json(value)))
+
+
+def _print_fields(console: Console, rows: list[tuple[str, str]], indent: str = "") -> None:
+    """Print ``name  value`` rows with the values aligned (no padding after the value)."""
+    width = max(len(name) for name, _ in rows)
+    for name, value in rows:
+        line = Text(indent)
+        line.append(name.ljust(width), style="bold")
+        line.append(f"  {value}")
+        console.print(line)
+
+
+def _print_properties(console: Console, update: NotificationUpdate, indent: str) -> None:
+    """The (PropertyId, PropertyValue) pairs of ``update`` as aligned columns."""
+    header = ("#", "PROPID", "name", "VT", "value")
+    rows = []
+    for number, prop in enumerate(update.properties, 1):
+        definition = PROPERTIES[prop.propid]  # type: ignore[index]
+        rows.append(
+            (
+                str(number),
+                str(prop.propid),
+                definition.name,
+                definition.vt.label,
+                _human_value(prop.value),
+            )
+        )
+    widths = [max(len(row[i]) for row in (header, *rows)) for i in range(4)]
+
+    def cells(row: tuple[str, ...]) -> str:
+        first = [row[0].rjust(widths[0]), row[1].rjust(widths[1])]
+        middle = [row[2].ljust(widths[2]), row[3].ljust(widths[3])]
+        return "  ".join([*first, *middle, row[4]])
+
+    console.print(Text(indent + cells(header), style="bold"))
+    for row in rows:
+        console.print(Text(indent + cells(row)))
+
+
+def _print_update(console: Console, index: int, total: int, update: NotificationUpdate) -> None:
+    end = update.offset + update.size
+    console.print(
+        Text(
+            f"Update {index} of {total} (bytes {update.offset}-{end - 1}): "
+            f"Command 0x{update.command:02x} ({_enum_name(Command, update.command)}), "
+            f"UseGuid 0x{update.use_guid:02x}",
+            style="bold cyan",
+        )
+    )
+    rows: list[tuple[str, str]] = []
+    if update.path_name is not None:
+        rows.append(("PathName", f'"{_safe(update.path_name)}"'))
+    if update.guid_identifier is not None:
+        rows.append(("GuidIdentifier", str(update.guid_identifier)))
+    rows.append(("GuidMasterId", str(update.guid_master_id)))
+    zero = update.reserved == ZERO_RESERVED
+    rows.append(("Reserved", "24 zero bytes" if zero else update.reserved.hex()))
+    rows.append(("NumberOfProperties", str(len(update.properties))))
+    _print_fields(console, rows, "  ")
+    if update.properties:
+        _print_properties(console, update, "    ")
+
+
+def _print_message(console: Console, message: ChangeNotificationMessage) -> None:
+    version = f"0x{message.version:02x} ({_enum_name(Version, message.version)})"
+    _print_fields(
+        console,
+        [("Version", version), ("NumberOfUpdateNotifications", str(message.count))],
+    )
+    if message.body is not None:
+        body = message.body
+        console.print(Text("Notification Body", style="bold cyan"))
+        rows = [
+            ("Event", f"{body.event} ({_enum_name(Event, body.event)})"),
+            ("ObjectGuid", str(body.object_guid)),
+            ("DomainController", _safe(body.domain_controller)),
+        ]
+        _print_fields(console, rows, "  ")
+    for index, update in enumerate(message.updates, 1):
+        _print_update(console, index, len(message.updates), update)
+    if not message.trailing:
+        trailing = "none"
+    elif len(message.trailing) == SPARE_BYTE_COUNT:
+        trailing = f"{message.trailing.hex()} (the unused byte of the MSMQ body, 3.3.5.3)"
+    else:
+        trailing = _human_value(message.trailing)
+    _print_fields(console, [("Trailing bytes", trailing)])
+
+
+def _print_finding(console: Console, finding: Violation, marker: str, style: str) -> None:
+    requirement = CATALOG[finding.requirement]
+    where = f" at byte {finding.offset}" if finding.offset is not None else ""
+    line = Text(f"  {marker} ")
+    line.append(finding.requirement, style=style)
+    line.append(f"{where}: {_safe(finding.message)}")
+    console.print(line)
+    context = f"{requirement.keyword}, {requirement.section}: {requirement.statement}"
+    console.print(Text(f"      {context}", style="dim"))
+
+
+def print_verdict(console: Console, verdict: Verdict, readings: Readings) -> None:
+    """The human-readable report of ``mqcn decode``."""
+    console.print(
+        Text(
+            f"Change Notification Message: {verdict.size} bytes, "
+            f"{readings_name(readings)} readings",
+            style="bold",
+        )
+    )
+    if verdict.message is not None:
+        _print_message(console, verdict.message)
+    else:
+        console.print("The bytes cannot be decoded as a Change Notification Message.")
+    console.print()
+    if verdict.conforming:
+        console.print(Text("CONFORMING", style="bold green"), "- no MUST or MUST NOT broken")
+    else:
+        count = len(verdict.violations)
+        noun = "requirement" if count == 1 else "requirements"
+        console.print(Text("NOT CONFORMING", style="bold red"), f"- {count} {noun} broken:")
+        for violation in verdict.violations:
+            _print_finding(console, violation, "x", "bold red")
+    if verdict.observations:
+        console.print(Text("Notes (SHOULD/MAY; they do not affect conformance):", style="bold"))
+        for observation in verdict.observations:
+            _print_finding(console, observation, "-", "yellow")
+
+
+# --- the command --------------------------------------------------------------------------------
+
+
+DECODE_HELP = (
+    "Judge one Change Notification Message (an MSMQ message body; the spare byte of 3.3.5.3 is "
+    "optional) against every requirement checkable from its bytes alone.\n\n"
+    "Exit 0: conforming (the decoded structure is printed). "
+    "Exit 1: not conforming (each broken requirement ID with its byte offset and sentence). "
+    "Exit 2: usage error."
+)
+
+
+def decode(
+    hex_text: Annotated[
+        str | None,
+        typer.Option(
+            "--hex",
+            metavar="HEX",
+            help="The message as hex digits (whitespace and a leading 0x are ignored).",
+            show_default=False,
+        ),
+    ] = None,
+    file_name: Annotated[
+        str | None,
+        typer.Option(
+            "--file",
+            metavar="PATH",
+            help="A file holding the message bytes (binary, e.g. a captured MSMQ body).",
+            show_default=False,
+        ),
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print only a JSON document on stdout.")
+    ] = False,
+    lenient: Annotated[
+        bool,
+        typer.Option("--lenient", help="Accept every errata reading an implementation may take."),
+    ] = False,
+) -> None:
+    """``mqcn decode``: read the bytes, judge them, print the verdict (see DECODE_HELP)."""
+    with boundary("decode"):
+        buf = read_input(hex_text, file_name)
+        readings = LENIENT if lenient else STRICT
+        verdict = judge(buf, readings)
+        if as_json:
+            document = json.dumps(verdict_to_json(verdict, readings), indent=2)
+            sys.stdout.write(document + "\n")
+            sys.stdout.flush()
+        else:
+            print_verdict(Console(highlight=False, soft_wrap=True), verdict, readings)
+        raise typer.Exit(ExitCode.OK if verdict.conforming else ExitCode.FOUND)
