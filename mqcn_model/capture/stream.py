@@ -268,8 +268,13 @@ class StreamFramer:
             self.out.append(Packet(where, kind, packet))
             return
         user = packet.user
-        name = format_name(user.destination, source=user.source_qm, destination=user.destination_qm)
-        if not is_notification_queue(name, str(user.destination_qm)):
+        destination = user.destination
+        if destination is None or destination.code != 3 or destination.private_id != 3:
+            # not PRIVATE=<destination>\3: a name to compare (a direct path) or to report
+            name = format_name(destination, source=user.source_qm, destination=user.destination_qm)
+        else:
+            name = ""
+        if name and not is_notification_queue(name, str(user.destination_qm)):
             note = f"to {name}: not a notification queue"
             self.out.append(Packet(where, kind, packet, note=note))
             return
