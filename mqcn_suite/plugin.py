@@ -417,8 +417,7 @@ def pcap_summary(config: pytest.Config) -> str | None:
     source = config.stash.get(_PCAP, None) or config.stash.get(_PCAP_MERGER, None)
     if source is None:
         return None
-    path = source.path if isinstance(source, _PcapMerger) else config.stash[_PCAP].path
-    counts = source.counts
+    path, counts = source.path, source.counts
     written = counts["delivered"] + counts["sent"]
     line = (
         f"mqcn pcap: {path}: {written} messages as MS-MQQB sessions ({counts['delivered']} "

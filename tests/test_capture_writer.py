@@ -243,3 +243,17 @@ def test_nanosecond_captures_keep_the_arrival_time_to_the_nanosecond() -> None:
     (found,) = messages(read(written(sent, nanosecond=True)))
     assert abs(found.envelope.arrival_time - sent[0].arrival_time) < 1e-6
     assert found.envelope.with_(arrival_time=0.0) == sent[0].with_(arrival_time=0.0)
+
+
+def test_a_direct_destination_gets_a_session_to_an_address_from_its_name() -> None:
+    direct = "DIRECT=OS:qm-host\\private$\\notify_queue$"
+    sent = timed([envelope(1, destination_format_name=direct)])
+    records = read(written(sent))
+    assert [m.envelope for m in messages(records)] == sent
+    request, answer = (
+        r.packet.body for r in records if isinstance(r, Packet) and r.kind == "EstablishConnection"
+    )
+    assert request.server_guid == uuid.UUID(int=0)  # a direct name: the acceptor is not known
+    assert answer.server_guid != uuid.UUID(int=0) and answer.padding == b"\x5a" * 512
+    receiver = ".".join(map(str, address_of("os:qm-host\\private$\\notify_queue$")))
+    assert messages(records)[0].where.stream.endswith(f"-> {receiver}:1801")

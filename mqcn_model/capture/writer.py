@@ -149,12 +149,11 @@ class PcapWriter:
                 f"message {envelope.message_id} cannot travel on an MS-MQQB session: {exc}"
             ) from None
         acceptor_key = str(host) if host is not None else (destination.direct or "").lower()
-        server_guid = host if host is not None else NIL
         sender = envelope.message_id.sender
         out = [self.header()]
         session = self._sessions.get((sender, acceptor_key))
         if session is None:
-            session = self._open(sender, acceptor_key, server_guid, out)
+            session = self._open(sender, acceptor_key, host, out)
         arrival = envelope.arrival_time or None
         if arrival is not None:
             self.time = arrival
@@ -192,9 +191,13 @@ class PcapWriter:
     # --- sessions ---------------------------------------------------------------------------
 
     def _open(
-        self, sender: uuid.UUID, acceptor_key: str, server_guid: uuid.UUID, out: list[bytes]
+        self, sender: uuid.UUID, acceptor_key: str, host: uuid.UUID | None, out: list[bytes]
     ) -> _Session:
-        """Handshake, EstablishConnection and ConnectionParameters both ways."""
+        """Handshake, EstablishConnection and ConnectionParameters both ways.
+
+        ``host`` is the receiving queue manager when the destination names it; for a direct
+        destination the request carries the null GUID and the response a GUID standing for
+        the receiver (derived from its name), as [MS-MQQB] 2.2.3.1 has the acceptor answer."""
         number = self._count
         self._count += 1
         port = FIRST_PORT + number % (LAST_PORT - FIRST_PORT + 1)
@@ -209,8 +212,9 @@ class PcapWriter:
         )
         out.append(self._send(session, True, TCP_ACK, b""))
         stamp = int(self.time * 1000) & 0xFFFFFFFF
-        request = EstablishConnection(sender, server_guid, stamp)
-        answer = EstablishConnection(sender, server_guid if server_guid != NIL else sender, stamp)
+        receiver = host if host is not None else uuid.uuid5(uuid.NAMESPACE_URL, acceptor_key)
+        request = EstablishConnection(sender, host if host is not None else NIL, stamp)
+        answer = EstablishConnection(sender, receiver, stamp)
         data = TCP_ACK | TCP_PSH
         out.append(self._send(session, True, data, encode_internal(establish_connection(request))))
         out.append(self._send(session, False, data, encode_internal(establish_connection(answer))))
