@@ -1,20 +1,38 @@
-"""Audit throughput on Spark vs one Python process, peak memory, and fuzz cases per second.
+"""Audit throughput: the judge alone, the single-process audit loop and Spark, on one corpus.
 
 On demand, never part of the tests::
 
-    python benchmarks/bench_audit.py                       # 1 M and 4 M messages, local[2]
-    python benchmarks/bench_audit.py --sizes 1000000 --single-limit 200000
+    python benchmarks/bench_audit.py                        # 1 M and 4 M messages, local[2]
+    python benchmarks/bench_audit.py --sizes 200000         # a quick check
+    python benchmarks/bench_audit.py --sizes 1000000,2000000,4000000,8000000 --memory-only
+    python benchmarks/bench_audit.py --master spark://host:7077 --sizes 4000000
 
-For each size it generates a corpus (``corpus.generate``, timed too), audits it on Spark
-(``audit.audit``: judge + server view + verdict/quarantine Parquet + summaries) and runs the
-*same* per-message work (:class:`mqcn_suite.pipeline.audit.Auditor`) in a single-process loop
-over the same Parquet files (on the first ``--single-limit`` rows, extrapolated as a rate).
-Peak memory is the largest resident set seen for the whole process tree (this driver, the
-JVM, the Python workers), sampled from ``/proc`` every 0.2 s; ``psutil`` is not needed.
-Finally it runs ``--fuzz-cases`` differential cases against ``reference``.
+For each size it generates a corpus (``corpus.generate``, seed 1; reused from an earlier run
+with ``--keep`` when its manifest matches), then measures on that corpus, in one run:
 
-Results go to stdout as a table and to ``--json`` (default ``bench_audit.json`` in the work
-directory).
+* **judge alone**: :func:`mqcn_model.judge.judge` over every body, read from the corpus'
+  row groups exactly as the audit task reads them (pyarrow, page checksums verified);
+* **single-process audit loop**: the audit task's own code
+  (:func:`mqcn_suite.pipeline.audit.tasks.judge_row_group`: judge, server view, Arrow
+  rows, tally) over the same row groups, in this process -- no Spark;
+* **Spark**: ``audit.audit`` on ``--master`` (default ``local[2]``): the same task in
+  ``mapInArrow``, plus the verdict and quarantine Parquet and the summary.
+
+The first two alternate row group by row group, so that a machine whose load changes
+affects both alike; both are limited to the first ``--single-limit`` rows (rates, not
+totals).  Rates are messages per second of wall time, and per second of CPU time, which the
+load of other processes disturbs less: ``time.process_time`` for the in-process loops, the
+CPU time of the whole process tree (``/proc``) for Spark -- for ``local[N]`` on an idle
+machine Spark's CPU rate is its wall rate divided by up to N.  Printed ratios: single /
+judge (goal >= 0.6) and Spark / single (goal >= 1.7 for ``local[2]`` at 4 M).  Peak memory
+is the largest resident set of the whole process tree (this driver, the JVM, the Python
+workers), sampled from ``/proc`` every 0.2 s (``psutil`` is not needed), for the generation
+and for the Spark audit apart.  ``--memory-only`` skips the two in-process loops (for the
+8 M memory figure); ``--fuzz-cases N`` also times N differential fuzz cases against
+``reference``.
+
+Results go to stdout, one JSON line per size, and to ``--json`` (default
+``bench_audit.json`` in the work directory).
 """
 
 from __future__ import annotations
@@ -26,17 +44,31 @@ import shutil
 import sys
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import pyarrow.dataset as ds
-
-from mqcn_suite.pipeline.audit import Auditor, audit
-from mqcn_suite.pipeline.corpus import generate
+from mqcn_model.errata import STRICT
+from mqcn_model.judge import judge
+from mqcn_suite.pipeline.audit import audit, plan_input
+from mqcn_suite.pipeline.audit.judging import Auditor
+from mqcn_suite.pipeline.audit.summary import Tally
+from mqcn_suite.pipeline.audit.tasks import RowBuilder, judge_row_group
+from mqcn_suite.pipeline.corpus import BODY, MANIFEST, generate
 from mqcn_suite.pipeline.fuzz import fuzz
 from mqcn_suite.pipeline.session import create_session
 
 PAGE = os.sysconf("SC_PAGE_SIZE")
+TICK = os.sysconf("SC_CLK_TCK")
+SEED = 1
+BATCH_ROWS = 5000  # what the audit task reads at a time
+
+
+def _stat(pid: int | str) -> list[bytes]:
+    """The fields of /proc/<pid>/stat after the command name (field 3 is the first)."""
+    with open(f"/proc/{pid}/stat", "rb") as handle:
+        return handle.read().rsplit(b")", 1)[1].split()
 
 
 def _children() -> dict[int, list[int]]:
@@ -45,25 +77,43 @@ def _children() -> dict[int, list[int]]:
         if not entry.isdigit():
             continue
         try:
-            with open(f"/proc/{entry}/stat", "rb") as handle:
-                fields = handle.read().rsplit(b")", 1)[1].split()
+            parent = int(_stat(entry)[1])
         except OSError:
             continue
-        tree.setdefault(int(fields[1]), []).append(int(entry))
+        tree.setdefault(parent, []).append(int(entry))
     return tree
+
+
+def _descendants(root: int) -> list[int]:
+    tree, found, stack = _children(), [], [root]
+    while stack:
+        pid = stack.pop()
+        found.append(pid)
+        stack.extend(tree.get(pid, []))
+    return found
+
+
+def tree_cpu(root: int) -> float:
+    """CPU seconds used so far by ``root`` and its descendants, living or reaped."""
+    total = 0
+    for pid in _descendants(root):
+        try:
+            fields = _stat(pid)
+        except OSError:
+            continue
+        total += sum(int(f) for f in fields[11:15])  # utime stime cutime cstime
+    return total / TICK
 
 
 def tree_rss(root: int) -> int:
     """Resident bytes of ``root`` and all its descendants (from /proc/<pid>/statm)."""
-    tree, total, stack = _children(), 0, [root]
-    while stack:
-        pid = stack.pop()
+    total = 0
+    for pid in _descendants(root):
         try:
             with open(f"/proc/{pid}/statm") as handle:
                 total += int(handle.read().split()[1]) * PAGE
         except OSError:
             pass
-        stack.extend(tree.get(pid, []))
     return total
 
 
@@ -90,92 +140,164 @@ class PeakMemory:
         self.peak = max(self.peak, tree_rss(os.getpid()))
 
 
-def single_process(corpus: Path, limit: int) -> dict[str, Any]:
-    """The audit's per-message work in one loop over the corpus (first ``limit`` rows)."""
-    auditor = Auditor()
-    dataset = ds.dataset(str(corpus), format="parquet", ignore_prefixes=[".", "_"])
-    columns = ["body", "message_id", "sender_identifier_type", "authentication_level"]
-    done, started = 0, time.perf_counter()
-    for batch in dataset.to_batches(columns=columns, batch_size=5000):
-        data = batch.to_pydict()
-        for i, body in enumerate(data["body"]):
-            auditor.row(
-                f"#{done}",
-                body,
-                data["message_id"][i],
-                data["sender_identifier_type"][i],
-                data["authentication_level"][i],
-            )
-            done += 1
-            if done >= limit:
-                break
+class Clock:
+    """Wall and CPU seconds spent inside ``with clock:`` blocks, summed."""
+
+    def __init__(self) -> None:
+        self.wall = self.cpu = 0.0
+
+    def __enter__(self) -> Clock:
+        self._wall, self._cpu = time.perf_counter(), time.process_time()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.wall += time.perf_counter() - self._wall
+        self.cpu += time.process_time() - self._cpu
+
+
+def _judge_alone(unit: dict[str, Any]) -> int:
+    """judge() over the bodies of one row group, read as the audit task reads them."""
+    import pyarrow.parquet as pq
+
+    parquet = pq.ParquetFile(unit["path"], page_checksum_verification=True)
+    done = 0
+    for chunk in parquet.iter_batches(
+        batch_size=BATCH_ROWS, row_groups=[unit["row_group"]], columns=[BODY], use_threads=False
+    ):
+        for body in chunk.column(BODY).to_pylist():
+            judge(body, STRICT)
+        done += chunk.num_rows
+    return done
+
+
+def in_process(corpus: Path, limit: int) -> dict[str, Any]:
+    """The judge alone and the audit task's code, alternating row group by row group."""
+    plan = plan_input(corpus)
+    auditor, tally = Auditor(STRICT), Tally()
+    rows = RowBuilder(tally)
+    alone, single = Clock(), Clock()
+    done = emitted = 0
+    for unit in plan.work:
         if done >= limit:
             break
-    seconds = time.perf_counter() - started
-    return {"rows": done, "seconds": round(seconds, 2), "rate": round(done / seconds, 1)}
+        with alone:
+            judged = _judge_alone(unit)
+        with single:
+            for batch in judge_row_group(auditor, rows, unit, BATCH_ROWS):
+                emitted += batch.num_rows
+        done += judged
+    with single:
+        emitted += tally.batch().num_rows  # the task's last batch: its tally
+    rate = {
+        "rows": done,
+        "judge_rate": round(done / alone.wall, 1),
+        "single_rate": round(done / single.wall, 1),
+        "judge_rate_cpu": round(done / alone.cpu, 1),
+        "single_rate_cpu": round(done / single.cpu, 1),
+        "single_over_judge": round(alone.wall / single.wall, 3),
+        "single_over_judge_cpu": round(alone.cpu / single.cpu, 3),
+        "rows_emitted": emitted,
+    }
+    return rate
+
+
+def corpus_for(spark: Any, size: int, work: Path, invalid_share: float) -> tuple[Path, Any]:
+    """The corpus of ``size`` rows: reused when an earlier ``--keep`` run left a matching one."""
+    corpus = work / f"corpus-{size}"
+    manifest = corpus / MANIFEST
+    if manifest.exists():
+        known = json.loads(manifest.read_text())
+        if (known["rows"], known["seed"], known["invalid_share"]) == (size, SEED, invalid_share):
+            return corpus, None
+    shutil.rmtree(corpus, ignore_errors=True)
+    with PeakMemory() as memory:
+        made = generate(spark, size, corpus, invalid_share, seed=SEED)
+    return corpus, {
+        "generate_seconds": made.seconds,
+        "generate_rate": round(size / made.seconds, 1),
+        "generate_peak_rss_mb": round(memory.peak / 2**20),
+    }
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--sizes", default="1000000,4000000")
     parser.add_argument("--master", default="local[2]")
+    parser.add_argument("--conf", action="append", default=[], metavar="KEY=VALUE")
     parser.add_argument("--invalid-share", type=float, default=0.1)
-    parser.add_argument("--single-limit", type=int, default=200_000)
-    parser.add_argument("--fuzz-cases", type=int, default=20_000)
+    parser.add_argument("--single-limit", type=int, default=1_000_000)
+    parser.add_argument("--memory-only", action="store_true", help="skip the in-process loops")
     parser.add_argument("--workdir", default="/tmp/mqcn-bench")
-    parser.add_argument("--keep", action="store_true", help="keep the corpora afterwards")
+    parser.add_argument("--keep", action="store_true", help="keep (and reuse) the corpora")
+    parser.add_argument("--fuzz-cases", type=int, default=0, help="also time differential fuzzing")
     parser.add_argument("--json", default=None)
     args = parser.parse_args()
     work = Path(args.workdir)
     work.mkdir(parents=True, exist_ok=True)
-    spark = create_session(args.master)
+    conf = dict(item.split("=", 1) for item in args.conf)
+    spark = create_session(args.master, conf)
     results: dict[str, Any] = {"master": args.master, "cpus": os.cpu_count(), "sizes": []}
+    target = Path(args.json) if args.json else work / "bench_audit.json"
+    phases: dict[str, float] = {}
+
+    @contextmanager
+    def steps(name: str) -> Iterator[None]:
+        """Wall seconds of each step of the audit (judging, writing verdicts, summary)."""
+        started = time.perf_counter()
+        yield
+        phases[name] = round(time.perf_counter() - started, 2)
+
     try:
         for size in (int(s) for s in args.sizes.split(",") if s):
-            corpus, out = work / f"corpus-{size}", work / f"audit-{size}"
-            for path in (corpus, out):
-                shutil.rmtree(path, ignore_errors=True)
-            with PeakMemory() as gen_mem:
-                made = generate(spark, size, corpus, args.invalid_share, seed=1)
-            with PeakMemory() as audit_mem:
-                started = time.perf_counter()
-                audited = audit(spark, corpus, out)
-                seconds = time.perf_counter() - started
-            single = single_process(corpus, args.single_limit)
-            entry = {
-                "messages": size,
-                "generate_seconds": made.seconds,
-                "generate_rate": round(size / made.seconds, 1),
-                "generate_peak_rss_mb": round(gen_mem.peak / 2**20),
-                "audit_seconds": round(seconds, 2),
-                "audit_rate": round(size / seconds, 1),
-                "audit_peak_rss_mb": round(audit_mem.peak / 2**20),
+            corpus, made = corpus_for(spark, size, work, args.invalid_share)
+            out = work / f"audit-{size}"
+            shutil.rmtree(out, ignore_errors=True)
+            entry: dict[str, Any] = {"messages": size, "generate": made}
+            if not args.memory_only:
+                entry["in_process"] = in_process(corpus, args.single_limit)
+            with PeakMemory() as memory:
+                started, cpu = time.perf_counter(), tree_cpu(os.getpid())
+                audited = audit(spark, corpus, out, progress=steps)
+                seconds, cpu = time.perf_counter() - started, tree_cpu(os.getpid()) - cpu
+            entry["spark"] = {
+                "seconds": round(seconds, 2),
+                "rate": round(size / seconds, 1),
+                "cpu_seconds": round(cpu, 1),
+                "rate_cpu": round(size / cpu, 1),
+                "steps": dict(phases),
+                "load_average": os.getloadavg(),
+                "peak_rss_mb": round(memory.peak / 2**20),
                 "balance": audited.balance_line(),
-                "single_process": single,
-                "speedup": round((size / seconds) / single["rate"], 2),
-                "corpus_mb": round(
-                    sum(p.stat().st_size for p in corpus.glob("*.parquet")) / 2**20, 1
-                ),
             }
+            if not args.memory_only:
+                single = entry["in_process"]
+                spark_rate = entry["spark"]["rate"]
+                entry["spark_over_single"] = round(spark_rate / single["single_rate"], 3)
+                entry["spark_over_single_cpu"] = round(
+                    entry["spark"]["rate_cpu"] / single["single_rate_cpu"], 3
+                )
+            entry["corpus_mb"] = round(
+                sum(p.stat().st_size for p in corpus.glob("*.parquet")) / 2**20, 1
+            )
             results["sizes"].append(entry)
             print(json.dumps(entry), flush=True)
+            target.write_text(json.dumps(results, indent=2) + "\n")
+            shutil.rmtree(out, ignore_errors=True)
             if not args.keep:
                 shutil.rmtree(corpus, ignore_errors=True)
-                shutil.rmtree(out, ignore_errors=True)
         if args.fuzz_cases:
-            with PeakMemory() as fuzz_mem:
-                fuzzed = fuzz(spark, "reference", args.fuzz_cases, seed=1)
+            with PeakMemory() as memory:
+                fuzzed = fuzz(spark, "reference", args.fuzz_cases, seed=SEED)
             results["fuzz"] = {
                 "cases": fuzzed.cases,
                 "divergences": fuzzed.divergences,
                 "seconds": fuzzed.seconds,
                 "cases_per_second": round(fuzzed.cases / fuzzed.seconds, 1),
-                "peak_rss_mb": round(fuzz_mem.peak / 2**20),
+                "peak_rss_mb": round(memory.peak / 2**20),
             }
             print(json.dumps(results["fuzz"]), flush=True)
     finally:
         spark.stop()
-    target = Path(args.json) if args.json else work / "bench_audit.json"
     target.write_text(json.dumps(results, indent=2) + "\n")
     print(f"results in {target}", file=sys.stderr)
 

@@ -33,6 +33,17 @@ class Verdict:
     size: int = field(default=0)
 
     @property
+    def decoded(self) -> ChangeNotificationMessage | DecodeError:
+        """What ``decode_message`` gave for the same bytes and readings: the message or its error.
+
+        Hand it to :meth:`mqcn_model.server.NotificationServer.deliver` so that the server does
+        not decode the body a second time.
+        """
+        if self.message is not None:
+            return self.message
+        return DecodeError(self.violations[0])
+
+    @property
     def requirements(self) -> tuple[str, ...]:
         """The IDs broken, deduplicated, in order of first appearance."""
         return tuple(dict.fromkeys(v.requirement for v in self.violations))

@@ -55,7 +55,17 @@ from mqcn_model.errata import STRICT, Readings
 from mqcn_model.errors import DecodeError
 from mqcn_model.profiles import DEFAULT_PROFILE, ProductProfile
 
-__all__ = ["Effect", "InMemoryDirectory", "NotificationServer", "ProcessingRecord", "QueueManager"]
+__all__ = [
+    "Decoded",
+    "Effect",
+    "InMemoryDirectory",
+    "NotificationServer",
+    "ProcessingRecord",
+    "QueueManager",
+]
+
+# What decoding a delivered body gave: the message, or the typed error (see ``deliver``).
+Decoded = ChangeNotificationMessage | DecodeError
 
 R_OPEN = req("MQCN-3.2.3-2")
 R_V2_COUNT = req("MQCN-2.2.4-3")
@@ -146,7 +156,7 @@ class NotificationServer:
         self.workgroup = workgroup
         self.queue_open = False
         self.scheduler = BatchScheduler()
-        self.waiting: list[Envelope] = []
+        self.waiting: list[tuple[Envelope, Decoded | None]] = []
         self.records: list[ProcessingRecord] = []
 
     # --- 3.2.3 -----------------------------------------------------------------------------
@@ -172,8 +182,15 @@ class NotificationServer:
         return [open_queue, Effect("dequeue", R_LOOP)]
 
     # --- message arrival -----------------------------------------------------------------------
-    def deliver(self, envelope: Envelope) -> ProcessingRecord:
-        """A message reached the notification queue (and the loop dequeued it)."""
+    def deliver(self, envelope: Envelope, decoded: Decoded | None = None) -> ProcessingRecord:
+        """A message reached the notification queue (and the loop dequeued it).
+
+        ``decoded`` is, when the caller already has it, what
+        ``decode_message(envelope.body, self.readings)`` gives: the message, or the
+        :class:`~mqcn_model.errors.DecodeError` it raises.  The server then does not decode
+        the body a second time (the audit judges every body first and hands the result on);
+        the outcome is exactly the same as without it.
+        """
         message_id = str(envelope.message_id)
         if not self.queue_open:
             record = ProcessingRecord(
@@ -181,13 +198,13 @@ class NotificationServer:
             )
         elif self.profile.batching:
             deadline = self.scheduler.on_arrival(self.clock.now)
-            self.waiting.append(envelope)
+            self.waiting.append((envelope, decoded))
             detail = {"deadline": self.scheduler.deadline, "timer_set": deadline is not None}
             record = ProcessingRecord(
                 message_id, "deferred", (Effect("defer", R_BATCHING, detail),)
             )
         else:
-            record = self._process(envelope)
+            record = self._process(envelope, decoded)
         self.records.append(record)
         return record
 
@@ -206,19 +223,24 @@ class NotificationServer:
         decision = self.scheduler.fire(self.clock.now)
         batch, self.waiting = self.waiting, []
         if not decision.full_refresh:
-            return [self._process(envelope) for envelope in batch]
+            return [self._process(envelope, decoded) for envelope, decoded in batch]
         effects = [Effect("full-refresh", R_BATCHING, {"ignored_messages": len(batch)})]
         for queue_id in list(self.qm.QueueCollection):
             effects.extend(self._v2_change_queue(queue_id, server=None, requirement=R_BATCHING))
         return [ProcessingRecord("*", "full-refresh", tuple(effects))]
 
     # --- 3.2.5 --------------------------------------------------------------------------------
-    def _process(self, envelope: Envelope) -> ProcessingRecord:
+    def _process(self, envelope: Envelope, decoded: Decoded | None = None) -> ProcessingRecord:
         message_id = str(envelope.message_id)
         effects: list[Effect] = []
         try:
             try:
-                message = decode_message(envelope.body, self.readings)
+                if decoded is None:
+                    message = decode_message(envelope.body, self.readings)
+                elif isinstance(decoded, DecodeError):
+                    raise decoded
+                else:
+                    message = decoded
             except DecodeError as exc:  # errata E-08: an undecodable message is disregarded whole
                 raise _Disregard(exc.requirement, f"undecodable: {exc.violation}") from None
             if not self.profile.accepts(message.version):

@@ -15,47 +15,32 @@ The number of inputs run is printed in the terminal summary ("mqcn fuzz").
 from __future__ import annotations
 
 import struct
-import tracemalloc
-import uuid
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import timedelta
+from typing import TypeVar
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mqcn_model.builders import (
-    machine_update,
-    minimal_security_descriptor,
-    queue_creation,
-    queue_deletion,
-    queue_update,
-    v2_notification,
-)
 from mqcn_model.catalog import CATALOG
 from mqcn_model.codec import (
     ChangeNotificationMessage,
-    body_buffer,
     decode_message,
     decode_value,
-    encode_body,
     encode_message,
     encode_value,
-    v1_message,
 )
-from mqcn_model.constants import PROPERTIES, VT, Event, PropId, Version
+from mqcn_model.constants import VT, Version
 from mqcn_model.errata import LENIENT, STRICT, Readings
 from mqcn_model.errors import DecodeError
 from mqcn_model.judge import Verdict, judge
+from mqcn_suite.pipeline.campaign import allocation_peak
+from mqcn_suite.pipeline.hostile import HOSTILE_U32, SEED_NAMES, SEEDS, mutate_once
 
-P = PropId
-QUEUE = uuid.UUID("6f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f0")
-QM = uuid.UUID("0f2c1e3a-0000-4000-8000-000000000001")
-MASTER = uuid.UUID("11111111-2222-4333-8444-555555555555")
-
+T = TypeVar("T")
 MEMORY_SLACK = 1 << 20  # 1 MiB
 MEMORY_FACTOR = 64
 
@@ -100,19 +85,10 @@ def _fuzz_summary(request: pytest.FixtureRequest) -> Iterator[None]:
 @contextmanager
 def allocation_budget(size: int) -> Iterator[None]:
     """Fail if the block allocates more than MEMORY_FACTOR * size + 1 MiB at its peak."""
-    started = not tracemalloc.is_tracing()
-    if started:
-        tracemalloc.start()
-    try:
-        tracemalloc.reset_peak()
-        before, _ = tracemalloc.get_traced_memory()
+    with allocation_peak() as peak:
         yield
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        if started:
-            tracemalloc.stop()
     budget = MEMORY_FACTOR * size + MEMORY_SLACK
-    assert peak - before <= budget, f"peak allocation {peak - before} > {budget} bytes"
+    assert peak.bytes <= budget, f"peak allocation {peak.bytes} > {budget} bytes"
 
 
 def check_decode(buf: bytes, readings: Readings) -> ChangeNotificationMessage | DecodeError:
@@ -176,90 +152,23 @@ def exercise(buf: bytes, category: str, *, measure: bool = False) -> dict[Readin
 
 
 # --- seeds: valid messages and where their hostile fields are ----------------------------------
+# (shared with the codec campaign, ``mqcn fuzz --codec``: mqcn_suite.pipeline.hostile)
 
 
-@dataclass(frozen=True)
-class Seed:
-    name: str
-    buffer: bytes  # the body buffer: message + spare byte
-    counts: tuple[int, ...]  # one-byte count fields
-    sizes: tuple[tuple[int, VT], ...]  # four-byte Size fields and the type they belong to
-    strings: tuple[tuple[int, int, str], ...]  # (start, UTF-16 units, lone-surrogate requirement)
+class HypothesisDraw:
+    """The mutation operators' choices drawn from hypothesis, so that a failure shrinks."""
 
+    def __init__(self, data: st.DataObject) -> None:
+        self.data = data
 
-def _seed(name: str, message: ChangeNotificationMessage, spare: int = 0xA5) -> Seed:
-    buffer = body_buffer(message, spare)
-    decoded = decode_message(buffer)
-    counts: list[int] = [1]
-    sizes: list[tuple[int, VT]] = []
-    strings: list[tuple[int, int, str]] = []
-    if decoded.is_v1:
-        for update in decoded.updates:
-            name_size = 16
-            if update.path_name is not None:
-                strings.append((update.offset + 2, len(update.path_name), "MQCN-2.2.6-4"))
-                name_size = 2 * len(update.path_name) + 2
-            counts.append(update.offset + 2 + name_size + 16 + 24)
-            for prop in update.properties:
-                vt = PROPERTIES[prop.propid].vt  # type: ignore[index]
-                if vt in (VT.BLOB, VT.UI4_VECTOR, VT.CLSID_VECTOR, VT.LPWSTR_VECTOR):
-                    sizes.append((prop.value_offset, vt))
-                elif vt is VT.LPWSTR and prop.value:
-                    strings.append((prop.value_offset, len(prop.value), "MQCN-2.2.3.10-2"))  # type: ignore[arg-type]
-    else:
-        assert decoded.body is not None
-        server = decoded.body.domain_controller
-        text = buffer[2:-1].decode("utf-16-le")
-        strings.append((2 + 2 * text.index(server), len(server), "MQCN-2.2.5-5"))
-    return Seed(name, buffer, tuple(counts), tuple(sizes), tuple(strings))
+    def integer(self, low: int, high: int) -> int:
+        return self.data.draw(st.integers(low, high))
 
+    def choice(self, options: Sequence[T]) -> T:
+        return self.data.draw(st.sampled_from(options))
 
-def _address() -> bytes:
-    return struct.pack("<HH", 6, 1) + b"\x1f\x90\xc0\xa8\x00\x01"
-
-
-_UPDATES = {
-    "creation": queue_creation(
-        QUEUE,
-        "host\\orders",
-        master=MASTER,
-        label="Orders",
-        extra=[(P.PROPID_Q_MULTICAST_ADDRESS, "234.1.1.1:8001")],
-    ),
-    "queue-update": queue_update(
-        QUEUE,
-        QM,
-        {P.PROPID_Q_SECURITY: minimal_security_descriptor(), P.PROPID_Q_QUOTA: 5},
-        master=MASTER,
-    ),
-    "machine-update": machine_update(
-        QM,
-        {
-            P.PROPID_QM_ADDRESS: _address(),
-            P.PROPID_QM_CNS: (QUEUE, QM),
-            P.PROPID_QM_MACHINE_TYPE: "Windows",
-            P.PROPID_QM_OS: 0x400,
-            P.PROPID_QM_SECURITY: minimal_security_descriptor(),
-        },
-        master=MASTER,
-    ),
-    "deletion": queue_deletion(QUEUE, master=MASTER),
-}
-SEEDS: dict[str, Seed] = {
-    **{name: _seed(name, v1_message([u])) for name, u in _UPDATES.items()},
-    "v1-all": _seed("v1-all", v1_message(list(_UPDATES.values()))),
-    "v1-empty": _seed("v1-empty", v1_message([])),
-    "v2": _seed("v2", v2_notification(Event.CREATE_QUEUE, QUEUE, "dc1.example.com")),
-}
-SEEDS["v2-terminated"] = Seed(
-    "v2-terminated",
-    b"\x02\x01" + encode_body(v2_notification(4, QM, "dc").body, terminator=True) + b"\x00",  # type: ignore[arg-type]
-    (1,),
-    (),
-    (),
-)
-SEED_NAMES = sorted(SEEDS)
-HOSTILE_U32 = [0, 1, 0xFF, 0x100, 0xFFFF, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFE, 0xFFFFFFFF]
+    def binary(self, low: int, high: int) -> bytes:
+        return self.data.draw(st.binary(min_size=low, max_size=high))
 
 
 def test_seeds_are_valid_messages() -> None:
@@ -301,34 +210,13 @@ def test_short_inputs_exhaustively() -> None:
 # --- mutations of valid messages ---------------------------------------------------------------
 
 
-def _mutate(buf: bytearray, seed: Seed, data: st.DataObject) -> None:
-    op = data.draw(st.sampled_from(["flip", "set", "truncate", "insert", "delete", "field"]))
-    position = data.draw(st.integers(0, max(0, len(buf) - 1)))
-    if op == "flip" and buf:
-        buf[position] ^= 1 << data.draw(st.integers(0, 7))
-    elif op == "set" and buf:
-        buf[position] = data.draw(st.sampled_from([0x00, 0x01, 0x02, 0x7F, 0x80, 0xFF]))
-    elif op == "truncate":
-        del buf[position:]
-    elif op == "insert":
-        buf[position:position] = data.draw(st.binary(min_size=1, max_size=8))
-    elif op == "delete":
-        del buf[position : position + data.draw(st.integers(1, 8))]
-    elif op == "field":
-        fields = [(o, 1) for o in seed.counts] + [(o, 4) for o, _ in seed.sizes]
-        offset, width = data.draw(st.sampled_from(fields))
-        if offset + width <= len(buf):
-            value = data.draw(st.sampled_from(HOSTILE_U32)) & ((1 << (8 * width)) - 1)
-            buf[offset : offset + width] = value.to_bytes(width, "little")
-
-
 @FUZZ
 @given(st.sampled_from(SEED_NAMES), st.data())
 def test_mutated_valid_messages(name: str, data: st.DataObject) -> None:
     seed = SEEDS[name]
     buf = bytearray(seed.buffer)
     for _ in range(data.draw(st.integers(1, 4))):
-        _mutate(buf, seed, data)
+        mutate_once(buf, seed, HypothesisDraw(data))
     exercise(bytes(buf), "mutations", measure=True)
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pytest
 import typer
@@ -29,11 +30,29 @@ from mqcn_model.catalog import CATALOG
 from mqcn_model.constants import AuthLevel, Command, Event, SenderIdType
 from mqcn_model.directory import InMemoryDirectory
 from mqcn_model.envelope import Envelope, MessageId
+from mqcn_model.errata import STRICT
 from mqcn_model.judge import judge
 from mqcn_model.server import NotificationServer, QueueManager
 from mqcn_suite import cli
 from mqcn_suite.commands.pipeline import register
-from mqcn_suite.pipeline.audit import NothingToJudge, audit, plan_input
+from mqcn_suite.pipeline.audit import (
+    INPUT_KINDS,
+    QUARANTINE_COLUMNS,
+    ROW_SCHEMA,
+    VERDICT_COLUMNS,
+    Auditor,
+    InputKind,
+    NothingToJudge,
+    Plan,
+    RowBuilder,
+    Tally,
+    audit,
+    judge_parquet_units,
+    plan_input,
+    register_input_kind,
+)
+from mqcn_suite.pipeline.audit.schema import spark_schema
+from mqcn_suite.pipeline.audit.tasks import UNIT_SCHEMA
 from mqcn_suite.pipeline.corpus import SCHEMA, generate, generate_rows, read_corpus
 from mqcn_suite.pipeline.fuzz import NOT_RUN, STRICTER, fuzz, is_divergence, replay
 from mqcn_suite.pipeline.session import PipelineError, check_master, create_session
@@ -334,6 +353,236 @@ def test_an_empty_corpus_is_nothing_to_judge(spark: Any, tmp_path: Path) -> None
     with pytest.raises(NothingToJudge, match="held 0 messages"):
         audit(spark, tmp_path, tmp_path / "out")
     assert not (tmp_path / "out").exists()
+
+
+def odd_corpus(corpus: Path, folder: Path) -> Path:
+    """``corpus`` plus what the summary must count: odd rows, a lost row group, lost files."""
+    folder.mkdir()
+    parts = sorted(corpus.glob("*.parquet"))
+    for part in parts:
+        shutil.copy(part, folder / part.name)
+    table = pq.read_table(parts[0])
+    sample = table.slice(0, 60).to_pylist()
+    for index, row in enumerate(sample):
+        if index % 7 == 0:
+            row["body"] = None  # quarantined, one row each
+        if index % 5 == 1:
+            row["message_id"] = b"short" if index % 2 else None  # no sender
+        if index % 9 == 2:
+            row["sender_identifier_type"] = "Bogus" if index % 2 else None  # server: unknown
+    pq.write_table(pa.Table.from_pylist(sample, schema=table.schema), folder / "odd.parquet")
+    bodies = pa.table({"body": table.column("body").slice(60, 30)})  # no envelope columns
+    pq.write_table(bodies, folder / "bodies-only.parquet")
+    laid_out = folder.parent / "laid-out.parquet"
+    pq.write_table(table.slice(0, 400), laid_out, row_group_size=100)
+    meta = pq.ParquetFile(laid_out).metadata
+    body = meta.row_group(2).column(SCHEMA.get_field_index("body"))
+    start = body.dictionary_page_offset if body.has_dictionary_page else body.data_page_offset
+    garbled = bytearray(laid_out.read_bytes())
+    garbled[start : start + body.total_compressed_size] = b"\xab" * body.total_compressed_size
+    (folder / "garbled.parquet").write_bytes(bytes(garbled))
+    (folder / "truncated.parquet").write_bytes(laid_out.read_bytes()[:5000])
+    (folder / "notes.txt").write_text("a stray file is input too")
+    return folder
+
+
+def _sorted(rows: list[dict[str, Any]], *keys: tuple[str, bool]) -> list[dict[str, Any]]:
+    """``rows`` ordered by ``keys`` (name, descending): SQL's order, nulls first ascending and
+    last descending; a stable sort from the last key to the first."""
+    for name, descending in reversed(keys):
+        rows = sorted(
+            rows,
+            key=lambda r: (r[name] is not None, 0 if r[name] is None else r[name]),
+            reverse=descending,
+        )
+    return rows
+
+
+def expected_summary(verdicts: pa.Table, quarantine: pa.Table) -> dict[str, Any]:
+    """The summary's counts recomputed from the output rows with pyarrow group-bys."""
+    count = [([], "count_all")]
+    flagged = verdicts.append_column("bad", pc.cast(pc.invert(verdicts["conforming"]), pa.int64()))
+    totals = {
+        r["conforming"]: r["count_all"]
+        for r in verdicts.group_by("conforming").aggregate(count).to_pylist()
+    }
+    requirements = pc.value_counts(pc.list_flatten(verdicts["violations"])).to_pylist()
+    by_requirement = _sorted(
+        [{"requirement": r["values"], "messages": r["counts"]} for r in requirements],
+        ("messages", True),
+        ("requirement", False),
+    )
+    senders = flagged.group_by("sender").aggregate([*count, ("bad", "sum")]).to_pylist()
+    by_sender = _sorted(
+        [
+            {"sender": r["sender"], "messages": r["count_all"], "non_conforming": r["bad_sum"]}
+            for r in senders
+        ],
+        ("messages", True),
+        ("sender", False),
+    )
+    versions = flagged.group_by("version").aggregate([*count, ("bad", "sum")]).to_pylist()
+    by_version = _sorted(
+        [
+            {"version": r["version"], "messages": r["count_all"], "non_conforming": r["bad_sum"]}
+            for r in versions
+        ],
+        ("version", False),
+    )
+    server = ["server_outcome", "server_reason", "server_requirement"]
+    by_server = _sorted(
+        [
+            {
+                "outcome": r["server_outcome"],
+                "reason": r["server_reason"],
+                "requirement": r["server_requirement"],
+                "messages": r["count_all"],
+            }
+            for r in verdicts.group_by(server).aggregate(count).to_pylist()
+        ],
+        ("messages", True),
+        ("outcome", False),
+        ("reason", False),
+        ("requirement", False),
+    )
+    sums = [*count, ("rows", "sum"), ("bytes", "sum")]
+    reasons = _sorted(
+        [
+            {
+                "reason": r["reason"],
+                "entries": r["count_all"],
+                "rows": r["rows_sum"],
+                "bytes": r["bytes_sum"],
+            }
+            for r in quarantine.group_by("reason").aggregate(sums).to_pylist()
+        ],
+        ("rows", True),
+        ("bytes", True),
+        ("reason", False),
+    )
+    scopes = {r["scope"]: r for r in quarantine.group_by("scope").aggregate(sums).to_pylist()}
+    entries = _sorted(quarantine.drop_columns(["message_id"]).to_pylist(), ("source", False))
+    quarantined = sum(r["rows_sum"] or 0 for r in scopes.values())
+    no_footer = scopes.get("file without footer", {})
+    return {
+        "balance": {
+            "conforming": totals.get(True, 0),
+            "non_conforming": totals.get(False, 0),
+            "quarantined": quarantined,
+            "rows_in_unreadable_row_groups": scopes.get("row group", {}).get("rows_sum") or 0,
+            "files_without_footer": no_footer.get("count_all", 0),
+            "bytes_without_footer": no_footer.get("bytes_sum") or 0,
+        },
+        "by_requirement": by_requirement,
+        "by_sender": by_sender[:50],
+        "distinct_senders": len(senders),
+        "by_version": by_version,
+        "by_server_outcome": by_server,
+        "quarantine": {"by_reason": reasons[:50], "entries": entries[:50]},
+    }
+
+
+def test_the_summary_is_what_the_verdict_and_quarantine_rows_say(
+    spark: Any, corpus: Path, tmp_path: Path
+) -> None:
+    folder = odd_corpus(corpus, tmp_path / "odd")
+    result = audit(spark, folder, tmp_path / "out")
+    verdicts = pq.read_table(tmp_path / "out" / "verdicts")
+    quarantine = pq.read_table(tmp_path / "out" / "quarantine")
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    expected = expected_summary(verdicts, quarantine)
+    balance = summary["balance"]
+    assert {k: balance[k] for k in expected["balance"]} == expected["balance"]
+    assert balance["rows_in"] == COUNT + 60 + 30 + 400 + 1 and balance["balanced"]
+    assert balance["quarantined"] == 100 + 9 + 1  # a row group, 9 null bodies, the stray file
+    assert balance["files_without_footer"] == 1 and result.balanced
+    by_requirement = [
+        {"requirement": e["requirement"], "messages": e["messages"]}
+        for e in summary["by_requirement"]
+    ]
+    assert by_requirement == expected["by_requirement"]
+    assert all(
+        e["statement"] == CATALOG[e["requirement"]].statement for e in summary["by_requirement"]
+    )
+    assert summary["by_sender"] == expected["by_sender"]
+    assert summary["distinct_senders"] == expected["distinct_senders"] > 50
+    assert None in set(verdicts["sender"].to_pylist())  # ids that name no sender are counted
+    assert [
+        {k: e[k] for k in ("version", "messages", "non_conforming")} for e in summary["by_version"]
+    ] == expected["by_version"]
+    assert summary["by_server_outcome"] == expected["by_server_outcome"]
+    assert {"unknown"} <= {e["outcome"] for e in summary["by_server_outcome"]}
+    assert summary["quarantine"] == expected["quarantine"]
+    assert (summary["mode"], summary["readings"], summary["input"]) == (
+        "parquet",
+        "strict",
+        str(folder),
+    )
+
+    # The single-process loop (the benchmark's) runs the very task code: the same rows.
+    plan = plan_input(folder)
+    units = pa.RecordBatch.from_pylist(plan.work, schema=UNIT_SCHEMA)
+    task = pa.Table.from_batches(list(judge_parquet_units(STRICT)(iter([units]))), ROW_SCHEMA)
+    for status, table, columns in (
+        ("verdict", verdicts, VERDICT_COLUMNS),
+        ("quarantined", quarantine, QUARANTINE_COLUMNS),
+    ):
+        mine = task.filter(pc.equal(task["status"], status)).select(list(columns)).to_pylist()
+        if status == "quarantined":
+            mine += [{k: e[k] for k in columns} for e in plan.quarantined]
+        assert sorted(mine, key=lambda r: r["source"]) == sorted(
+            table.to_pylist(), key=lambda r: r["source"]
+        )
+
+
+def test_a_registered_input_kind_is_audited_end_to_end(spark: Any, tmp_path: Path) -> None:
+    """The extension point a new input (packet captures) uses: a planner, a task, a frame."""
+
+    def plan_lines(files: list[Path]) -> Plan:
+        work = [(str(f), n, line) for f in files for n, line in enumerate(f.read_text().split())]
+        return Plan("hexlines", work, [], len(work))
+
+    def task(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        auditor, tally = Auditor(), Tally()
+        rows = RowBuilder(tally)
+        for batch in batches:
+            lines = batch.to_pylist()
+            sources = [f"{line['path']}#{line['line']}" for line in lines]
+            rows.judge(auditor, sources, [bytes.fromhex(line["hex"]) for line in lines])
+            yield from rows.batches()
+        yield tally.batch()
+
+    def frame(spark: Any, plan: Plan, _readings: Any) -> Any:
+        lines = spark.createDataFrame(plan.work, "path string, line int, hex string")
+        return lines.mapInArrow(task, spark_schema(ROW_SCHEMA))
+
+    before = list(INPUT_KINDS)
+    register_input_kind(
+        InputKind(
+            "hexlines",
+            lambda fs: all(f.suffix == ".hexlines" for f in fs),
+            plan_lines,
+            frame,
+            "lines",
+        )
+    )
+    try:
+        (tmp_path / "in").mkdir()
+        (tmp_path / "in" / "a.hexlines").write_text("0300\n0201\n")
+        result = audit(spark, tmp_path / "in", tmp_path / "out")
+    finally:
+        INPUT_KINDS[:] = before
+    assert (result.mode, result.rows_in, result.non_conforming, result.balanced) == (
+        "hexlines",
+        2,
+        2,
+        True,
+    )
+    verdicts = pq.read_table(tmp_path / "out" / "verdicts").sort_by("source").to_pylist()
+    assert [v["violations"] for v in verdicts] == [
+        list(judge(bytes.fromhex(h)).requirements) for h in ("0300", "0201")
+    ]
+    assert json.loads((tmp_path / "out" / "summary.json").read_text())["mode"] == "hexlines"
 
 
 def test_missing_input_and_invalid_master_are_usage_errors(

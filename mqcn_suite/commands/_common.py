@@ -9,7 +9,7 @@ exception into one line on stderr, so no traceback ever reaches the terminal.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from enum import IntEnum
 from pathlib import Path
@@ -116,6 +116,7 @@ def boundary(
     *,
     usage_errors: tuple[type[BaseException], ...] = (),
     interrupted: str = "interrupted",
+    explain: Callable[[BaseException], str | None] | None = None,
 ) -> Iterator[None]:
     """Turn every failure inside ``command`` into one line on stderr and an exit code.
 
@@ -124,6 +125,8 @@ def boundary(
     ``interrupted``; any other exception is a bug of the suite and exits 3 with
     ``mqcn <command>: internal error: <type>: <first line>``.  ``typer.Exit`` (a command's own
     exit code) and ``BrokenPipeError`` (``mqcn ... | head``: typer's business) pass through.
+    ``explain`` may name a failure the suite knows how to tell in one line (a failed Spark job:
+    its message and row, the trace in a log file): it exits 3 with ``error: <that line>``.
     """
     try:
         yield
@@ -134,6 +137,9 @@ def boundary(
     except KeyboardInterrupt:
         fail(command, interrupted, ExitCode.INTERRUPTED)
     except Exception as exc:
+        line = explain(exc) if explain is not None else None
+        if line is not None:
+            fail(command, f"error: {line}", ExitCode.INTERNAL)
         text = first_line(exc)
         detail = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
         fail(command, f"internal error: {detail}", ExitCode.INTERNAL)

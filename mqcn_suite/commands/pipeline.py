@@ -83,6 +83,13 @@ def _usage_errors() -> tuple[type[Exception], ...]:
     return (PipelineError, TargetError)
 
 
+def _spark_explain(exc: BaseException) -> str | None:
+    """The one line of a failed Spark job (its whole trace goes to a log file the line names)."""
+    from mqcn_suite.pipeline.errors import spark_failure_line
+
+    return spark_failure_line(exc)
+
+
 def _session(master: str, conf: list[str] | None) -> AbstractContextManager[SparkSession]:
     """The running session, or a new one on ``master`` stopped when the command ends."""
     from mqcn_suite.pipeline.session import parse_conf, spark_session
@@ -135,9 +142,7 @@ def corpus_generate(
     as_json: Annotated[bool, typer.Option("--json", help="Print only a JSON document.")] = False,
 ) -> None:
     """``mqcn corpus generate`` (see GENERATE_HELP)."""
-    with boundary("corpus generate", usage_errors=_usage_errors()):
-        from pathlib import Path
-
+    with boundary("corpus generate", usage_errors=_usage_errors(), explain=_spark_explain):
         from mqcn_suite.pipeline.capture_corpus import check_format, local_out
         from mqcn_suite.pipeline.checks import check_generate_arguments
         from mqcn_suite.pipeline.session import check_master
@@ -149,8 +154,8 @@ def corpus_generate(
         if not out:
             raise UsageError("--out is required")
         check_master(master)
-        out_dir = local_out(out) if pcap else Path(out)  # executors write captures: no URI
-        check_generate_arguments(n, out_dir, share)  # before pyarrow, Spark, the generators
+        out_place = local_out(out) if pcap else out  # executors write captures: no Hadoop URI
+        check_generate_arguments(n, out_place, share)  # before pyarrow, Spark, the generators
 
         from mqcn_suite.pipeline.corpus import generate
         from mqcn_suite.pipeline.progress import spark_progress
@@ -223,7 +228,7 @@ def audit_command(
     ] = False,
 ) -> None:
     """``mqcn audit`` (see AUDIT_HELP)."""
-    with boundary("audit", usage_errors=_usage_errors()):
+    with boundary("audit", usage_errors=_usage_errors(), explain=_spark_explain):
         from mqcn_model.errata import LENIENT, STRICT
         from mqcn_suite.pipeline.audit import (
             NothingToJudge,
@@ -305,7 +310,11 @@ FUZZ_HELP = (
     "Exit 0: no divergence. Exit 1: divergences (the same rule for a run and for --case). "
     "Exit 2: usage error (--cases below 1, an --out that is not an empty writable directory: "
     "before Spark starts). Exit 3: internal error. Exit 4: the target kept timing out "
-    "(--max-timeouts in a row): some cases not run."
+    "(--max-timeouts in a row): some cases not run.\n\n"
+    "--codec (no --target): a hostile-input campaign instead -- N mutated and random bodies "
+    "through the judge (both readings) and the server view; findings are exceptions, broken "
+    "verdicts, cases slower than --slow-ms and allocations above max(--alloc-floor, "
+    "--alloc-factor x size), each with its replay command (--codec --seed S --case I)."
 )
 
 
@@ -345,14 +354,54 @@ def fuzz_command(
             help="Stop calling a target after N consecutive cases timed out (0: never).",
         ),
     ] = "3",
+    codec: Annotated[
+        bool,
+        typer.Option(
+            "--codec",
+            help="Hostile-input campaign against the codec, judge and server view (no target).",
+        ),
+    ] = False,
+    slow_ms: Annotated[
+        str | None,
+        typer.Option("--slow-ms", metavar="MS", help="--codec: a case slower than this (10)."),
+    ] = None,
+    alloc_factor: Annotated[
+        str | None,
+        typer.Option(
+            "--alloc-factor", metavar="F", help="--codec: allowed peak per input byte (64)."
+        ),
+    ] = None,
+    alloc_floor: Annotated[
+        str | None,
+        typer.Option(
+            "--alloc-floor", metavar="BYTES", help="--codec: allowed peak at least (65536)."
+        ),
+    ] = None,
+    trace_every: Annotated[
+        str | None,
+        typer.Option(
+            "--trace-every", metavar="K", help="--codec: trace allocations of 1 case in K (16)."
+        ),
+    ] = None,
 ) -> None:
     """``mqcn fuzz`` (see FUZZ_HELP)."""
-    with boundary("fuzz", usage_errors=_usage_errors()):
+    with boundary("fuzz", usage_errors=_usage_errors(), explain=_spark_explain):
+        from mqcn_suite.commands import campaign as codec_campaign
         from mqcn_suite.pipeline.checks import check_cases, check_out
         from mqcn_suite.pipeline.session import check_master
 
+        extra = (slow_ms, alloc_factor, alloc_floor, trace_every)
+        if codec:
+            codec_campaign.codec_campaign(
+                codec_campaign.CodecOptions(
+                    target, cases, seed, master, conf, out, case, as_json, *extra
+                )
+            )
+        codec_campaign.refuse_codec_options(
+            dict(zip(codec_campaign.CODEC_ONLY, extra, strict=True))
+        )
         if not target:
-            raise UsageError("--target is required (e.g. --target reference)")
+            raise UsageError("--target is required (e.g. --target reference), or --codec")
         seed_value = parse_int("--seed", seed)
         limit = parse_seconds("--timeout", timeout)
         stop_after = parse_int("--max-timeouts", max_timeouts)

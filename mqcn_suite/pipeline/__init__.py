@@ -1,11 +1,16 @@
 """The data pipeline on Spark: synthetic corpora, corpus audits and differential fuzzing.
 
-* :mod:`.session`    — the SparkSession (``local[2]`` by default, quiet, Arrow on)
+* :mod:`.session`    — the SparkSession (``local[2]`` by default, quiet, Arrow on; any master)
 * :mod:`.checks`     — what the commands refuse before Spark starts (``--out``, empty work)
+* :mod:`.shipping`   — the zip of the code the executors run (docs/spark.md)
+* :mod:`.storage`    — local paths and Hadoop filesystem URIs for what the driver writes
+* :mod:`.errors`     — a failed Spark job in one line, its whole trace in a log file
 * :mod:`.corpus`     — the corpus format (:data:`.corpus.SCHEMA`) and ``generate``
 * :mod:`.generators` — deterministic valid / malformed message generators
 * :mod:`.audit`      — judge every message with ``mqcn_model.judge`` via ``mapInArrow``
 * :mod:`.fuzz`       — target vs reference model, spread over Spark partitions
+* :mod:`.hostile`    — hostile bodies: valid seeds, their size/count fields, mutations
+* :mod:`.campaign`   — ``fuzz --codec``: hostile bodies vs judge and server view, measured
 * :mod:`.progress`   — a rich progress bar fed by Spark's status tracker
 
 Spark itself is imported only inside the functions that need it, so importing this package

@@ -48,6 +48,7 @@ from urllib.parse import unquote, urlparse
 
 from mqcn_model.capture.writer import STEP, PcapWriter, Unwritable
 from mqcn_suite.pipeline.session import PipelineError
+from mqcn_suite.pipeline.storage import is_uri
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -90,9 +91,9 @@ def local_out(out: str | Path, option: str = "--out") -> Path:
     mqcn_suite.pipeline.session.PipelineError: --out: hdfs://nn/c: capture files are written by...
     """
     text = str(out)
-    parsed = urlparse(text)
-    if len(parsed.scheme) < 2:  # no scheme, or a Windows drive letter
+    if not is_uri(text):
         return Path(text)
+    parsed = urlparse(text)
     if parsed.scheme == "file" and parsed.netloc in ("", "localhost"):
         return Path(unquote(parsed.path))
     raise PipelineError(

@@ -43,6 +43,7 @@ import pyarrow as pa
 from mqcn_model.codec import body_buffer
 from mqcn_model.envelope import Envelope
 from mqcn_suite.pipeline.checks import check_generate_arguments
+from mqcn_suite.pipeline.errors import locate_failure
 from mqcn_suite.pipeline.generators import (
     World,
     envelope,
@@ -51,6 +52,7 @@ from mqcn_suite.pipeline.generators import (
     valid_message,
 )
 from mqcn_suite.pipeline.session import default_parallelism
+from mqcn_suite.pipeline.storage import Location
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -211,15 +213,15 @@ def generate(
     """
     from mqcn_suite.pipeline.capture_corpus import check_format, generate_pcap, local_out
 
-    if check_format(format) == "pcap":
-        out = local_out(out)  # the executors write the files: no Hadoop URI
-    out = Path(out)
+    pcap = check_format(format) == "pcap"
+    # a local path or a Hadoop filesystem URI; captures, written by the executors: local only
+    out = Location(local_out(out) if pcap else out)
     check_generate_arguments(count, out, invalid_share)
     started = time.perf_counter()
     wanted = max(default_parallelism(spark), math.ceil(count / ROWS_PER_PARTITION))
     partitions = max(1, min(wanted, count))
-    if format == "pcap":
-        result = generate_pcap(spark, count, out, partitions, seed, invalid_share, started)
+    if pcap:
+        result = generate_pcap(spark, count, out.path, partitions, seed, invalid_share, started)
         write_manifest(out, result)
         return result
 
@@ -227,7 +229,13 @@ def generate(
         for batch in iterator:
             ids = batch.column(0).to_pylist()
             if ids:
-                yield generate_rows(ids, seed, invalid_share)
+                try:
+                    rows = generate_rows(ids, seed, invalid_share)
+                except Exception:  # name the row that fails (TaskFailure), then fail anyway
+                    where = f"row {{item}} of seed {seed}"
+                    locate_failure(ids, lambda i: generate_rows([i], seed, invalid_share), where)
+                    raise
+                yield rows
 
     # INT96 (Spark's default) would come back as a zone-less nanosecond timestamp.
     spark.conf.set("spark.sql.parquet.outputTimestampType", "TIMESTAMP_MICROS")
@@ -250,7 +258,7 @@ def generate(
     return result
 
 
-def write_manifest(out: Path, result: CorpusResult) -> None:
+def write_manifest(out: Location, result: CorpusResult) -> None:
     """``_mqcn_corpus.json``: what :func:`generate` wrote (``format``: parquet or pcap)."""
     manifest = {"manifest": "mqcn-corpus", "version": FORMAT_VERSION, **result.to_json()}
     (out / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", "utf-8")

@@ -45,6 +45,7 @@ from mqcn_model.codec import body_buffer
 from mqcn_model.envelope import Envelope
 from mqcn_model.judge import judge
 from mqcn_suite.pipeline.checks import check_cases, check_out
+from mqcn_suite.pipeline.errors import TaskFailure
 from mqcn_suite.pipeline.generators import (
     World,
     envelope,
@@ -53,6 +54,7 @@ from mqcn_suite.pipeline.generators import (
     valid_message,
 )
 from mqcn_suite.pipeline.session import PipelineError, default_parallelism
+from mqcn_suite.pipeline.storage import Location
 from mqcn_suite.targets import (
     DEFAULT_TIMEOUT,
     ReferenceTarget,
@@ -334,7 +336,11 @@ def run_cases(
             if max_timeouts and in_a_row >= max_timeouts:
                 return _not_run(case, max_timeouts)
             adapter.timed_out = False
-            row = compare_case(model, adapter, name, setup, seed, case)  # type: ignore[arg-type]
+            try:
+                row = compare_case(model, adapter, name, setup, seed, case)  # type: ignore[arg-type]
+            except Exception as exc:  # the line the user sees names the case and its replay
+                replay = f"mqcn fuzz --target {shlex.quote(name)} --seed {seed} --case {case}"
+                raise TaskFailure(f"case {case} of seed {seed}", exc, replay) from exc
             in_a_row = in_a_row + 1 if adapter.timed_out else 0
             return row
 
@@ -442,7 +448,7 @@ def fuzz(
     from pyspark.sql import functions as F
 
     name = _target_name(target) if checked else check_fuzz_arguments(target, cases, out, timeout)
-    out_path = Path(out) if out is not None else None
+    out_path = Location(out) if out is not None else None  # a local path or a filesystem URI
     started = time.perf_counter()
     partitions = max(
         1, min(cases, max(default_parallelism(spark), math.ceil(cases / CASES_PER_PARTITION)))
@@ -505,9 +511,8 @@ def fuzz(
         # divergences.jsonl: the first JSONL_LIMIT rows of divergences/ (every kind, each row
         # saying its own), and summary.json counts exactly the lines written.
         written = first[:JSONL_LIMIT]
-        with (out_path / DIVERGENCES_JSONL).open("w", encoding="utf-8") as handle:
-            for row in written:
-                handle.write(json.dumps(row, sort_keys=True) + "\n")
+        lines = [json.dumps(row, sort_keys=True) + "\n" for row in written]
+        (out_path / DIVERGENCES_JSONL).write_text("".join(lines), "utf-8")
         summary = {
             **result.to_json(),
             "rows": sum(by_kind.values()),

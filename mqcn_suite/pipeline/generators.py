@@ -35,6 +35,7 @@ import json
 import random
 import struct
 import uuid
+import zipfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -309,14 +310,16 @@ def reference_vectors() -> tuple[tuple[bytes, str], ...]:
     """Every ChangeNotificationMessageTest ``msg`` of ``reference_vectors/`` with its result.
 
     Read once per process from the checkout (an installed copy without the vectors yields
-    an empty tuple, and the generators fall back to the other families).
+    an empty tuple, and the generators fall back to the other families) -- or, on a Spark
+    executor, from the zip the driver shipped (:mod:`.shipping`), which holds the very files
+    the driver sees.
     """
     root = Path(__file__).resolve().parents[2] / "reference_vectors"
     found: list[tuple[bytes, str]] = []
-    for path in sorted(root.glob("*_test.json")):
+    for text in _vector_texts(root):
         try:
-            document = json.loads(path.read_text("utf-8"))
-        except (OSError, ValueError):
+            document = json.loads(text)
+        except ValueError:
             continue
         for group in document.get("testGroups", []):
             if group.get("type") != "ChangeNotificationMessageTest":
@@ -324,6 +327,24 @@ def reference_vectors() -> tuple[tuple[bytes, str], ...]:
             for test in group.get("tests", []):
                 found.append((bytes.fromhex(test["msg"]), str(test["result"])))
     return tuple(found)
+
+
+def _vector_texts(root: Path) -> list[str]:
+    """The text of every ``*_test.json`` in ``root``, a folder or a folder inside a zip."""
+    archive = root.parent
+    if archive.is_file() and zipfile.is_zipfile(archive):
+        folder = zipfile.Path(archive, f"{root.name}/")
+        if not folder.is_dir():
+            return []
+        entries = sorted(folder.iterdir(), key=lambda entry: entry.name)
+        return [e.read_text("utf-8") for e in entries if e.name.endswith("_test.json")]
+    texts = []
+    for path in sorted(root.glob("*_test.json")):
+        try:
+            texts.append(path.read_text("utf-8"))
+        except OSError:
+            continue
+    return texts
 
 
 MALFORMED_FAMILIES = ("mutation", "defect", "vector")

@@ -14,21 +14,46 @@ costs a one-line :class:`PipelineError` rather than a JVM stack trace:
 --master: 'lokal' is not a Spark master URL
 >>> parse_conf(["spark.sql.shuffle.partitions=8"])
 {'spark.sql.shuffle.partitions': '8'}
+
+What a session does beyond ``SparkSession.builder`` (docs/spark.md tells the user):
+
+* **Quiet.** The driver JVM's own stdout and stderr (its start-up lines, the standalone
+  client's retries, log4j) go to a log file (:func:`driver_log`), never to the terminal.
+* **Which Python the executors run.** ``--conf spark.pyspark.python=...`` if given, else the
+  ``PYSPARK_PYTHON`` of the environment if set; else, on a local master, this interpreter
+  (its executors are processes of this machine), and on any other master Spark's default,
+  ``python3`` on each executor's ``PATH``: the driver's venv path means nothing there.
+* **The code.** On a non-local master the project's packages are shipped to the executors
+  (:mod:`.shipping`; ``--conf mqcn.ship=none`` to turn it off).
+* **A master that is not there** fails within ``mqcn.master.timeout`` seconds (default
+  :data:`DEFAULT_TIMEOUT` for ``spark://``, :data:`DEFAULT_TIMEOUT_MANAGED` for YARN and
+  Kubernetes, whose containers take longer to start): a ``spark://`` address that accepts no
+  connection fails at once, and a session to which no executor comes within the timeout is
+  stopped -- one :class:`PipelineError` line naming the master, instead of Spark's endless
+  "Initial job has not accepted any resources".
 """
 
 from __future__ import annotations
 
+import hashlib
+import logging
 import os
 import re
+import socket
 import sys
 import tempfile
+import threading
+import time
 import warnings
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from py4j.java_gateway import JavaGateway
+    from pyspark import SparkConf, SparkContext
     from pyspark.sql import SparkSession
 
 DEFAULT_MASTER = "local[2]"
@@ -46,22 +71,32 @@ _MASTER = re.compile(
     """,
     re.VERBOSE,
 )
+_LOCAL = re.compile(r"local(\[.*\])?|local-cluster\[.*\]")
 
-# Spark's own log4j2 set-up writes INFO lines and a progress bar to stderr; this keeps ERROR.
+# The pipeline's own settings, given as ``--conf mqcn.KEY=VALUE`` and never passed to Spark.
+TIMEOUT = "mqcn.master.timeout"
+OWN_PREFIX = "mqcn."
+DEFAULT_TIMEOUT = 30.0  # seconds: spark:// masters
+DEFAULT_TIMEOUT_MANAGED = 180.0  # seconds: yarn, k8s:// (containers and pods start slowly)
+SPARK_PORT = 7077
+LOGS_KEPT = 20
+
+# Spark's log4j2 set-up: warnings and errors, with a time, to the JVM's stderr -- which the
+# session sends to the driver log file (the terminal never sees any of it).
 _LOG4J2 = """\
-rootLogger.level = error
+rootLogger.level = warn
 rootLogger.appenderRef.stderr.ref = console
 appender.console.type = Console
 appender.console.name = console
 appender.console.target = SYSTEM_ERR
 appender.console.layout.type = PatternLayout
-appender.console.layout.pattern = spark %p %c{1}: %m%n
+appender.console.layout.pattern = %d{HH:mm:ss} %p %c{1}: %m%n
 logger.hadoop.name = org.apache.hadoop
 logger.hadoop.level = error
 logger.parquet.name = org.apache.parquet
 logger.parquet.level = error
 logger.repl.name = org.apache.spark.repl.Main
-logger.repl.level = error
+logger.repl.level = warn
 """
 
 # Settings every pipeline session gets (``--conf`` overrides them).
@@ -106,17 +141,80 @@ def parse_conf(pairs: Iterable[str]) -> dict[str, str]:
     return conf
 
 
-def _log4j2_file() -> Path:
-    """A log4j2 properties file that keeps only errors (written once per machine user)."""
-    path = Path(tempfile.gettempdir()) / f"mqcn-spark-log4j2-{os.getuid()}.properties"
-    if not path.is_file() or path.read_text() != _LOG4J2:
-        path.write_text(_LOG4J2)
+def is_local_master(master: str) -> bool:
+    """Whether the executors of ``master`` run on this machine (``local``, ``local-cluster``)."""
+    return bool(_LOCAL.fullmatch(master.strip()))
+
+
+def cache_dir() -> Path:
+    """The pipeline's files on this machine (per user, under the temporary directory):
+    the log4j2 set-up, the driver logs, the shipped zips, the error logs."""
+    path = Path(tempfile.gettempdir()) / f"mqcn-spark-{os.getuid()}"
+    path.mkdir(mode=0o700, exist_ok=True)
     return path
 
 
-def _quiet_python() -> None:
+def split_conf(conf: dict[str, str]) -> tuple[dict[str, str], dict[str, str]]:
+    """(the pipeline's own ``mqcn.*`` settings, the Spark settings) of ``--conf``."""
+    own = {k: v for k, v in conf.items() if k.startswith(OWN_PREFIX)}
+    return own, {k: v for k, v in conf.items() if not k.startswith(OWN_PREFIX)}
+
+
+def master_timeout(master: str, own: dict[str, str]) -> float:
+    """Seconds to wait for a master and its first executor (``--conf mqcn.master.timeout``)."""
+    default = DEFAULT_TIMEOUT if master.startswith("spark://") else DEFAULT_TIMEOUT_MANAGED
+    text = own.get(TIMEOUT)
+    if text is None:
+        return default
+    try:
+        value = float(text.strip().removesuffix("s"))
+    except ValueError:
+        value = float("nan")
+    if not value > 0 or value == float("inf"):
+        raise PipelineError(f"--conf {TIMEOUT}={text!r}: expected a positive number of seconds")
+    return value
+
+
+def _log4j2_file() -> Path:
+    """The log4j2 properties file of every pipeline driver (named by its content, so that
+    drivers of different versions never rewrite each other's)."""
+    digest = hashlib.sha256(_LOG4J2.encode()).hexdigest()[:12]
+    path = cache_dir() / f"log4j2-{digest}.properties"
+    if not path.is_file():
+        partial = path.with_name(f".{path.name}.{os.getpid()}")
+        partial.write_text(_LOG4J2)
+        os.replace(partial, path)
+    return path
+
+
+_DRIVER_LOG: Path | None = None
+
+
+def driver_log() -> Path | None:
+    """The file the driver JVM of this process writes to (None before the first session)."""
+    return _DRIVER_LOG
+
+
+def _new_driver_log() -> Path:
+    folder = cache_dir() / "logs"
+    folder.mkdir(exist_ok=True)
+    old = sorted(folder.glob("driver-*.log"), key=lambda p: p.stat().st_mtime)
+    for stale in old[: max(0, len(old) - LOGS_KEPT + 1)]:
+        stale.unlink(missing_ok=True)
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    return folder / f"driver-{stamp}-{os.getpid()}.log"
+
+
+def _quiet_python(log: Path) -> None:
     warnings.filterwarnings("ignore", message=".*PySpark does not yet fully support pandas.*")
     warnings.filterwarnings("ignore", category=FutureWarning, module="pyspark")
+    # py4j logs connection trouble with Python's logging: into the driver log, not stderr.
+    handler = logging.FileHandler(log, encoding="utf-8")
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    for name in ("py4j", "pyspark"):
+        logger = logging.getLogger(name)
+        logger.addHandler(handler)
+        logger.propagate = False
 
 
 def active_session() -> SparkSession | None:
@@ -126,35 +224,217 @@ def active_session() -> SparkSession | None:
     return SparkSession.getActiveSession()
 
 
+def _master_addresses(master: str) -> list[tuple[str, int]]:
+    """(host, port) of each master of ``spark://h1:p1,h2:p2``."""
+    found = []
+    for item in master.removeprefix("spark://").split(","):
+        host, _, port = item.partition(":")
+        found.append((host, int(port) if port else SPARK_PORT))
+    return found
+
+
+def check_reachable(master: str, timeout: float) -> None:
+    """:class:`PipelineError` unless some master of a ``spark://`` URL accepts a connection.
+
+    Spark's standalone client would retry an absent master for a minute and more, writing
+    a stack of warnings; a refused or timed-out connection is known in milliseconds.
+    """
+    if not master.startswith("spark://"):
+        return
+    problems = []
+    for host, port in _master_addresses(master):
+        try:
+            with socket.create_connection((host, port), timeout=min(timeout, 10.0)):
+                return
+        except OSError as exc:
+            reason = exc.strerror or str(exc) or type(exc).__name__
+            if isinstance(exc, TimeoutError):
+                reason = f"no answer within {min(timeout, 10.0):g} s"
+            problems.append(f"{host}:{port}: {reason.lower()}")
+    raise PipelineError(f"cannot reach the Spark master {master} ({'; '.join(problems)})")
+
+
+def _executor_python(master: str, spark_conf: dict[str, str]) -> str | None:
+    """The ``PYSPARK_PYTHON`` the new context must see (None: leave the environment alone).
+
+    PySpark reads only the environment variable when the driver is a plain Python process
+    (``spark.pyspark.python`` is honoured by ``spark-submit`` alone), so the conf is applied
+    here.
+    """
+    if spark_conf.get("spark.pyspark.python"):
+        return spark_conf["spark.pyspark.python"]
+    if os.environ.get("PYSPARK_PYTHON"):
+        return None
+    return sys.executable if is_local_master(master) else None
+
+
+@contextmanager
+def _environment(name: str, value: str | None) -> Iterator[None]:
+    """``os.environ[name] = value`` for the block (nothing when ``value`` is None)."""
+    if value is None:
+        yield
+        return
+    saved = os.environ.get(name)
+    os.environ[name] = value
+    try:
+        yield
+    finally:
+        if saved is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = saved
+
+
+def _spark_conf(master: str, app_name: str, settings: dict[str, str]) -> SparkConf:
+    from pyspark import SparkConf
+
+    conf = SparkConf(loadDefaults=False)
+    for key, value in settings.items():
+        conf.set(key, value)
+    return conf.setMaster(master).setAppName(app_name)
+
+
+def _launch_jvm(conf: SparkConf) -> JavaGateway | None:
+    """Start the driver JVM with its stdout and stderr in a new driver log (None: it runs).
+
+    One JVM serves every session of a process (PySpark keeps the gateway), so only the first
+    session of a process launches it.
+    """
+    global _DRIVER_LOG
+    from pyspark import SparkContext
+
+    if SparkContext._gateway is not None:
+        return None
+    from pyspark.java_gateway import launch_gateway
+
+    log = _new_driver_log()
+    _quiet_python(log)
+    _DRIVER_LOG = log
+    with log.open("ab") as sink:
+        return launch_gateway(conf, popen_kwargs={"stdout": sink, "stderr": sink})
+
+
+def _start_context(
+    conf: SparkConf, gateway: JavaGateway | None, deadline: float | None, timeout: float = 0.0
+) -> SparkContext:
+    """The SparkContext of ``conf``; with a ``deadline`` (``time.monotonic()``), a master that
+    has not taken the application by then is a :class:`PipelineError` (Spark's standalone
+    client would go on trying for a minute and more)."""
+    from pyspark import SparkContext
+
+    master = conf.get("spark.master")
+    if deadline is None:
+        return SparkContext(conf=conf, gateway=gateway)
+    made: dict[str, Any] = {}
+
+    def make() -> None:
+        try:
+            made["context"] = SparkContext(conf=conf, gateway=gateway)
+        except BaseException as exc:  # handed to the caller's thread below
+            made["error"] = exc
+
+    thread = threading.Thread(target=make, name="mqcn-spark-start", daemon=True)
+    thread.start()
+    thread.join(max(0.0, deadline - time.monotonic()))
+    if thread.is_alive():
+        raise PipelineError(
+            f"the Spark master {master} did not take the application within {timeout:g} s (is "
+            f"it a Spark master of a compatible version?); --conf {TIMEOUT}=SECONDS waits longer; "
+            f"driver log: {driver_log()}"
+        )
+    if "error" in made:
+        raise made["error"]
+    return made["context"]
+
+
+def _executors(sc: SparkContext) -> int:
+    """How many executors are registered (the driver is not counted)."""
+    return max(0, int(sc._jsc.sc().getExecutorMemoryStatus().size()) - 1)  # type: ignore[union-attr]
+
+
+def wait_for_executors(sc: SparkContext, master: str, timeout: float, deadline: float) -> None:
+    """Return once an executor joined; :class:`PipelineError` at ``deadline`` (monotonic)."""
+    while True:
+        if sc._jsc.sc().isStopped():  # type: ignore[union-attr]
+            raise PipelineError(
+                f"Spark on {master} stopped the application before it started "
+                f"(the driver log says why: {driver_log()})"
+            )
+        if _executors(sc) > 0:
+            return
+        if time.monotonic() >= deadline:
+            raise PipelineError(
+                f"no executor of {master} joined within {timeout:g} s (is a worker alive, with "
+                "free cores and memory, and can it reach this machine?); "
+                f"--conf {TIMEOUT}=SECONDS waits longer; driver log: {driver_log()}"
+            )
+        time.sleep(0.2)
+
+
 def create_session(
     master: str = DEFAULT_MASTER, conf: dict[str, str] | None = None, app_name: str = APP_NAME
 ) -> SparkSession:
-    """Start (or join) a SparkSession on ``master`` with :data:`BASE_CONF` plus ``conf``.
+    """Start a SparkSession on ``master`` with :data:`BASE_CONF` plus ``conf`` (or join the
+    one this process runs: Spark allows one SparkContext per process).
 
-    Workers run this very interpreter (``PYSPARK_PYTHON``), so they see the same installed
-    suite.  A master Spark cannot reach, or a ``--conf`` it refuses, is a
-    :class:`PipelineError` carrying Spark's first line of explanation.
+    ``conf`` may hold the pipeline's own ``mqcn.*`` keys (shipping, the master timeout: see
+    the module docstring).  A master Spark cannot reach, one that gives no executor in time,
+    or a ``--conf`` it refuses, is a :class:`PipelineError` of one line.
     """
-    master = check_master(master)
-    _quiet_python()
-    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-    os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
-    from pyspark.sql import SparkSession
+    from pyspark import SparkContext
 
-    settings = {**BASE_CONF, **(conf or {})}
+    from mqcn_suite.pipeline.shipping import ship, ship_mode
+
+    master = check_master(master)
+    own, spark_conf = split_conf(conf or {})
+    if SparkContext._active_spark_context is not None:
+        return _join(spark_conf)
+    mode = ship_mode(master, own)
+    local = is_local_master(master)
+    timeout = 0.0 if local else master_timeout(master, own)
+    if not local:
+        check_reachable(master, timeout)
+    settings = {**BASE_CONF, **spark_conf}
     log4j = f"-Dlog4j2.configurationFile=file:{_log4j2_file()}"
     extra = settings.get("spark.driver.extraJavaOptions", "")
-    settings["spark.driver.extraJavaOptions"] = f"{extra} {log4j}".strip()
-    builder = SparkSession.builder.master(master).appName(app_name)
-    for key, value in settings.items():
-        builder = builder.config(key, value)
+    settings["spark.driver.extraJavaOptions"] = f"{log4j} {extra}".strip()  # the user's wins
+    from pyspark.sql import SparkSession
+
+    conf_object = _spark_conf(master, app_name, settings)
     try:
-        session = builder.getOrCreate()
+        gateway = _launch_jvm(conf_object)
+        deadline = None if local else time.monotonic() + timeout  # the JVM is up: now the master
+        with _environment("PYSPARK_PYTHON", _executor_python(master, spark_conf)):
+            context = _start_context(conf_object, gateway, deadline, timeout)
+    except PipelineError:
+        raise
     except Exception as exc:  # Py4J/JVM start-up failures: one line is enough for the user
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise PipelineError(f"cannot start Spark on {master!r}: {first}") from None
-    session.sparkContext.setLogLevel("ERROR")
+        where = f" (driver log: {driver_log()})" if driver_log() else ""
+        raise PipelineError(f"cannot start Spark on {master!r}: {first}{where}") from None
+    session = SparkSession(context)
+    try:
+        context.setLogLevel("WARN")
+        dynamic = context.getConf().get("spark.dynamicAllocation.enabled", "false")
+        if deadline is not None and dynamic.strip().lower() != "true":  # (else: none until a job)
+            wait_for_executors(context, master, timeout, deadline)
+        if mode == "zip":
+            ship(context)
+    except BaseException:
+        session.stop()
+        raise
     return session
+
+
+def _join(spark_conf: dict[str, str]) -> SparkSession:
+    """The session of the SparkContext this process already runs (one per process), with
+    ``spark_conf`` applied where Spark allows it at run time (SQL settings)."""
+    from pyspark.sql import SparkSession
+
+    builder = SparkSession.builder
+    for key, value in spark_conf.items():
+        builder = builder.config(key, value)
+    return builder.getOrCreate()
 
 
 @contextmanager

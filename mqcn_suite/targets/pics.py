@@ -25,10 +25,10 @@ import json
 import uuid
 from dataclasses import dataclass
 from functools import cache
+from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import jsonschema
 import yaml
 
 from mqcn_model.constants import Version
@@ -36,6 +36,9 @@ from mqcn_model.envelope import Envelope
 from mqcn_model.errata import SWITCH_OF, SWITCHES
 from mqcn_model.profiles import PROFILES
 from mqcn_suite.targets.base import NotApplicable, Setup, Target
+
+if TYPE_CHECKING:  # imported where used: Spark executors import this module without it
+    import jsonschema
 
 SCHEMA_PATH = Path(__file__).with_name("adapter-protocol.schema.json")
 READINGS = ("strict", "lenient")
@@ -53,12 +56,16 @@ class PicsError(ValueError):
 @cache
 def protocol_schema() -> dict[str, Any]:
     """The adapter protocol's JSON schema (one ``$defs`` entry per params / result / type)."""
-    return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    # through importlib.resources: on a Spark executor the package is inside a zip
+    text = resources.files(__package__).joinpath(SCHEMA_PATH.name).read_text("utf-8")
+    return json.loads(text)
 
 
 @cache
 def validator_for(pointer: str) -> jsonschema.protocols.Validator:
     """A validator for ``#/$defs/<pointer>`` of the protocol schema, e.g. ``result/state``."""
+    import jsonschema
+
     schema = protocol_schema()
     wrapper = {"$schema": schema["$schema"], "$defs": schema["$defs"], "$ref": f"#/$defs/{pointer}"}
     return jsonschema.Draft202012Validator(wrapper)
@@ -66,6 +73,8 @@ def validator_for(pointer: str) -> jsonschema.protocols.Validator:
 
 def schema_problem(pointer: str, value: Any) -> str | None:
     """The first way ``value`` breaks ``#/$defs/<pointer>`` (None: it conforms)."""
+    import jsonschema
+
     error = jsonschema.exceptions.best_match(validator_for(pointer).iter_errors(value))
     if error is None:
         return None

@@ -1,0 +1,167 @@
+"""``mqcn fuzz --codec``: the hostile-input campaign (:mod:`mqcn_suite.pipeline.campaign`).
+
+``mqcn fuzz --codec --cases N [--seed S] [--out DIR]`` runs N hostile bodies on Spark;
+``mqcn fuzz --codec --seed S --case I`` replays one in this process, without Spark.  The
+``fuzz`` command (:mod:`mqcn_suite.commands.pipeline`) hands over here when ``--codec`` is
+given; the options are parsed and checked here, so every mistake is one line (exit 2).
+
+Exit 0: no finding ("no finding" for a replay). Exit 1: findings (or the replayed case's
+finding). Exit 2: usage error. Exit 3: internal error, including a broken balance
+(cases planned = generated = judged).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+import typer
+from rich.console import Console
+from rich.text import Text
+
+from mqcn_suite.commands._common import ExitCode, UsageError, fail, parse_float, parse_int
+from mqcn_suite.commands.pipeline import _session
+
+FINDINGS_SHOWN = 10
+HEX_ON_TERMINAL = 128  # bytes of a replayed body printed; --json prints all
+
+
+@dataclass
+class CodecOptions:
+    """The ``fuzz`` options as given (strings, None when absent)."""
+
+    target: str | None
+    cases: str | None
+    seed: str
+    master: str
+    conf: list[str] | None
+    out: str | None
+    case: str | None
+    as_json: bool
+    slow_ms: str | None
+    alloc_factor: str | None
+    alloc_floor: str | None
+    trace_every: str | None
+
+
+CODEC_ONLY = ("--slow-ms", "--alloc-factor", "--alloc-floor", "--trace-every")
+
+
+def refuse_codec_options(given: dict[str, str | None]) -> None:
+    """Without --codec, the campaign's options would be silently ignored: refuse them."""
+    named = [name for name, value in given.items() if value is not None]
+    if named:
+        raise UsageError(f"{named[0]} applies only with --codec")
+
+
+def _limits(options: CodecOptions) -> Any:
+    from mqcn_suite.pipeline.campaign import Limits
+
+    default = Limits()
+    slow = default.slow_ms if options.slow_ms is None else parse_float("--slow-ms", options.slow_ms)
+    factor = (
+        default.alloc_factor
+        if options.alloc_factor is None
+        else parse_int("--alloc-factor", options.alloc_factor)
+    )
+    floor = (
+        default.alloc_floor
+        if options.alloc_floor is None
+        else parse_int("--alloc-floor", options.alloc_floor)
+    )
+    every = (
+        default.trace_every
+        if options.trace_every is None
+        else parse_int("--trace-every", options.trace_every)
+    )
+    if slow <= 0:
+        raise UsageError(f"--slow-ms: must be a positive number of milliseconds, not {slow:g}")
+    if factor < 1:
+        raise UsageError(f"--alloc-factor: must be at least 1, not {factor}")
+    if floor < 0:
+        raise UsageError(f"--alloc-floor: must be a number of bytes >= 0, not {floor}")
+    if every < 1:
+        raise UsageError(f"--trace-every: must be at least 1 (1: every case), not {every}")
+    return Limits(slow_ms=slow, alloc_factor=factor, alloc_floor=floor, trace_every=every)
+
+
+def codec_campaign(options: CodecOptions) -> None:
+    """Run or replay the campaign; always ends with ``typer.Exit``."""
+    from mqcn_suite.pipeline.campaign import campaign, check_cases, check_out, replay
+    from mqcn_suite.pipeline.progress import spark_progress
+    from mqcn_suite.pipeline.session import check_master
+
+    if options.target is not None:
+        raise UsageError("--codec fuzzes the codec itself: give no --target")
+    seed = parse_int("--seed", options.seed)
+    limits = _limits(options)
+    if options.case is not None:
+        if options.cases is not None or options.out is not None:
+            given = "--cases" if options.cases is not None else "--out"
+            raise UsageError(f"--case replays one case in process: give no {given}")
+        found = replay(seed, parse_int("--case", options.case), limits)
+        _print_replay(found, options.as_json)
+        raise typer.Exit(ExitCode.FOUND if found["finding"] else ExitCode.OK)
+    n = parse_int("--cases", options.cases)
+    check_cases(n)
+    check_master(options.master)
+    check_out(options.out)
+    with _session(options.master, options.conf) as spark:
+        step = spark_progress(spark, Console(stderr=True, highlight=False))
+        with step(f"{n} hostile bodies through the judge and the server view"):
+            result = campaign(spark, n, seed, options.out, limits)
+    if options.as_json:
+        sys.stdout.write(json.dumps({**result.to_json(), "sample": result.sample}, indent=2) + "\n")
+    else:
+        console = Console(highlight=False, soft_wrap=True)
+        for row in result.sample[:FINDINGS_SHOWN]:
+            _print_finding(console, row)
+        console.print(
+            Text(_summary_line(result), style="bold red" if result.findings else "bold green")
+        )
+    if not result.balanced:
+        fail("fuzz", f"internal error: cases lost: {result.balance_line()}", ExitCode.INTERNAL)
+    raise typer.Exit(ExitCode.FOUND if result.findings else ExitCode.OK)
+
+
+def _summary_line(result: Any) -> str:
+    categories = ", ".join(f"{c} {n}" for c, n in result.by_category.items())
+    rate = result.cases / result.seconds if result.seconds else 0.0
+    where = f"; findings.jsonl and summary.json in {result.out}" if result.out else ""
+    return (
+        f"{result.cases} hostile bodies (seed {result.seed}) through judge and server view: "
+        f"{result.findings} findings ({categories}); {result.traced} traced; "
+        f"{result.balance_line()}; {rate:,.0f} cases/s in {result.seconds:.1f} s{where}"
+    )
+
+
+def _print_finding(console: Console, row: dict[str, Any]) -> None:
+    line = Text(f"case {row['case']} ({row['kind']}, {row['size']} bytes): ")
+    line.append(", ".join(row["categories"]), style="bold red")
+    line.append(f": {row['detail']}")
+    console.print(line)
+    console.print(Text(f"  replay: {row['replay']}", style="dim"))
+
+
+def _print_replay(found: dict[str, Any], as_json: bool) -> None:
+    if as_json:
+        sys.stdout.write(json.dumps(found, indent=2) + "\n")
+        return
+    console = Console(highlight=False, soft_wrap=True)
+    console.print(
+        f"case {found['case']} of seed {found['seed']} ({found['kind']} of {found['origin']}, "
+        f"{found['size']} bytes)"
+    )
+    shown = found["hex"][: 2 * HEX_ON_TERMINAL]
+    more = f"... ({found['size']} bytes; --json for all)" if len(found["hex"]) > len(shown) else ""
+    console.print(f"  body: {shown or '(empty)'}{more}")
+    verdict = found["verdict"]
+    if verdict is not None:
+        console.print(f"  judge: {', '.join(verdict) or 'conforming'}")
+    finding = found["finding"]
+    if finding is None:
+        console.print(Text("no finding", style="bold green"))
+    else:
+        _print_finding(console, finding)

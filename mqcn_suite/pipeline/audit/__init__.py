@@ -1,0 +1,112 @@
+"""``audit``: judge every message of a corpus on Spark and account for every input row.
+
+Two kinds of input (:mod:`.plan`; a new kind registers itself there):
+
+* a **Parquet corpus** (a directory of ``*.parquet`` files, or one file) in the format of
+  :mod:`mqcn_suite.pipeline.corpus`.  The driver reads only the footers; each row group
+  becomes a work unit, and each Spark task reads its unit with pyarrow *defensively*, a
+  batch at a time: a row group that does not decode is quarantined as one entry with the
+  number of rows its footer declares (less those already judged), while the good row groups
+  and files around it are judged.  A file whose footer cannot be read (a truncated tail)
+  holds rows nobody can count: it is quarantined as one entry with its size in bytes.
+  (Spark's own Parquet source would either fail the whole job on the first corrupt file or,
+  with ``ignoreCorruptFiles``, drop it silently -- neither accounts for the rows.)
+* a **folder of raw message bodies** (anything else): Spark's ``binaryFile`` source, one
+  message per file, judged exactly as ``mqcn decode --file`` judges it.
+
+Every message goes through :func:`mqcn_model.judge.judge` (the fast codec and the content
+rules) inside ``mapInArrow``, a batch of Arrow rows at a time, and through the reference
+queue manager (:class:`mqcn_model.server.NotificationServer`), handed the judge's decode, to
+say what a conforming server would do with it: ``processed``, or ``disregarded`` with the
+reason (``authentication``: a Version 0x01 message whose SenderIdentifierType is not
+QueueManagerIdentifier or whose AuthenticationLevel is None, 3.2.5.1; ``object type``: an
+object type the server cannot handle, 3.2.5.1; ``malformed``: bytes it cannot decode,
+errata E-08; ``version``: a version its product profile ignores).  Raw files carry no
+envelope: the server view assumes an authenticated QueueManagerIdentifier sender.
+
+The output directory holds ``verdicts/`` (Parquet, :data:`VERDICT_COLUMNS`), ``quarantine/``
+(Parquet, :data:`QUARANTINE_COLUMNS`), ``summary.json`` and ``summary.html``.  The balance
+
+    rows in (known) = conforming + non-conforming + quarantined
+
+is checked against what the driver counted before the job (footers, file listing); a
+difference is a bug and fails the audit.  Beside it, the balance states the quarantined rows
+that were in unreadable row groups and the bytes of files without a readable footer.  An
+input without any message is refused before Spark starts (:class:`NothingToJudge`).
+
+The modules, each doing one thing:
+
+* :mod:`.schema`  -- output directory names, Arrow schemas, row kinds, quarantine scopes
+* :mod:`.judging` -- :class:`Auditor`: one message in, one verdict row's values out
+* :mod:`.tasks`   -- the Spark tasks of each input kind and the Arrow rows they build
+* :mod:`.plan`    -- the input kinds, :func:`plan_input`, :func:`check_work`
+* :mod:`.job`     -- :func:`audit`: the Spark actions and the outputs
+* :mod:`.summary` -- the per-task tallies, ``summary.json`` and ``summary.html``
+"""
+
+from mqcn_suite.pipeline.audit.job import AuditResult, audit, build_frame, check_out
+from mqcn_suite.pipeline.audit.judging import REASON_OF, Auditor
+from mqcn_suite.pipeline.audit.plan import (
+    INPUT_KINDS,
+    InputKind,
+    NothingToJudge,
+    Plan,
+    check_work,
+    plan_input,
+    register_input_kind,
+)
+from mqcn_suite.pipeline.audit.schema import (
+    QUARANTINE_COLUMNS,
+    QUARANTINE_DIR,
+    QUARANTINE_SCHEMA,
+    ROW_SCHEMA,
+    SCOPE_FILE,
+    SCOPE_NO_FOOTER,
+    SCOPE_ROW,
+    SCOPE_ROW_GROUP,
+    SUMMARY_HTML,
+    SUMMARY_JSON,
+    VERDICT_COLUMNS,
+    VERDICT_SCHEMA,
+    VERDICTS_DIR,
+    quarantine_row,
+)
+from mqcn_suite.pipeline.audit.summary import Tally, balance_text, render_html, summarize
+from mqcn_suite.pipeline.audit.tasks import RowBuilder, judge_parquet_units, judge_raw_files
+
+__all__ = [
+    "INPUT_KINDS",
+    "QUARANTINE_COLUMNS",
+    "QUARANTINE_DIR",
+    "QUARANTINE_SCHEMA",
+    "REASON_OF",
+    "ROW_SCHEMA",
+    "SCOPE_FILE",
+    "SCOPE_NO_FOOTER",
+    "SCOPE_ROW",
+    "SCOPE_ROW_GROUP",
+    "SUMMARY_HTML",
+    "SUMMARY_JSON",
+    "VERDICTS_DIR",
+    "VERDICT_COLUMNS",
+    "VERDICT_SCHEMA",
+    "AuditResult",
+    "Auditor",
+    "InputKind",
+    "NothingToJudge",
+    "Plan",
+    "RowBuilder",
+    "Tally",
+    "audit",
+    "balance_text",
+    "build_frame",
+    "check_out",
+    "check_work",
+    "judge_parquet_units",
+    "judge_raw_files",
+    "plan_input",
+    "quarantine_row",
+    "register_input_kind",
+    "render_html",
+    "summarize",
+]

@@ -1,0 +1,110 @@
+"""What the audit writes: output directory names, Arrow schemas, row kinds and quarantine scopes.
+
+Everything here is data: the other modules of the package build rows in these schemas, and
+``docs/corpus-format.md`` documents the two that users read (verdicts and quarantine).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pyarrow as pa
+
+VERDICTS_DIR = "verdicts"
+QUARANTINE_DIR = "quarantine"
+SUMMARY_JSON = "summary.json"
+SUMMARY_HTML = "summary.html"
+STAGING_DIR = "_rows"  # removed when the audit ends
+
+VERDICT_SCHEMA = pa.schema(
+    [
+        ("source", pa.string()),  # "file.parquet#row" or the raw file's path
+        ("message_id", pa.binary()),
+        ("sender", pa.string()),  # the sending computer: GUID of message_id's first 16 bytes
+        ("version", pa.int32()),  # the Version byte (null: empty body)
+        ("size", pa.int64()),
+        ("conforming", pa.bool_()),
+        ("violations", pa.list_(pa.string())),  # requirement IDs, in order of first appearance
+        ("first_offset", pa.int64()),
+        ("first_message", pa.string()),
+        ("commands", pa.list_(pa.string())),  # Version 0x01: each update's Command
+        ("event", pa.string()),  # Version 0x02: the Event
+        ("object_guids", pa.list_(pa.string())),
+        ("updates", pa.int32()),  # Version 0x01: number of updates decoded
+        ("domain_controller", pa.string()),
+        ("server_outcome", pa.string()),  # processed / disregarded
+        ("server_reason", pa.string()),  # authentication / object type / malformed / version
+        ("server_requirement", pa.string()),
+        ("server_detail", pa.string()),
+    ]
+)
+# What one quarantine entry stands for (the ``scope`` column).
+SCOPE_ROW = "row"  # one row that was read but cannot be judged (a null body, ...)
+SCOPE_ROW_GROUP = "row group"  # a row group whose data cannot be read: rows from the footer
+SCOPE_NO_FOOTER = "file without footer"  # a Parquet file whose footer cannot be read
+SCOPE_FILE = "file"  # a raw body that cannot be read, or a stray file in a Parquet corpus
+QUARANTINE_SCHEMA = pa.schema(
+    [
+        ("source", pa.string()),  # the file, "file#rowgroup=N", or "file#row"
+        ("message_id", pa.binary()),
+        ("scope", pa.string()),  # SCOPE_*
+        ("rows", pa.int64()),  # input rows this entry stands for; null: unknown (no footer)
+        ("bytes", pa.int64()),  # the file's size, for a file without a readable footer
+        ("reason", pa.string()),
+    ]
+)
+VERDICT_COLUMNS: tuple[str, ...] = tuple(VERDICT_SCHEMA.names)
+QUARANTINE_COLUMNS: tuple[str, ...] = tuple(QUARANTINE_SCHEMA.names)
+
+# The three kinds of row the Spark job emits (the ``status`` column).
+VERDICT = "verdict"  # one judged message: the VERDICT_SCHEMA columns
+QUARANTINED = "quarantined"  # input set aside: the QUARANTINE_SCHEMA columns
+TALLY = "tally"  # one partial count of the summary (see .summary.Tally): never an output row
+# The columns only tally rows fill: which count (``tally``), the requirement it is about, and
+# the counts.  Their other keys reuse the verdict and quarantine columns (sender, version,
+# server_*, scope, reason) and sums of ``rows`` and ``bytes``.
+TALLY_FIELDS = [
+    pa.field("tally", pa.string()),
+    pa.field("requirement", pa.string()),
+    pa.field("n", pa.int64()),  # messages, or quarantine entries
+    pa.field("bad", pa.int64()),  # of them, non-conforming
+]
+# What the Spark job emits: the three kinds of row in one schema, told apart by ``status``.
+ROW_SCHEMA = pa.schema(
+    [pa.field("status", pa.string())]
+    + [VERDICT_SCHEMA.field(n) for n in VERDICT_COLUMNS]
+    + [QUARANTINE_SCHEMA.field(n) for n in ("scope", "rows", "bytes", "reason")]
+    + TALLY_FIELDS
+)
+ROW_COLUMNS: tuple[str, ...] = tuple(ROW_SCHEMA.names)
+
+
+def quarantine_row(
+    source: str,
+    reason: str,
+    rows: int | None,
+    message_id: bytes | None = None,
+    *,
+    scope: str = SCOPE_ROW,
+    size: int | None = None,
+) -> dict[str, Any]:
+    """A quarantine entry as a dict of :data:`QUARANTINE_COLUMNS`: ``rows`` rows set aside, and why.
+
+    ``rows`` is None only for a file without a readable footer, whose rows nobody can count:
+    ``size`` (its bytes) then says how much input it is.
+    """
+    return {
+        "source": source,
+        "message_id": message_id,
+        "scope": scope,
+        "rows": rows,
+        "bytes": size,
+        "reason": reason,
+    }
+
+
+def spark_schema(schema: pa.Schema) -> Any:
+    """``schema`` as a Spark StructType (Spark is imported only when this is called)."""
+    from pyspark.sql.pandas.types import from_arrow_schema
+
+    return from_arrow_schema(schema)

@@ -1,0 +1,325 @@
+"""The summary: counts each task makes of its own rows, merged once into ``summary.json``.
+
+Every task keeps a :class:`Tally` of the rows it emits -- verdicts by conformance, by broken
+requirement, by sender, by version and by server outcome (counted a batch at a time with
+Arrow group-bys); quarantine entries by scope and by reason -- and emits it at its end as a
+few rows of status ``tally`` beside its verdicts.  :func:`summarize` merges all tallies in
+one Spark job (sums per key; the senders and the quarantine reasons, whose numbers have no
+bound, are cut to the top ones inside Spark) and lists the first quarantine entries in
+another: no verdict column is read again for the summary.  The counts are those a group-by
+over the verdict and quarantine rows gives: a sum over no known value (``rows`` of files
+without a footer) stays null, as in SQL.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from mqcn_model.catalog import CATALOG
+from mqcn_model.errata import LENIENT, STRICT, Readings
+from mqcn_suite.pipeline.audit.schema import (
+    QUARANTINE_COLUMNS,
+    ROW_SCHEMA,
+    SCOPE_NO_FOOTER,
+    SCOPE_ROW_GROUP,
+    TALLY,
+)
+
+if TYPE_CHECKING:
+    from pyspark.sql import DataFrame
+
+    from mqcn_suite.pipeline.audit.plan import Plan
+
+TOP_SENDERS = 50
+TOP_REASONS = 50
+
+# The counts of a tally (the ``tally`` column of its rows) and the columns that key them.
+T_VERDICTS = "verdicts"  # conforming
+T_REQUIREMENT = "requirement"  # requirement
+T_SENDER = "sender"  # sender
+T_VERSION = "version"  # version
+T_SERVER = "server"  # server_outcome, server_reason, server_requirement
+T_SCOPE = "scope"  # scope
+T_REASON = "reason"  # reason
+_KEYS = {
+    T_VERDICTS: ("conforming",),
+    T_REQUIREMENT: ("requirement",),
+    T_SENDER: ("sender",),
+    T_VERSION: ("version",),
+    T_SERVER: ("server_outcome", "server_reason", "server_requirement"),
+    T_SCOPE: ("scope",),
+    T_REASON: ("reason",),
+}
+_KEY_COLUMNS = tuple(dict.fromkeys(c for keys in _KEYS.values() for c in keys))
+_COUNT_COLUMNS = ("n", "bad", "rows", "bytes")
+_SERVER_KEYS = _KEYS[T_SERVER]
+_TALLIED = ("conforming", "violations", "sender", "version", *_SERVER_KEYS)  # verdict columns
+
+
+def _add(total: int | None, value: int | None) -> int | None:
+    """SQL's SUM of two partial sums: null only while no value was known."""
+    if value is None:
+        return total
+    return value if total is None else total + value
+
+
+class Tally:
+    """The partial counts of the rows one task emitted (merged by :func:`summarize`)."""
+
+    def __init__(self) -> None:
+        self.verdicts: dict[bool, int] = {}
+        self.requirements: dict[str, int] = {}
+        self.senders: dict[str | None, list[int]] = {}  # [messages, non-conforming]
+        self.versions: dict[int | None, list[int]] = {}
+        self.server: dict[tuple[Any, ...], int] = {}
+        self.scopes: dict[str, list[Any]] = {}  # [entries, rows, bytes]
+        self.reasons: dict[str, list[Any]] = {}
+
+    def add_verdicts(self, batch: pa.RecordBatch) -> None:
+        """Count the verdict rows of ``batch`` (their :data:`VERDICT_COLUMNS`), vectorized."""
+        table = pa.Table.from_batches([batch]).select(list(_TALLIED))
+        bad = pc.cast(pc.invert(table.column("conforming")), pa.int64())
+        table = table.append_column("non_conforming", bad)
+        for row in pc.value_counts(table.column("conforming")).to_pylist():
+            self.verdicts[row["values"]] = self.verdicts.get(row["values"], 0) + row["counts"]
+        requirements = pc.value_counts(pc.list_flatten(table.column("violations")))
+        for row in requirements.to_pylist():
+            key = row["values"]
+            self.requirements[key] = self.requirements.get(key, 0) + row["counts"]
+        with_bad = [([], "count_all"), ("non_conforming", "sum")]
+        for counts, name in ((self.senders, "sender"), (self.versions, "version")):
+            for row in table.group_by(name, use_threads=False).aggregate(with_bad).to_pylist():
+                found = counts.setdefault(row[name], [0, 0])
+                found[0] += row["count_all"]
+                found[1] += row["non_conforming_sum"]
+        server = table.group_by(list(_SERVER_KEYS), use_threads=False)
+        for row in server.aggregate([([], "count_all")]).to_pylist():
+            key = tuple(row[k] for k in _SERVER_KEYS)
+            self.server[key] = self.server.get(key, 0) + row["count_all"]
+
+    def add_quarantine(self, scope: str, reason: str, rows: int | None, size: int | None) -> None:
+        """Count one quarantine entry."""
+        for counts, key in ((self.scopes, scope), (self.reasons, reason)):
+            found = counts.get(key)
+            if found is None:
+                counts[key] = [1, rows, size]
+            else:
+                found[0] += 1
+                found[1] = _add(found[1], rows)
+                found[2] = _add(found[2], size)
+
+    def batch(self) -> pa.RecordBatch:
+        """The tally as rows of status ``tally`` in :data:`ROW_SCHEMA`."""
+        rows: list[dict[str, Any]] = []
+        for conforming, n in self.verdicts.items():
+            rows.append({"tally": T_VERDICTS, "conforming": conforming, "n": n})
+        for requirement, n in self.requirements.items():
+            rows.append({"tally": T_REQUIREMENT, "requirement": requirement, "n": n})
+        for sender, (n, bad) in self.senders.items():
+            rows.append({"tally": T_SENDER, "sender": sender, "n": n, "bad": bad})
+        for version, (n, bad) in self.versions.items():
+            rows.append({"tally": T_VERSION, "version": version, "n": n, "bad": bad})
+        for (outcome, reason, requirement), n in self.server.items():
+            rows.append(
+                {
+                    "tally": T_SERVER,
+                    "server_outcome": outcome,
+                    "server_reason": reason,
+                    "server_requirement": requirement,
+                    "n": n,
+                }
+            )
+        for tally, counts in ((T_SCOPE, self.scopes), (T_REASON, self.reasons)):
+            for key, (n, rows_, size) in counts.items():
+                rows.append({"tally": tally, tally: key, "n": n, "rows": rows_, "bytes": size})
+        for row in rows:
+            row["status"] = TALLY
+        return pa.RecordBatch.from_pylist(rows, schema=ROW_SCHEMA)
+
+
+def summarize(
+    frame: DataFrame, plan: Plan, input_path: str | Path, readings: Readings
+) -> dict[str, Any]:
+    """The ``summary.json`` document from the tally rows of ``frame`` (:data:`ROW_SCHEMA`).
+
+    The quarantine entries listed by name are read from ``frame``'s quarantine rows; each
+    other figure comes from the tallies, in one Spark job.
+    """
+    from pyspark.sql import Window
+    from pyspark.sql import functions as F
+
+    merged = (
+        frame.filter(F.col("status") == TALLY)
+        .groupBy("tally", *_KEY_COLUMNS)
+        .agg(*(F.sum(c).alias(c) for c in _COUNT_COLUMNS))
+    )
+    # The senders and the quarantine reasons are cut to their top ones here, in Spark (there
+    # may be as many as messages); every other count has few keys and comes back whole.
+    order = [
+        F.when(F.col("tally") == T_SENDER, F.col("n")).otherwise(F.col("rows")).desc_nulls_last(),
+        F.col("bytes").desc_nulls_last(),
+        F.col("sender").asc_nulls_first(),
+        F.col("reason").asc_nulls_first(),
+    ]
+    per_tally = Window.partitionBy("tally")
+    ranked = merged.select(
+        "*",
+        F.row_number().over(per_tally.orderBy(*order)).alias("rank"),
+        F.count(F.lit(1)).over(per_tally).alias("keys"),
+    )
+    top = F.when(F.col("tally") == T_SENDER, TOP_SENDERS).when(
+        F.col("tally") == T_REASON, TOP_REASONS
+    )
+    found = ranked.filter(top.isNull() | (F.col("rank") <= top)).collect()
+    groups: dict[str, list[Any]] = {name: [] for name in _KEYS}
+    distinct: dict[str, int] = {}
+    for row in found:
+        groups[row["tally"]].append(row)
+        distinct[row["tally"]] = row["keys"]
+    quarantine = frame.filter(F.col("status") == "quarantined").select(*QUARANTINE_COLUMNS)
+    entries = quarantine.orderBy("source").limit(TOP_REASONS).collect()
+    return document(groups, distinct, entries, plan, input_path, readings)
+
+
+def _nulls_first(value: Any) -> tuple[bool, Any]:
+    return (value is not None, value if value is not None else 0)
+
+
+def _nulls_last_desc(value: Any) -> tuple[bool, Any]:
+    return (value is None, -value if value is not None else 0)
+
+
+def document(
+    groups: dict[str, list[Any]],
+    distinct: dict[str, int],
+    entries: list[Any],
+    plan: Plan,
+    input_path: str | Path,
+    readings: Readings,
+) -> dict[str, Any]:
+    """``summary.json`` from the merged tallies (rows by tally name) and the first entries."""
+    totals = {r["conforming"]: r["n"] for r in groups[T_VERDICTS]}
+    conforming, non_conforming = totals.get(True, 0), totals.get(False, 0)
+    by_scope = {r["scope"]: r for r in groups[T_SCOPE]}
+    quarantined_rows = sum(int(r["rows"] or 0) for r in by_scope.values())
+    no_footer = by_scope.get(SCOPE_NO_FOOTER)
+    row_groups = by_scope.get(SCOPE_ROW_GROUP)
+    by_requirement = [
+        {
+            "requirement": r["requirement"],
+            "messages": r["n"],
+            "section": CATALOG[r["requirement"]].section if r["requirement"] in CATALOG else None,
+            "keyword": CATALOG[r["requirement"]].keyword if r["requirement"] in CATALOG else None,
+            "statement": CATALOG[r["requirement"]].statement
+            if r["requirement"] in CATALOG
+            else None,
+        }
+        for r in sorted(groups[T_REQUIREMENT], key=lambda r: (-r["n"], r["requirement"]))
+    ]
+    by_sender = [
+        {"sender": r["sender"], "messages": r["n"], "non_conforming": r["bad"]}
+        for r in sorted(groups[T_SENDER], key=lambda r: (-r["n"], _nulls_first(r["sender"])))
+    ]
+    by_version = [
+        {
+            "version": r["version"],
+            "label": {1: "0x01 (directory service)", 2: "0x02 (queue manager)"}.get(
+                r["version"],
+                "empty" if r["version"] is None else f"0x{r['version']:02x} (undefined)",
+            ),
+            "messages": r["n"],
+            "non_conforming": r["bad"],
+        }
+        for r in sorted(groups[T_VERSION], key=lambda r: _nulls_first(r["version"]))
+    ]
+    server_keys = ("server_outcome", "server_reason", "server_requirement")
+    by_server = [
+        {
+            "outcome": r["server_outcome"],
+            "reason": r["server_reason"],
+            "requirement": r["server_requirement"],
+            "messages": r["n"],
+        }
+        for r in sorted(
+            groups[T_SERVER],
+            key=lambda r: (-r["n"], *(_nulls_first(r[k]) for k in server_keys)),
+        )
+    ]
+    quarantine_reasons = [
+        {"reason": r["reason"], "entries": r["n"], "rows": r["rows"], "bytes": r["bytes"]}
+        for r in sorted(
+            groups[T_REASON],
+            key=lambda r: (_nulls_last_desc(r["rows"]), _nulls_last_desc(r["bytes"]), r["reason"]),
+        )
+    ]
+    quarantine_sources = [
+        {
+            "source": r["source"],
+            "scope": r["scope"],
+            "rows": r["rows"],
+            "bytes": r["bytes"],
+            "reason": r["reason"],
+        }
+        for r in entries
+    ]
+    balance = {
+        "rows_in": plan.rows_expected,
+        "conforming": conforming,
+        "non_conforming": non_conforming,
+        "quarantined": quarantined_rows,
+        "rows_in_unreadable_row_groups": int(row_groups["rows"] or 0) if row_groups else 0,
+        "files_without_footer": int(no_footer["n"]) if no_footer else 0,
+        "bytes_without_footer": int(no_footer["bytes"] or 0) if no_footer else 0,
+    }
+    balance["balanced"] = balance["rows_in"] == conforming + non_conforming + quarantined_rows
+    return {
+        "input": str(input_path),
+        "mode": plan.mode,
+        "readings": "strict"
+        if readings == STRICT
+        else "lenient"
+        if readings == LENIENT
+        else "custom",
+        "generated": datetime.now(UTC).isoformat(timespec="seconds"),
+        "balance": balance,
+        "by_requirement": by_requirement,
+        "by_sender": by_sender,
+        "distinct_senders": distinct.get(T_SENDER, 0),
+        "by_version": by_version,
+        "by_server_outcome": by_server,
+        "quarantine": {"by_reason": quarantine_reasons, "entries": quarantine_sources},
+    }
+
+
+def balance_text(balance: dict[str, Any]) -> str:
+    """The balance as one line (the CLI, summary.html): rows, then what could not be counted."""
+    sign = "=" if balance["balanced"] else "!="
+    known = " (known)" if balance["files_without_footer"] else ""
+    files = balance["files_without_footer"]
+    return (
+        f"rows in{known} {balance['rows_in']} {sign} conforming {balance['conforming']} + "
+        f"non-conforming {balance['non_conforming']} + quarantined {balance['quarantined']} "
+        f"({balance['rows_in_unreadable_row_groups']} rows in unreadable row groups); "
+        f"{balance['bytes_without_footer']} bytes in files without a readable footer "
+        f"({files} file{'' if files == 1 else 's'}, rows unknown)"
+    )
+
+
+def render_html(summary: dict[str, Any]) -> str:
+    """``summary.html``: the summary as one self-contained page (no external assets)."""
+    from jinja2 import Environment, PackageLoader, select_autoescape
+
+    env = Environment(
+        loader=PackageLoader("mqcn_suite.pipeline", "templates"),
+        autoescape=select_autoescape(["html", "j2"]),
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    return env.get_template("summary.html.j2").render(
+        s=summary, balance_line=balance_text(summary["balance"])
+    )

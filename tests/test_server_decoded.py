@@ -1,0 +1,108 @@
+"""``NotificationServer.deliver(envelope, decoded)``: handing the judge's decode on changes nothing.
+
+The audit judges every body first and gives the server what the judge decoded
+(:attr:`mqcn_model.judge.Verdict.decoded`) instead of letting it decode again.  These tests
+hold that to the promise in ``deliver``'s docstring: for any body -- conforming, defective,
+or random bytes -- and any envelope, the record is the same with and without ``decoded``,
+under both readings and for a batching product profile too.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mqcn_model import server as server_module
+from mqcn_model.builders import v2_notification
+from mqcn_model.codec import body_buffer
+from mqcn_model.constants import AuthLevel, SenderIdType
+from mqcn_model.directory import InMemoryDirectory
+from mqcn_model.envelope import Envelope, MessageId
+from mqcn_model.errata import LENIENT, STRICT, Readings
+from mqcn_model.errors import DecodeError
+from mqcn_model.judge import judge
+from mqcn_model.profiles import PROFILES
+from mqcn_model.server import NotificationServer, QueueManager
+from mqcn_suite.strategies import conforming_messages, defective_messages
+
+READINGS = st.sampled_from([STRICT, LENIENT])
+BODIES = st.one_of(
+    conforming_messages().map(body_buffer),
+    defective_messages().map(lambda pair: pair[1]),
+    st.binary(max_size=300),
+)
+ENVELOPES = st.tuples(st.sampled_from(list(SenderIdType)), st.sampled_from(list(AuthLevel)))
+
+
+def _server(readings: Readings, profile: str | None = None) -> NotificationServer:
+    options = {} if profile is None else {"profile": PROFILES[profile]}
+    server = NotificationServer(
+        QueueManager(uuid.UUID(int=7)),
+        InMemoryDirectory(),
+        computer="qm",
+        readings=readings,
+        **options,
+    )
+    server.initialize()
+    return server
+
+
+def _envelope(body: bytes, kind: SenderIdType, level: AuthLevel) -> Envelope:
+    return Envelope(
+        body,
+        MessageId(uuid.UUID(int=9), 1),
+        sender_identifier_type=kind,
+        authentication_level=level,
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(body=BODIES, readings=READINGS, sender=ENVELOPES)
+def test_deliver_with_the_judges_decode_gives_the_same_record(
+    body: bytes, readings: Readings, sender: tuple[SenderIdType, AuthLevel]
+) -> None:
+    envelope = _envelope(body, *sender)
+    alone = _server(readings).deliver(envelope)
+    handed = _server(readings).deliver(envelope, judge(body, readings).decoded)
+    assert handed == alone
+
+
+def test_an_undecodable_body_hands_on_the_decoders_own_error() -> None:
+    verdict = judge(bytes.fromhex("0300"))
+    assert isinstance(verdict.decoded, DecodeError)
+    assert verdict.decoded.violation == verdict.violations[0]
+    record = _server(STRICT).deliver(
+        _envelope(b"\x03\x00", SenderIdType.QueueManagerIdentifier, AuthLevel.Sig20),
+        verdict.decoded,
+    )
+    assert record.outcome == "disregarded"
+    assert record.disregarded_by == verdict.violations[0].requirement
+
+
+def test_a_batching_profile_keeps_the_decode_until_its_timer_fires() -> None:
+    batching = [name for name, profile in PROFILES.items() if profile.batching]
+    assert batching, "the product profiles should include one that batches (note <3>)"
+    body = body_buffer(v2_notification(3, uuid.UUID(int=5), "dc.example"))
+    envelope = _envelope(body, SenderIdType.QueueManagerIdentifier, AuthLevel.Sig20)
+    alone, handed = _server(STRICT, batching[0]), _server(STRICT, batching[0])
+    assert alone.deliver(envelope).outcome == "deferred"
+    assert handed.deliver(envelope, judge(body).decoded).outcome == "deferred"
+    assert handed.advance(3600) == alone.advance(3600)
+
+
+def test_a_handed_decode_is_not_decoded_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The point of ``decoded``: the audit decodes each body once (issue 12)."""
+    body = body_buffer(v2_notification(3, uuid.UUID(int=5), "dc.example"))
+    verdict = judge(body)
+    assert verdict.decoded is verdict.message  # the judge's own object, not a copy or None
+    envelope = _envelope(body, SenderIdType.QueueManagerIdentifier, AuthLevel.Sig20)
+    expected = _server(STRICT).deliver(envelope)
+
+    def second_decode(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("the server decoded a body it was handed decoded")
+
+    monkeypatch.setattr(server_module, "decode_message", second_decode)
+    assert _server(STRICT).deliver(envelope, verdict.decoded) == expected
