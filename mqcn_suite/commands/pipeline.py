@@ -194,14 +194,19 @@ def _generate_line(result: CorpusResult) -> str:
 # --- audit -------------------------------------------------------------------------------------
 
 AUDIT_HELP = (
-    "Judge every message of INPUT (a Parquet corpus directory or file, or a folder of raw "
-    "message bodies) on Spark. Writes verdicts/ and quarantine/ (Parquet), summary.json and "
-    "summary.html into --out, and prints the balance rows in = conforming + non-conforming + "
-    "quarantined, with the rows in unreadable row groups and the bytes of files without a "
-    "readable footer.\n\n"
+    "Judge every message of INPUT (a Parquet corpus directory or file, a folder of raw "
+    "message bodies, or a pcap/pcapng capture or folder of captures) on Spark. Writes "
+    "verdicts/ and quarantine/ (Parquet), summary.json and summary.html into --out, and prints "
+    "the balance rows in = conforming + non-conforming + quarantined, with the rows in "
+    "unreadable row groups and the bytes of files without a readable footer.\n\n"
+    "A capture (tcpdump -w x.pcap tcp port 1801) is reassembled and every UserMessage sent to "
+    "a notification queue is judged; the balance is then UserMessages found = conforming + "
+    "non-conforming + other messages + quarantined, and stream bytes = packets + quarantined "
+    "+ lost (docs/capture.md).\n\n"
     "Exit 0: every row conforming. Exit 1: some row non-conforming or quarantined, or a file "
     "without a readable footer. Exit 2: usage error. Exit 3: internal error. Exit 5: INPUT "
-    "held no message (nothing judged)."
+    "held no message (nothing judged; for captures: no change notification and nothing set "
+    "aside)."
 )
 
 
@@ -210,7 +215,7 @@ def audit_command(
         str | None,
         typer.Argument(
             metavar="INPUT",
-            help="Parquet corpus (dir or file) or folder of raw bodies.",
+            help="Parquet corpus (dir or file), folder of raw bodies, or capture(s).",
             show_default=False,
         ),
     ] = None,
@@ -242,7 +247,8 @@ def audit_command(
 
         if not input_path:
             raise UsageError(
-                "give the INPUT corpus (a Parquet directory or file, or a folder of raw bodies)"
+                "give the INPUT corpus (a Parquet directory or file, a folder of raw bodies, "
+                "or a capture file or folder)"
             )
         if not out:
             raise UsageError("--out is required")
@@ -271,6 +277,15 @@ def audit_command(
                 "audit",
                 f"internal error: input rows lost: {result.balance_line()}",
                 ExitCode.INTERNAL,
+            )
+        if result.nothing_judged:  # a capture known to be empty of notifications only now
+            capture = result.capture or {}
+            fail(
+                "audit",
+                f"INPUT: {input_path} held 0 change notifications ({capture.get('files', 0)} "
+                f"capture file(s), {capture.get('frames', 0)} frames, {result.other_messages} "
+                "UserMessage(s) to other queues): nothing was judged",
+                ExitCode.NO_SCENARIO,
             )
         raise typer.Exit(ExitCode.OK if result.clean else ExitCode.FOUND)
 
