@@ -45,7 +45,7 @@ from mqcn_model.envelope import Envelope
 from mqcn_model.errata import STRICT
 from mqcn_model.judge import judge
 from mqcn_suite.commands.pipeline import register
-from mqcn_suite.pipeline.audit import VERDICT_COLUMNS, audit, plan_input
+from mqcn_suite.pipeline.audit import VERDICT_COLUMNS, AuditResult, audit, plan_input
 from mqcn_suite.pipeline.audit.capture import (
     C_FILES_UNREADABLE,
     is_capture,
@@ -413,6 +413,19 @@ def test_a_capture_without_change_notifications_judges_nothing_exit_5(
         "file(s), 3 frames, 1 UserMessage(s) to other queues): nothing was judged"
     ]
     assert summary_of(tmp_path / "a")["capture"]["other_messages"] == 1
+
+
+def test_only_a_capture_audit_can_end_having_judged_nothing() -> None:
+    def result(mode: str, **counts: int) -> AuditResult:
+        base = {"conforming": 0, "non_conforming": 0, "quarantined": 0}
+        return AuditResult("out", mode, 0, **{**base, **counts}, summary={}, seconds=0.0)
+
+    assert result("capture").nothing_judged
+    assert not result("capture", quarantine_entries=1).nothing_judged  # bytes set aside
+    assert not result("capture", non_conforming=1).nothing_judged
+    # a Parquet corpus whose every row group was unreadable judged nothing, yet set rows aside
+    assert not result("parquet", quarantined=5).nothing_judged
+    assert not result("parquet", files_without_footer=1).nothing_judged
 
 
 def test_a_capture_that_cannot_be_read_is_quarantined_not_lost(tmp_path: Path) -> None:

@@ -87,8 +87,12 @@ class AuditResult:
 
     @property
     def nothing_judged(self) -> bool:
-        """No message judged and nothing set aside (a capture without change notifications)."""
-        return not (self.conforming or self.non_conforming or self.quarantine_entries)
+        """A capture audit that judged no message and set nothing aside: the captures held
+        no change notification.  (Other inputs without messages are refused before the job:
+        :func:`~.plan.check_work`.)"""
+        return self.mode == "capture" and not (
+            self.conforming or self.non_conforming or self.quarantine_entries
+        )
 
     def balance_line(self) -> str:
         return balance_text(self.summary["balance"], self.capture)
