@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import shutil
@@ -25,6 +26,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import pyarrow as pa
 import pyarrow.dataset as ds
 import pytest
 import typer
@@ -46,6 +48,7 @@ from mqcn_model.errata import STRICT
 from mqcn_model.judge import judge
 from mqcn_suite.commands.pipeline import register
 from mqcn_suite.pipeline.audit import VERDICT_COLUMNS, AuditResult, audit, plan_input
+from mqcn_suite.pipeline.audit import capture as capture_module
 from mqcn_suite.pipeline.audit.capture import (
     C_FILES_UNREADABLE,
     is_capture,
@@ -439,6 +442,33 @@ def test_a_capture_that_cannot_be_read_is_quarantined_not_lost(tmp_path: Path) -
     )
     assert entry["detail"].startswith("cannot open it: No such file")
     assert rows.tally.counters == {C_FILES_UNREADABLE: 1}
+
+
+def test_a_capture_whose_reading_fails_keeps_what_was_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A read error half-way (a disk, a network filesystem): the records of what was read
+    stand, and the bytes not read are one quarantine entry."""
+    data = pcap(frames(segments(STREAM, size=200)))
+    path = tmp_path / "failing.pcap"
+    path.write_bytes(data)
+
+    class Failing(io.FileIO):
+        def read(self, size: int = -1) -> bytes:
+            if self.tell() >= 1000:
+                raise OSError(5, "Input/output error")
+            return super().read(min(size, 1000))
+
+    monkeypatch.setattr(capture_module, "open", lambda name, _mode: Failing(name), raising=False)
+    rows = RowBuilder(Tally())
+    out = pa.Table.from_batches(list(judge_capture(Auditor(), rows, str(path), chunk=1000)))
+    entries = [r for r in out.to_pylist() if r["status"] == "quarantined"]
+    unread = [e for e in entries if e["reason"] == "unreadable"]
+    assert len(unread) == 1 and unread[0]["bytes"] == len(data) - 1000
+    assert unread[0]["detail"] == "reading failed after 1000 bytes: Input/output error"
+    assert unread[0]["source"] == f"{path}@1000"
+    assert rows.tally.counters[C_FILES_UNREADABLE] == 1
+    assert rows.tally.counters["file_bytes"] == 1000  # the reader saw the first 1000 bytes
 
 
 def test_the_docs_list_every_verdict_and_quarantine_column() -> None:

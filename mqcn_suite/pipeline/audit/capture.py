@@ -143,7 +143,6 @@ def plan_captures(files: list[Path]) -> Plan:
 
     The number of messages is known only once the captures are read, so the plan expects
     none: the balance's left side comes from the tasks' counts (:func:`capture_summary`).
-    A file that cannot be opened is set aside here, with its size.
     """
     from mqcn_suite.pipeline.audit.plan import Plan
 
@@ -154,20 +153,14 @@ def plan_captures(files: list[Path]) -> Plan:
             f"file(s) with {len(parquet)} Parquet file(s): audit each kind on its own "
             "(each has its own balance)"
         )
-    units: list[dict[str, Any]] = []
-    quarantined: list[dict[str, Any]] = []
-    for file in files:
-        path = str(file.resolve())
+    units = []
+    for file in files:  # a file the task cannot open is quarantined there, and counted
         try:
             size = file.stat().st_size
-            with file.open("rb"):
-                pass
-        except OSError as exc:
-            why = "permission denied" if isinstance(exc, PermissionError) else exc.strerror
-            quarantined.append(_unreadable(path, f"cannot open it: {why or exc}", None))
-            continue
-        units.append({"path": path, "bytes": size})
-    return Plan("capture", units, quarantined, 0)
+        except OSError:
+            size = 0
+        units.append({"path": str(file.resolve()), "bytes": size})
+    return Plan("capture", units, [], 0)
 
 
 def _unreadable(path: str, why: str, size: int | None, offset: int = 0) -> dict[str, Any]:
