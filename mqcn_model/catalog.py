@@ -9,6 +9,17 @@ instead of inventing a silent new requirement.
 'MQCN-2.2.4-3'
 >>> CATALOG["MQCN-2.2.4-3"].keyword
 'MUST'
+
+A second, separate catalog (``wire_requirements.yaml``, :data:`WIRE_CATALOG`) holds the MUSTs
+of the MSMQ wire documents ([MS-MQMQ], [MS-MQQB], [MS-MQDMPR]) that the wire codec
+(:mod:`mqcn_model.wire`) checks.  Its IDs name their document (``MQMQ-2.2.19.1-2``); they are
+not MS-MQCN requirements, so the MS-MQCN report and coverage never list them, but
+:func:`req` guards them the same way and :func:`requirement` finds an entry in either.
+
+>>> req("MQMQ-2.2.19.1-2"), requirement("MQMQ-2.2.19.1-2").keyword
+('MQMQ-2.2.19.1-2', 'MUST')
+>>> "MQMQ-2.2.19.1-2" in CATALOG
+False
 """
 
 from __future__ import annotations
@@ -35,6 +46,51 @@ _KNOWN_SECTIONS_TEXT = """
     2.2.3.15 2.2.4 2.2.5 2.2.6 2.3 3.1.1 3.1.1.1 3.1.1.2 3.1.1.2.1 3.1.1.3 3.2.1.2.1 3.2.3
     3.2.5 3.2.5.1 3.2.5.2 3.3.1.1 3.3.3 3.3.4.1 3.3.5.1 3.3.5.2 3.3.5.3 5.1 6"""
 KNOWN_SECTIONS = frozenset(_KNOWN_SECTIONS_TEXT.split())
+
+# The wire catalog: MUSTs of the MSMQ wire documents the wire codec checks.  IDs name their
+# document; each document has its own list of sections that may carry wire requirements.
+WIRE_ID_PATTERN = re.compile(
+    r"^(?P<spec>MQMQ|MQQB|MQDMPR)-(?P<section>\d+(?:\.\d+)*)-(?P<n>[1-9]\d*)$"
+)
+WIRE_ROLES = ("packet",)
+# [MS-MQMQ] 2.2.18-2.2.20 (packet data types, common headers, the UserMessage Packet),
+# [MS-MQQB] 2 (transport, session packets), [MS-MQDMPR] 3.1.7.1.30-32 (Message <-> packet)
+_WIRE_SECTIONS_TEXT = {
+    "MQMQ": """2.2.18.1.2 2.2.18.1.3 2.2.18.1.4 2.2.18.1.4.1 2.2.18.1.4.2 2.2.18.1.5.1
+        2.2.18.1.5.2 2.2.18.1.6 2.2.18.1.7.1 2.2.18.1.7.2 2.2.19.1 2.2.19.2 2.2.19.3 2.2.20
+        2.2.20.1 2.2.20.2 2.2.20.3 2.2.20.4 2.2.20.5 2.2.20.6 2.2.20.7 2.2.20.8""",
+    "MQQB": "2.1.1 2.1.2 2.2.1 2.2.2 2.2.2.1 2.2.3 2.2.3.1 2.2.4 2.2.4.1 2.2.5 2.2.5.1 2.2.6 2.2.7",
+    "MQDMPR": "3.1.7.1.30 3.1.7.1.31 3.1.7.1.32",
+}
+WIRE_KNOWN_SECTIONS = {spec: frozenset(text.split()) for spec, text in _WIRE_SECTIONS_TEXT.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class CatalogScheme:
+    """What one catalog file may contain: its ID form, sections, roles, fingerprint rule."""
+
+    name: str
+    id_pattern: re.Pattern[str]
+    id_form: str
+    roles: tuple[str, ...]
+    fingerprints_allowed: bool
+
+    def known_section(self, match: re.Match[str]) -> bool:
+        if "spec" in self.id_pattern.groupindex:
+            return match["section"] in WIRE_KNOWN_SECTIONS[match["spec"]]
+        return match["section"] in KNOWN_SECTIONS
+
+
+MQCN_SCHEME = CatalogScheme(
+    "requirements catalog", ID_PATTERN, "MQCN-<section>-<n>", ROLES, fingerprints_allowed=True
+)
+WIRE_SCHEME = CatalogScheme(
+    "wire requirements catalog",
+    WIRE_ID_PATTERN,
+    "MQMQ|MQQB|MQDMPR-<section>-<n>",
+    WIRE_ROLES,
+    fingerprints_allowed=False,  # the wire documents are excerpts: no sentence coverage kept
+)
 
 
 class CatalogError(ValueError):
@@ -106,12 +162,12 @@ class Catalog(Mapping[str, Requirement]):
         return [r for r in self.entries.values() if r.section == section]
 
 
-def _fail(where: str, message: str) -> CatalogError:
-    return CatalogError(f"requirements catalog, {where}: {message}")
-
-
-def parse_catalog(document: Any) -> Catalog:
+def parse_catalog(document: Any, scheme: CatalogScheme = MQCN_SCHEME) -> Catalog:
     """Validate a parsed YAML document and build the :class:`Catalog`; raise CatalogError."""
+
+    def _fail(where: str, message: str) -> CatalogError:
+        return CatalogError(f"{scheme.name}, {where}: {message}")
+
     if not isinstance(document, dict) or not isinstance(document.get("requirements"), list):
         raise _fail("top level", "expected a mapping with a 'requirements' list")
     entries: dict[str, Requirement] = {}
@@ -121,22 +177,22 @@ def parse_catalog(document: Any) -> Catalog:
             raise _fail(where, "an entry must be a mapping")
         rid = str(raw.get("id", ""))
         where = f"entry #{index + 1} ({rid or 'no id'})"
-        match = ID_PATTERN.match(rid)
+        match = scheme.id_pattern.match(rid)
         if not match:
-            raise _fail(where, "id must look like MQCN-<section>-<n>")
+            raise _fail(where, f"id must look like {scheme.id_form}")
         if rid in entries:
             raise _fail(where, "duplicate id")
         section = str(raw.get("section", ""))
         if section != match["section"]:
             raise _fail(where, f"section {section!r} does not match the id")
-        if section not in KNOWN_SECTIONS:
+        if not scheme.known_section(match):
             raise _fail(where, f"unknown section {section!r}")
         keyword = raw.get("keyword")
         if keyword not in KEYWORDS:
             raise _fail(where, f"keyword must be one of {KEYWORDS}, not {keyword!r}")
         role = raw.get("role")
-        if role not in ROLES:
-            raise _fail(where, f"role must be one of {ROLES}, not {role!r}")
+        if role not in scheme.roles:
+            raise _fail(where, f"role must be one of {scheme.roles}, not {role!r}")
         statement = str(raw.get("statement", "")).strip()
         if not statement:
             raise _fail(where, "statement is empty")
@@ -150,6 +206,8 @@ def parse_catalog(document: Any) -> Catalog:
         if keyword == "PRODUCT" and (not isinstance(note, int) or isinstance(note, bool)):
             raise _fail(where, "a PRODUCT entry needs the note number it records")
         fingerprints = raw.get("fingerprints") or []
+        if fingerprints and not scheme.fingerprints_allowed:
+            raise _fail(where, "entries of this catalog carry no fingerprints")
         if not isinstance(fingerprints, list) or not all(
             isinstance(f, str) and FINGERPRINT_PATTERN.match(f) for f in fingerprints
         ):
@@ -169,21 +227,24 @@ def parse_catalog(document: Any) -> Catalog:
     return Catalog(spec=str(document.get("spec", "")), entries=entries)
 
 
-def load_catalog_text(text: str) -> Catalog:
-    """Parse catalog YAML text (used for the packaged catalog and for testing broken ones)."""
+def load_catalog_text(text: str, scheme: CatalogScheme = MQCN_SCHEME) -> Catalog:
+    """Parse catalog YAML text (used for the packaged catalogs and for testing broken ones)."""
     try:
         document = yaml.safe_load(text)
     except yaml.YAMLError as exc:
-        raise CatalogError(f"requirements catalog is not valid YAML: {exc}") from None
-    return parse_catalog(document)
+        raise CatalogError(f"{scheme.name} is not valid YAML: {exc}") from None
+    return parse_catalog(document, scheme)
 
 
-def _load_packaged() -> Catalog:
-    text = resources.files(__package__).joinpath("requirements.yaml").read_text("utf-8")
-    return load_catalog_text(text)
+def _load_packaged(
+    file_name: str = "requirements.yaml", scheme: CatalogScheme = MQCN_SCHEME
+) -> Catalog:
+    text = resources.files(__package__).joinpath(file_name).read_text("utf-8")
+    return load_catalog_text(text, scheme)
 
 
 CATALOG: Catalog = _load_packaged()
+WIRE_CATALOG: Catalog = _load_packaged("wire_requirements.yaml", WIRE_SCHEME)
 
 
 class UnknownRequirementError(KeyError):
@@ -196,9 +257,17 @@ def req(requirement_id: str) -> str:
     Use it for every ID written in code, at import time where possible, so that a typo is an
     immediate failure.
     """
-    if requirement_id not in CATALOG:
+    if requirement_id not in CATALOG and requirement_id not in WIRE_CATALOG:
         raise UnknownRequirementError(f"{requirement_id!r} is not in the requirements catalog")
     return requirement_id
+
+
+def requirement(requirement_id: str) -> Requirement:
+    """The entry of ``requirement_id`` in either catalog (UnknownRequirementError if none)."""
+    found = CATALOG.get(requirement_id) or WIRE_CATALOG.get(requirement_id)
+    if found is None:
+        raise UnknownRequirementError(f"{requirement_id!r} is not in the requirements catalog")
+    return found
 
 
 # --- Spec sentence fingerprints ------------------------------------------------------------

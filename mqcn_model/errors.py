@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mqcn_model.catalog import CATALOG, req
+from mqcn_model.catalog import req, requirement
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,7 +28,7 @@ class Violation:
     @property
     def severity(self) -> str:
         """``error`` for MUST/MUST NOT, ``warning`` for SHOULD, ``info`` for MAY/PRODUCT."""
-        return CATALOG[self.requirement].severity
+        return requirement(self.requirement).severity
 
     def to_json(self) -> dict[str, object]:
         return {

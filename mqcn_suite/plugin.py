@@ -10,21 +10,31 @@
   requirement ID names one of the catalog (a usage error otherwise, before anything runs);
 * with ``--mqcn-report DIR``: collects every item's outcome and, at the end of the session,
   writes ``DIR/traceability.json`` and ``DIR/report.html`` (per-requirement verdicts over the
-  whole catalog), with pytest's ``DIR/junit.xml`` and pytest-bdd's ``DIR/cucumber.json``.
+  whole catalog), with pytest's ``DIR/junit.xml`` and pytest-bdd's ``DIR/cucumber.json``;
+* with ``--mqcn-pcap FILE``: writes every message a scenario delivers to the target and every
+  message the target's client sends into FILE, each as an MS-MQQB session
+  (:class:`PcapRecorder`); under pytest-xdist each worker writes ``FILE.<worker>.part`` and
+  the controller joins the parts into FILE (:class:`_PcapMerger`).
 """
 
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import pytest
 
+from mqcn_model.capture import PcapWriter, Unwritable
+from mqcn_model.capture.inet import pcap_header
+from mqcn_model.capture.writer import DEFAULT_START_TIME
 from mqcn_model.catalog import CATALOG
+from mqcn_model.envelope import Envelope
 from mqcn_suite.coverage import Coverage, CoverageError, load_coverage
 from mqcn_suite.report import (
     CUCUMBER_JSON,
@@ -69,8 +79,12 @@ _WRITTEN = pytest.StashKey[Path]()
 _TIMEOUTS = pytest.StashKey["_TimeoutCount"]()
 _DESELECTED = pytest.StashKey[int]()
 _SCENARIO = pytest.StashKey[bool]()  # on an item: it is a scenario (it uses the world)
+_PCAP = pytest.StashKey["PcapRecorder"]()
+_PCAP_MERGER = pytest.StashKey["_PcapMerger"]()
 
 BDD_PROPERTY = "mqcn-bdd"  # pytest-bdd's scenario report, carried across pytest-xdist
+PCAP_COUNTS = "mqcn-pcap"  # a pytest-xdist worker's pcap counts, for the controller
+WORKER_CLOCK_SPACING = 86400.0  # worker N's capture clock starts N days after worker 0's
 DEFAULT_MAX_TIMEOUTS = 3
 # The reason a run stopped because the target kept timing out starts with this.
 STOP_PREFIX = "mqcn: the target timed out"
@@ -140,6 +154,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         ),
     )
     group.addoption(
+        "--mqcn-pcap",
+        metavar="FILE",
+        default=None,
+        help=(
+            "write every message delivered to the target and every message its client sends "
+            "into FILE (pcap), each as an MS-MQQB session on TCP port 1801"
+        ),
+    )
+    group.addoption(
         "--mqcn-report",
         metavar="DIR",
         default=None,
@@ -188,6 +211,7 @@ def pytest_configure(config: pytest.Config) -> None:
     if _xdist_controller(config):
         target.close()  # each pytest-xdist worker starts and drives its own target
         config.pluginmanager.register(_BddCarrier(), "mqcn-bdd-carrier")
+    _configure_pcap(config)
     report = config.getoption("--mqcn-report", default=None)
     if report is None or hasattr(config, "workerinput"):
         return
@@ -269,6 +293,142 @@ def stop_reason(session: pytest.Session) -> str | None:
         if isinstance(reason, str) and STOP_PREFIX in reason:
             return reason[reason.index(STOP_PREFIX) :]
     return None
+
+
+# --- --mqcn-pcap: the messages of the run as MS-MQQB sessions --------------------------------
+
+
+def pcap_problem(path: Path) -> str | None:
+    """Why ``path`` cannot take the capture (None: it can), checked before anything runs."""
+    if path.is_dir():
+        return f"{path} is a directory"
+    parent = path.parent
+    if not parent.is_dir():
+        return f"{parent} is not a directory"
+    if path.exists() and not os.access(path, os.W_OK):
+        return f"{path} cannot be replaced (permission denied)"
+    if not os.access(parent, os.W_OK | os.X_OK):
+        return f"cannot write in {parent} (permission denied)"
+    return None
+
+
+class PcapRecorder:
+    """This process's pcap: each Envelope the world reports goes out as an MS-MQQB session
+    (:class:`mqcn_model.capture.PcapWriter`, one session per message), appended to the file
+    as it comes, so the capture never sits in memory.  An Envelope no session can carry (an
+    XML digital signature travels over SRMP, not MS-MQQB) is counted, not written."""
+
+    def __init__(self, path: Path, start_time: float = DEFAULT_START_TIME) -> None:
+        self.path = path
+        self.writer = PcapWriter(start_time=start_time)
+        self.file: BinaryIO | None = path.open("wb")
+        self.file.write(self.writer.header())
+        self.counts = {"delivered": 0, "sent": 0, "unwritable": 0}
+        self.unwritable: list[str] = []
+
+    def record(self, envelope: Envelope, kind: str) -> None:
+        if self.file is None:
+            return
+        try:
+            data = self.writer.write(envelope)
+        except Unwritable as exc:
+            self.counts["unwritable"] += 1
+            self.unwritable.append(str(exc))
+            return
+        self.file.write(data)
+        self.counts[kind] += 1
+
+    def close(self) -> None:
+        if self.file is not None:
+            self.file.write(self.writer.close())
+            self.file.close()
+            self.file = None
+
+
+class _PcapMerger:
+    """pytest-xdist controller: joins the workers' parts into the one capture."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.counts = {"delivered": 0, "sent": 0, "unwritable": 0}
+        self.unwritable: list[str] = []
+        self.parts: list[Path] = []
+
+    def pytest_testnodedown(self, node: Any, error: Any) -> None:
+        output = getattr(node, "workeroutput", None) or {}
+        data = output.get(PCAP_COUNTS)
+        if data:
+            counts = json.loads(data)
+            for key in self.counts:
+                self.counts[key] += counts[key]
+            self.unwritable += counts["messages"]
+            self.parts.append(Path(counts["part"]))
+
+    def merge(self) -> None:
+        """One pcap: a global header, then each part's records in worker order."""
+        header = pcap_header()
+        with self.path.open("wb") as out:
+            out.write(header)
+            for part in sorted(self.parts, key=lambda p: int(p.name.rsplit(".", 2)[-2][2:])):
+                with part.open("rb") as source:
+                    source.seek(len(header))
+                    shutil.copyfileobj(source, out, 1 << 20)
+                part.unlink()
+
+
+def _configure_pcap(config: pytest.Config) -> None:
+    pcap = config.getoption("--mqcn-pcap", default=None)
+    if not pcap:
+        return
+    final = Path(pcap).resolve()
+    problem = pcap_problem(final)
+    if problem is not None:
+        raise pytest.UsageError(f"--mqcn-pcap: {problem}")
+    if _xdist_controller(config):
+        merger = _PcapMerger(final)
+        config.stash[_PCAP_MERGER] = merger
+        config.pluginmanager.register(merger, "mqcn-pcap-merger")
+        return
+    worker = getattr(config, "workerinput", {}).get("workerid")
+    if worker is None:
+        config.stash[_PCAP] = PcapRecorder(final)
+        return
+    part = final.with_name(f"{final.name}.{worker}.part")
+    index = int(worker.removeprefix("gw") or 0)
+    config.stash[_PCAP] = PcapRecorder(part, DEFAULT_START_TIME + index * WORKER_CLOCK_SPACING)
+
+
+def _finish_pcap(config: pytest.Config) -> None:
+    recorder = config.stash.get(_PCAP, None)
+    if recorder is not None and recorder.file is not None:
+        recorder.close()
+        workeroutput = getattr(config, "workeroutput", None)
+        if workeroutput is not None:
+            workeroutput[PCAP_COUNTS] = json.dumps(
+                {**recorder.counts, "messages": recorder.unwritable, "part": str(recorder.path)}
+            )
+    merger = config.stash.get(_PCAP_MERGER, None)
+    if merger is not None:
+        merger.merge()
+
+
+def pcap_summary(config: pytest.Config) -> str | None:
+    """The one line a run with ``--mqcn-pcap`` ends with (None without it)."""
+    source = config.stash.get(_PCAP, None) or config.stash.get(_PCAP_MERGER, None)
+    if source is None:
+        return None
+    path, counts = source.path, source.counts
+    written = counts["delivered"] + counts["sent"]
+    line = (
+        f"mqcn pcap: {path}: {written} messages as MS-MQQB sessions ({counts['delivered']} "
+        f"delivered to the target, {counts['sent']} sent by its client)"
+    )
+    if counts["unwritable"]:
+        line += (
+            f"; {counts['unwritable']} not written, no MS-MQQB session can carry them "
+            f"(first: {source.unwritable[0]})"
+        )
+    return line
 
 
 # --- every process: what each report carries, and the timeout rule --------------------------
@@ -382,8 +542,10 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
 @pytest.hookimpl(trylast=True)
 def pytest_sessionfinish(session: pytest.Session) -> None:
-    """With ``--mqcn-report``: compute every requirement's verdict and write the report."""
+    """With ``--mqcn-report``: compute every requirement's verdict and write the report.
+    With ``--mqcn-pcap``: close this process's capture (the controller joins the parts)."""
     config = session.config
+    _finish_pcap(config)
     directory = config.stash.get(_REPORT_DIR, None)
     collector = config.stash.get(_COLLECTOR, None)
     if directory is None or collector is None:
@@ -421,9 +583,15 @@ def pytest_terminal_summary(
     directory = config.stash.get(_WRITTEN, None)
     if directory is not None:
         terminalreporter.write_sep("-", f"mqcn traceability report: {directory / REPORT_HTML}")
+    line = pcap_summary(config)
+    if line is not None:
+        terminalreporter.write_line(line)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
+    recorder = config.stash.get(_PCAP, None)
+    if recorder is not None:
+        recorder.close()  # a session that never reached its end still leaves a valid pcap
     target = config.stash.get(_TARGET, None)
     if target is not None:
         target.close()
@@ -440,8 +608,10 @@ def mqcn_target(pytestconfig: pytest.Config) -> Target:
 def world(mqcn_target: Target, request: pytest.FixtureRequest) -> Iterator[World]:
     """A fresh scenario world; what it records is attached to the test for the report."""
     request.node.stash[_SCENARIO] = True
+    recorder = request.config.stash.get(_PCAP, None)
     scenario_world = World(
         target=mqcn_target,
+        on_message=recorder.record if recorder is not None else None,
         claims_binding=request.config.getoption("--mqcn-claims", default="fail") == "fail",
         reading_claims_binding=request.config.getoption("--mqcn-reading-claims", default="warn")
         == "fail",

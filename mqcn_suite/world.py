@@ -149,6 +149,9 @@ class World:
     script: list[tuple[str, Any]] = field(default_factory=list)  # deliveries, clock moves
     sequence: int = 1
     message: bytes = b""  # the message body under test
+    # pcap hook (--mqcn-pcap): told of every Envelope delivered ("delivered") or emitted by
+    # the target's client ("sent"), in the order they travel
+    on_message: Callable[[Envelope, str], None] | None = None
 
     # --- set-up -----------------------------------------------------------------------------
     def own_queue(self, queue: Queue | None = None) -> Queue:
@@ -198,6 +201,8 @@ class World:
         envelope = self.envelope(body, **attributes)
         self.sent.append(envelope)
         self.script.append(("deliver", envelope))
+        if self.on_message is not None:
+            self.on_message(envelope, "delivered")
         self.target.deliver(envelope)
         if settle:
             self.settle()
@@ -451,6 +456,9 @@ class World:
             object_id = QM_GUID if operation == "QueueManagerUpdate" else QUEUE_GUID
         sent = self.target.send_change_notification(operation, object_id, list(changed))
         self.emitted.extend(sent)
+        if self.on_message is not None:
+            for envelope in sent:
+                self.on_message(envelope, "sent")
         return sent
 
     def disregard_problem(self, body: bytes) -> str | None:

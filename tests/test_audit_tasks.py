@@ -334,7 +334,7 @@ def test_a_new_input_kind_is_one_registration_asked_before_the_others(
         check_work(plan_input(tmp_path), tmp_path)
     with pytest.raises(ValueError, match="already registered"):
         register_input_kind(kind)
-    assert [k.mode for k in INPUT_KINDS] == ["hexlines", "parquet", "raw"]
+    assert [k.mode for k in INPUT_KINDS] == ["hexlines", "capture", "parquet", "raw"]
 
 
 def test_the_verdict_columns_are_the_auditors_values() -> None:

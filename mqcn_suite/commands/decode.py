@@ -6,6 +6,14 @@ and statement) or, with ``--json``, as the document :func:`verdict_to_json` buil
 ``mqcn_suite/report/decode.schema.json``).  Exit 0 conforming, 1 not conforming, 2 usage error,
 3 internal error (:class:`~mqcn_suite.commands._common.ExitCode`).
 
+With ``--packet`` the bytes are a whole UserMessage Packet ([MS-MQMQ] 2.2.20), as it travels
+on an MS-MQQB session: :func:`judge_packet` decodes it with the wire codec (a broken wire
+requirement is a violation naming its wire ID, e.g. ``MQMQ-2.2.19.1-2``), reads the Envelope
+MS-MQCN sees, and judges the body as above.  The human output shows every header; ``--json``
+is the document :func:`packet_verdict_to_json` builds (schema:
+``mqcn_suite/report/decode-packet.schema.json``, whose ``body`` is the document above).
+Conforming (exit 0) means no wire violation and a conforming body.
+
 The command is the function :func:`decode`; ``mqcn_suite.cli`` registers it.
 """
 
@@ -15,20 +23,31 @@ import json
 import re
 import sys
 import uuid
+from dataclasses import dataclass
 from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.text import Text
 
-from mqcn_model.catalog import CATALOG
+from mqcn_model.capture.stream import is_notification_queue
+from mqcn_model.catalog import req, requirement
 from mqcn_model.codec.message import ChangeNotificationMessage
 from mqcn_model.codec.update import ZERO_RESERVED, NotificationUpdate
 from mqcn_model.constants import PROPERTIES, SPARE_BYTE_COUNT, Command, Event, Version
+from mqcn_model.envelope import Envelope
 from mqcn_model.errata import LENIENT, STRICT, Readings
-from mqcn_model.errors import Violation
+from mqcn_model.errors import DecodeError, Violation
 from mqcn_model.judge import Verdict, judge
 from mqcn_model.render import message_to_json, value_to_json
+from mqcn_model.wire import (
+    NotRepresentable,
+    UserMessage,
+    decode_user_message,
+    packet_to_envelope,
+    packet_to_json,
+)
+from mqcn_model.wire.queues import format_name
 from mqcn_suite.commands._common import (
     ExitCode,
     UsageError,
@@ -39,6 +58,8 @@ from mqcn_suite.commands._common import (
 
 # Human output shows at most this many bytes of a BLOB value (the JSON output shows all).
 HUMAN_BYTES_SHOWN = 32
+# Bytes after a UserMessage Packet's end: PacketSize does not cover the whole input.
+R_PACKET_SIZE = req("MQMQ-2.2.19.1-3")
 
 
 # --- input -----------------------------------------------------------------------------------
@@ -198,13 +219,13 @@ def _print_message(console: Console, message: ChangeNotificationMessage) -> None
 
 
 def _print_finding(console: Console, finding: Violation, marker: str, style: str) -> None:
-    requirement = CATALOG[finding.requirement]
+    entry = requirement(finding.requirement)  # an MS-MQCN or a wire requirement
     where = f" at byte {finding.offset}" if finding.offset is not None else ""
     line = Text(f"  {marker} ")
     line.append(finding.requirement, style=style)
     line.append(f"{where}: {_safe(finding.message)}")
     console.print(line)
-    context = f"{requirement.keyword}, {requirement.section}: {requirement.statement}"
+    context = f"{entry.keyword}, {entry.section}: {entry.statement}"
     console.print(Text(f"      {context}", style="dim"))
 
 
@@ -236,6 +257,187 @@ def print_verdict(console: Console, verdict: Verdict, readings: Readings) -> Non
             _print_finding(console, observation, "-", "yellow")
 
 
+# --- --packet: a whole UserMessage Packet ----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PacketVerdict:
+    """The verdict on a UserMessage Packet: wire violations, the packet, its Envelope (or why
+    it has none), whether it goes to a notification queue, and the verdict on its body."""
+
+    size: int
+    violations: tuple[Violation, ...]
+    packet: UserMessage | None
+    notification_queue: bool | None
+    envelope: Envelope | None
+    envelope_problem: str | None
+    body: Verdict | None
+
+    @property
+    def conforming(self) -> bool:
+        return not self.violations and self.body is not None and self.body.conforming
+
+
+def judge_packet(buf: bytes, readings: Readings = STRICT) -> PacketVerdict:
+    """Decode ``buf`` as one whole UserMessage Packet and judge it and its body."""
+    try:
+        packet, end = decode_user_message(buf)
+    except DecodeError as exc:
+        return PacketVerdict(len(buf), (exc.violation,), None, None, None, None, None)
+    violations: tuple[Violation, ...] = ()
+    if end != len(buf):
+        extra = len(buf) - end
+        violations = (
+            Violation(
+                R_PACKET_SIZE,
+                end,
+                f"{extra} {'byte follows' if extra == 1 else 'bytes follow'} the packet, "
+                f"which ends at byte {end} (PacketSize {packet.base.packet_size})",
+            ),
+        )
+    user = packet.user
+    name = format_name(user.destination, source=user.source_qm, destination=user.destination_qm)
+    envelope: Envelope | None = None
+    problem: str | None = None
+    try:
+        envelope, _ = packet_to_envelope(packet)
+    except NotRepresentable as exc:
+        problem = str(exc)
+    queue = is_notification_queue(name, str(user.destination_qm))
+    return PacketVerdict(
+        len(buf), violations, packet, queue, envelope, problem, judge(packet.body, readings)
+    )
+
+
+def _envelope_json(envelope: Envelope) -> dict[str, Any]:
+    """The Envelope as the adapter protocol writes it, without the body (judged apart) and
+    the arrival time (not on the wire)."""
+    data = envelope.to_json()
+    del data["body"], data["arrival_time"]
+    return data
+
+
+def packet_verdict_to_json(verdict: PacketVerdict, readings: Readings) -> dict[str, Any]:
+    """The ``mqcn decode --packet --json`` document for ``verdict``."""
+    return {
+        "conforming": verdict.conforming,
+        "readings": readings_name(readings),
+        "size": verdict.size,
+        "wire": {
+            "conforming": not verdict.violations,
+            "violations": [v.to_json() for v in verdict.violations],
+        },
+        "packet": packet_to_json(verdict.packet) if verdict.packet is not None else None,
+        "notification_queue": verdict.notification_queue,
+        "envelope": _envelope_json(verdict.envelope) if verdict.envelope is not None else None,
+        "envelope_problem": verdict.envelope_problem,
+        "body": verdict_to_json(verdict.body, readings) if verdict.body is not None else None,
+    }
+
+
+HEADER_NAMES = {
+    "base_header": "BaseHeader",
+    "user_header": "UserHeader",
+    "transaction_header": "TransactionHeader",
+    "security_header": "SecurityHeader",
+    "message_properties_header": "MessagePropertiesHeader",
+    "debug_header": "DebugHeader",
+    "soap_header": "SoapHeader",
+    "multi_queue_format_header": "MultiQueueFormatHeader",
+    "session_header": "SessionHeader",
+    "ack_body": "acknowledgment body",
+}
+_FLAG_FIELDS = ("flags",)
+_LONG_HEX = re.compile(f"([0-9a-f]{{2}}){{{HUMAN_BYTES_SHOWN + 1},}}")  # hex shown shortened
+
+
+def _flatten(data: Any, prefix: str = "") -> list[tuple[str, Any]]:
+    """Nested JSON as ``(dotted.name, value)`` rows; lists of objects numbered."""
+    if isinstance(data, dict):
+        rows: list[tuple[str, Any]] = []
+        for key, value in data.items():
+            name = f"{prefix}.{key}" if prefix else key
+            if isinstance(value, dict) or (
+                isinstance(value, list) and value and isinstance(value[0], dict)
+            ):
+                rows += _flatten(value, name)
+            else:
+                rows.append((name, value))
+        return rows
+    return [row for n, item in enumerate(data, 1) for row in _flatten(item, f"{prefix}[{n}]")]
+
+
+def _human_json(name: str, value: Any) -> str:
+    """One JSON value for people: flags in hex, long hex shortened, null as a dash."""
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int) and name.rsplit(".", 1)[-1] in _FLAG_FIELDS:
+        return f"0x{value:x}"
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value) if value else "none"
+    if value == "":
+        return "(empty)"
+    if isinstance(value, str) and _LONG_HEX.fullmatch(value):
+        return f"{value[: 2 * HUMAN_BYTES_SHOWN]}… ({len(value) // 2} bytes)"
+    return _safe(str(value))
+
+
+def print_packet_verdict(console: Console, verdict: PacketVerdict, readings: Readings) -> None:
+    """The human-readable report of ``mqcn decode --packet``."""
+    console.print(Text(f"UserMessage Packet: {verdict.size} bytes", style="bold"))
+    if verdict.packet is None:
+        console.print("The bytes cannot be decoded as a UserMessage Packet.")
+    else:
+        view = packet_to_json(verdict.packet)
+        console.print(f"Kind: {view['kind']}")
+        absent = []
+        for key, title in HEADER_NAMES.items():
+            if view[key] is None:
+                absent.append(title)
+                continue
+            console.print(Text(title, style="bold cyan"))
+            _print_fields(console, [(n, _human_json(n, v)) for n, v in _flatten(view[key])], "  ")
+        console.print(f"Absent: {', '.join(absent) or 'none'}")
+        console.print(Text("Envelope (the Message attributes MS-MQCN reads)", style="bold cyan"))
+        if verdict.envelope is not None:
+            rows = [(n, _human_json(n, v)) for n, v in _envelope_json(verdict.envelope).items()]
+            _print_fields(console, rows, "  ")
+        else:
+            console.print(f"  none: {_safe(verdict.envelope_problem or '')}")
+        if not verdict.notification_queue:
+            console.print(
+                Text(
+                    "  The destination is not a notification queue; the body is judged as a "
+                    "Change Notification Message all the same.",
+                    style="yellow",
+                )
+            )
+    console.print()
+    if verdict.violations:
+        count = len(verdict.violations)
+        noun = "requirement" if count == 1 else "requirements"
+        console.print(Text("WIRE: NOT CONFORMING", style="bold red"), f"- {count} {noun} broken:")
+        for violation in verdict.violations:
+            _print_finding(console, violation, "x", "bold red")
+    else:
+        console.print(Text("WIRE: CONFORMING", style="bold green"), "- no wire MUST broken")
+    if verdict.body is not None:
+        console.print()
+        console.print(Text("Body", style="bold"))
+        print_verdict(console, verdict.body, readings)
+    console.print()
+    if verdict.conforming:
+        console.print(Text("Packet: CONFORMING", style="bold green"), "- wire and body")
+    else:
+        body = len(verdict.body.violations) if verdict.body is not None else "not judged"
+        console.print(
+            Text("Packet: NOT CONFORMING", style="bold red"),
+            f"- wire: {len(verdict.violations)} broken, body: {body}",
+        )
+
+
 # --- the command --------------------------------------------------------------------------------
 
 
@@ -244,7 +446,10 @@ DECODE_HELP = (
     "optional) against every requirement checkable from its bytes alone.\n\n"
     "Exit 0: conforming (the decoded structure is printed). "
     "Exit 1: not conforming (each broken requirement ID with its byte offset and sentence). "
-    "Exit 2: usage error."
+    "Exit 2: usage error.\n\n"
+    "With --packet the bytes are a whole UserMessage Packet as it travels on TCP port 1801: "
+    "every header is shown, a broken wire requirement (e.g. MQMQ-2.2.19.1-2) makes it not "
+    "conforming, and its body is judged as above."
 )
 
 
@@ -274,11 +479,30 @@ def decode(
         bool,
         typer.Option("--lenient", help="Accept every errata reading an implementation may take."),
     ] = False,
+    packet: Annotated[
+        bool,
+        typer.Option(
+            "--packet",
+            help=(
+                "The bytes are a whole UserMessage Packet ([MS-MQMQ] 2.2.20): show every "
+                "header, judge it on the wire and judge its body."
+            ),
+        ),
+    ] = False,
 ) -> None:
     """``mqcn decode``: read the bytes, judge them, print the verdict (see DECODE_HELP)."""
     with boundary("decode"):
         buf = read_input(hex_text, file_name)
         readings = LENIENT if lenient else STRICT
+        if packet:
+            found = judge_packet(buf, readings)
+            if as_json:
+                document = json.dumps(packet_verdict_to_json(found, readings), indent=2)
+                sys.stdout.write(document + "\n")
+                sys.stdout.flush()
+            else:
+                print_packet_verdict(Console(highlight=False, soft_wrap=True), found, readings)
+            raise typer.Exit(ExitCode.OK if found.conforming else ExitCode.FOUND)
         verdict = judge(buf, readings)
         if as_json:
             document = json.dumps(verdict_to_json(verdict, readings), indent=2)

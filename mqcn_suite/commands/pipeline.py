@@ -1,7 +1,8 @@
 """``mqcn corpus generate``, ``mqcn audit`` and ``mqcn fuzz``: the Spark pipeline commands.
 
-* ``mqcn corpus generate --count N --out DIR [--invalid-share F] [--seed S]`` writes a
-  synthetic Parquet corpus (docs/corpus-format.md) on Spark;
+* ``mqcn corpus generate --count N --out DIR [--invalid-share F] [--seed S] [--format F]``
+  writes a synthetic Parquet corpus (docs/corpus-format.md) on Spark, or with
+  ``--format pcap`` the same messages as capture files (docs/capture.md);
 * ``mqcn audit INPUT --out DIR [--lenient]`` judges every message of a corpus (or of a folder
   of raw message bodies), writes verdicts/, quarantine/, summary.json and summary.html, and
   prints the balance ``rows in = conforming + non-conforming + quarantined`` with the rows
@@ -52,6 +53,7 @@ if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
     from mqcn_suite.pipeline.audit import AuditResult
+    from mqcn_suite.pipeline.corpus import CorpusResult
 
 DIVERGENCES_SHOWN = 10
 
@@ -101,6 +103,11 @@ GENERATE_HELP = (
     "Write a synthetic corpus of Change Notification Messages as Parquet (docs/corpus-format.md), "
     "built on Spark: many senders, both versions, all events and commands, and the given share "
     "of malformed or non-conforming messages. The same --seed gives byte-identical rows.\n\n"
+    "--format pcap writes the same messages as capture files instead (docs/capture.md): one "
+    "part-NNNNN.pcap per partition, each message an MS-MQQB session on TCP port 1801. The "
+    "executors write these files themselves, so --out must then be a local path or file:// URI "
+    "on a filesystem the driver and every executor share (no hdfs://). Messages the wire cannot "
+    "carry are counted and named, not written.\n\n"
     "Exit 0: written. Exit 2: usage error (--count below 1, an --out that is not an empty "
     "writable directory, ...: checked before Spark starts). Exit 3: internal error."
 )
@@ -122,24 +129,33 @@ def corpus_generate(
     seed: Annotated[
         str, typer.Option("--seed", metavar="S", help="Seed: same seed, same rows.")
     ] = "0",
+    file_format: Annotated[
+        str,
+        typer.Option(
+            "--format",
+            metavar="FORMAT",
+            help="parquet (a dataset) or pcap (capture files; --out on a shared filesystem).",
+        ),
+    ] = "parquet",
     master: MasterOption = "local[2]",
     conf: ConfOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print only a JSON document.")] = False,
 ) -> None:
     """``mqcn corpus generate`` (see GENERATE_HELP)."""
     with boundary("corpus generate", usage_errors=_usage_errors(), explain=_spark_explain):
-        from pathlib import Path
-
+        from mqcn_suite.pipeline.capture_corpus import check_format, local_out
         from mqcn_suite.pipeline.checks import check_generate_arguments
         from mqcn_suite.pipeline.session import check_master
 
         n = parse_int("--count", count)
         share = parse_float("--invalid-share", invalid_share)
         seed_value = parse_int("--seed", seed)
+        pcap = check_format(file_format) == "pcap"
         if not out:
             raise UsageError("--out is required")
         check_master(master)
-        check_generate_arguments(n, Path(out), share)  # before pyarrow, Spark, the generators
+        out_place = local_out(out) if pcap else out  # executors write captures: no Hadoop URI
+        check_generate_arguments(n, out_place, share)  # before pyarrow, Spark, the generators
 
         from mqcn_suite.pipeline.corpus import generate
         from mqcn_suite.pipeline.progress import spark_progress
@@ -147,28 +163,50 @@ def corpus_generate(
         with _session(master, conf) as spark:
             step = spark_progress(spark, Console(stderr=True, highlight=False))
             with step(f"generating {n} messages"):
-                result = generate(spark, n, out, share, seed_value)
+                result = generate(spark, n, out, share, seed_value, file_format)
         if as_json:
             sys.stdout.write(json.dumps(result.to_json(), indent=2) + "\n")
         else:
-            typer.echo(
-                f"wrote {result.rows} messages ({result.invalid_share:.0%} drawn malformed or "
-                f"non-conforming, seed {result.seed}) in {result.files} Parquet files to "
-                f"{result.path} in {result.seconds:.1f} s"
-            )
+            typer.echo(_generate_line(result))
+
+
+def _generate_line(result: CorpusResult) -> str:
+    """The summary line of ``corpus generate``; messages the wire cannot carry are named."""
+    drawn = f"({result.invalid_share:.0%} drawn malformed or non-conforming, seed {result.seed})"
+    if result.format == "parquet":
+        return (
+            f"wrote {result.rows} messages {drawn} in {result.files} Parquet files to "
+            f"{result.path} in {result.seconds:.1f} s"
+        )
+    line = (
+        f"wrote {result.messages} of {result.rows} messages {drawn} as MS-MQQB sessions in "
+        f"{result.files} capture files ({(result.bytes or 0) / 1e6:.1f} MB) to {result.path} "
+        f"in {result.seconds:.1f} s"
+    )
+    if result.unwritable:
+        line += (
+            f"; {result.unwritable} the wire cannot carry, not written "
+            f"(first: {result.first_unwritable})"
+        )
+    return line
 
 
 # --- audit -------------------------------------------------------------------------------------
 
 AUDIT_HELP = (
-    "Judge every message of INPUT (a Parquet corpus directory or file, or a folder of raw "
-    "message bodies) on Spark. Writes verdicts/ and quarantine/ (Parquet), summary.json and "
-    "summary.html into --out, and prints the balance rows in = conforming + non-conforming + "
-    "quarantined, with the rows in unreadable row groups and the bytes of files without a "
-    "readable footer.\n\n"
+    "Judge every message of INPUT (a Parquet corpus directory or file, a folder of raw "
+    "message bodies, or a pcap/pcapng capture or folder of captures) on Spark. Writes "
+    "verdicts/ and quarantine/ (Parquet), summary.json and summary.html into --out, and prints "
+    "the balance rows in = conforming + non-conforming + quarantined, with the rows in "
+    "unreadable row groups and the bytes of files without a readable footer.\n\n"
+    "A capture (tcpdump -w x.pcap tcp port 1801) is reassembled and every UserMessage sent to "
+    "a notification queue is judged; the balance is then UserMessages found = conforming + "
+    "non-conforming + other messages + quarantined, and stream bytes = packets + quarantined "
+    "+ lost (docs/capture.md).\n\n"
     "Exit 0: every row conforming. Exit 1: some row non-conforming or quarantined, or a file "
     "without a readable footer. Exit 2: usage error. Exit 3: internal error. Exit 5: INPUT "
-    "held no message (nothing judged)."
+    "held no message (nothing judged; for captures: no change notification and nothing set "
+    "aside)."
 )
 
 
@@ -177,7 +215,7 @@ def audit_command(
         str | None,
         typer.Argument(
             metavar="INPUT",
-            help="Parquet corpus (dir or file) or folder of raw bodies.",
+            help="Parquet corpus (dir or file), folder of raw bodies, or capture(s).",
             show_default=False,
         ),
     ] = None,
@@ -209,7 +247,8 @@ def audit_command(
 
         if not input_path:
             raise UsageError(
-                "give the INPUT corpus (a Parquet directory or file, or a folder of raw bodies)"
+                "give the INPUT corpus (a Parquet directory or file, a folder of raw bodies, "
+                "or a capture file or folder)"
             )
         if not out:
             raise UsageError("--out is required")
@@ -238,6 +277,15 @@ def audit_command(
                 "audit",
                 f"internal error: input rows lost: {result.balance_line()}",
                 ExitCode.INTERNAL,
+            )
+        if result.nothing_judged:  # a capture known to be empty of notifications only now
+            capture = result.capture or {}
+            fail(
+                "audit",
+                f"INPUT: {input_path} held 0 change notifications ({capture.get('files', 0)} "
+                f"capture file(s), {capture.get('frames', 0)} frames, {result.other_messages} "
+                "UserMessage(s) to other queues): nothing was judged",
+                ExitCode.NO_SCENARIO,
             )
         raise typer.Exit(ExitCode.OK if result.clean else ExitCode.FOUND)
 

@@ -47,7 +47,7 @@ from mqcn_suite.commands._common import (
     parse_int,
     parse_seconds,
 )
-from mqcn_suite.plugin import DEFAULT_MAX_TIMEOUTS
+from mqcn_suite.plugin import DEFAULT_MAX_TIMEOUTS, pcap_problem
 from mqcn_suite.report import (
     CUCUMBER_JSON,
     JUNIT_XML,
@@ -129,6 +129,7 @@ def pytest_arguments(
     timeout: float = DEFAULT_TIMEOUT,
     claims: str = "fail",
     max_timeouts: int = DEFAULT_MAX_TIMEOUTS,
+    pcap: Path | None = None,
 ) -> list[str]:
     """The pytest command line ``mqcn run`` uses (absolute paths; extra arguments last)."""
     root = suite_root()
@@ -147,6 +148,8 @@ def pytest_arguments(
         arguments.append(f"--mqcn-claims={claims}")
     if max_timeouts != DEFAULT_MAX_TIMEOUTS:
         arguments.append(f"--mqcn-max-timeouts={max_timeouts}")
+    if pcap is not None:
+        arguments.append(f"--mqcn-pcap={pcap.resolve()}")
     return [*arguments, *_silenced_plugins(), *extra]
 
 
@@ -415,6 +418,18 @@ def run(
             "--report", metavar="DIR", help="Where to write the report files (created if missing)."
         ),
     ] = Path("mqcn-report"),
+    pcap: Annotated[
+        Path | None,
+        typer.Option(
+            "--pcap",
+            metavar="FILE",
+            help=(
+                "Also write every message delivered to the target and every message its "
+                "client sends into FILE (pcap), each as an MS-MQQB session on TCP port 1801."
+            ),
+            show_default=False,
+        ),
+    ] = None,
     pytest_args: Annotated[
         list[str] | None,
         typer.Argument(
@@ -431,8 +446,10 @@ def run(
             raise UsageError(f"--claims: expected 'fail' or 'info', not {claims!r}")
         if max_timeouts < 0:
             raise UsageError(f"--max-timeouts: must be 0 (never stop) or more, not {max_timeouts}")
+        if pcap is not None and (problem := pcap_problem(pcap.resolve())) is not None:
+            raise UsageError(f"--pcap: {problem}")
         arguments = pytest_arguments(
-            target, directory, list(pytest_args or []), pics, timeout, claims, max_timeouts
+            target, directory, list(pytest_args or []), pics, timeout, claims, max_timeouts, pcap
         )
         started = time.time() - 1  # file systems with coarse modification times
         counter = RunCounter()
@@ -451,7 +468,10 @@ def run(
                 f"internal error: no {TRACEABILITY_JSON} was written in {directory}",
                 ExitCode.INTERNAL,
             )
-        print_summary(Console(highlight=False, soft_wrap=True), document, directory)
+        console = Console(highlight=False, soft_wrap=True)
+        print_summary(console, document, directory)
+        if pcap is not None and pcap.is_file():
+            console.print(f"Capture:\n  {pcap}")
         disagreement = counter.disagreement(document)
         if disagreement is not None:
             fail(

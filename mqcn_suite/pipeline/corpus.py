@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any
 import pyarrow as pa
 
 from mqcn_model.codec import body_buffer
+from mqcn_model.envelope import Envelope
 from mqcn_suite.pipeline.checks import check_generate_arguments
 from mqcn_suite.pipeline.errors import locate_failure
 from mqcn_suite.pipeline.generators import (
@@ -120,32 +121,42 @@ def _world(seed: int) -> World:
     return World.from_seed(seed)
 
 
+def corpus_message(row: int, seed: int, invalid_share: float) -> tuple[int, Envelope]:
+    """Row ``row`` of the corpus of ``seed``: its arrival (microseconds since the Unix epoch,
+    UTC) and its Envelope, whose ``arrival_time`` is that arrival in seconds.
+
+    The one draw of a row, shared by the Parquet rows (:func:`generate_rows`) and the capture
+    files (:mod:`.capture_corpus`), so both formats hold the same messages for a seed.
+    """
+    world = _world(seed)
+    rng = row_rng(seed, row)
+    if rng.random() < invalid_share:
+        _, body = malformed_message(rng, world)
+    else:
+        _, message = valid_message(rng, world)
+        body = body_buffer(message, 0 if rng.random() < 0.9 else rng.randrange(256))
+    arrival = ARRIVAL_EPOCH_US + row * ARRIVAL_STEP_US + rng.randrange(ARRIVAL_STEP_US)
+    return arrival, envelope(rng, world, body, row, arrival / 1_000_000)
+
+
 def generate_rows(ids: list[int], seed: int, invalid_share: float) -> pa.RecordBatch:
     """The corpus rows with the given row numbers, as one Arrow batch of :data:`SCHEMA`.
 
     Pure function of its arguments: this is what every Spark task runs on its slice of
     ``spark.range``, and what a test can call directly.
     """
-    world = _world(seed)
     columns: dict[str, list[Any]] = {name: [] for name in COLUMNS}
     arrivals: list[int] = []
     for row in ids:
-        rng = row_rng(seed, row)
-        if rng.random() < invalid_share:
-            _, body = malformed_message(rng, world)
-        else:
-            _, message = valid_message(rng, world)
-            body = body_buffer(message, 0 if rng.random() < 0.9 else rng.randrange(256))
-        jitter = rng.randrange(ARRIVAL_STEP_US)
-        env = envelope(rng, world, body, row, 0.0)
+        arrival, env = corpus_message(row, seed, invalid_share)
         columns["message_id"].append(env.message_id.to_bytes())
         sender = env.sender_identifier
         columns["sender_identifier"].append(str(sender) if sender is not None else None)
         columns["sender_identifier_type"].append(env.sender_identifier_type.name.rstrip("_"))
         columns["authentication_level"].append(env.authentication_level.name.rstrip("_"))
-        arrivals.append(ARRIVAL_EPOCH_US + row * ARRIVAL_STEP_US + jitter)
+        arrivals.append(arrival)
         columns["destination_format_name"].append(env.destination_format_name)
-        columns[BODY].append(body)
+        columns[BODY].append(env.body)
     arrays = []
     for field in SCHEMA:
         if field.name == "arrival_time":
@@ -157,7 +168,12 @@ def generate_rows(ids: list[int], seed: int, invalid_share: float) -> pa.RecordB
 
 @dataclass(frozen=True)
 class CorpusResult:
-    """What :func:`generate` wrote."""
+    """What :func:`generate` wrote.
+
+    ``rows`` messages were drawn; ``messages`` of them were written (all of them in Parquet;
+    in pcap those the wire can carry: ``unwritable`` others are counted, ``first_unwritable``
+    names one).  ``bytes`` is the size of the capture files (null for Parquet).
+    """
 
     path: str
     rows: int
@@ -166,6 +182,11 @@ class CorpusResult:
     seed: int
     invalid_share: float
     seconds: float
+    format: str = "parquet"
+    messages: int = 0
+    unwritable: int = 0
+    first_unwritable: str | None = None
+    bytes: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -177,21 +198,32 @@ def generate(
     out: str | Path,
     invalid_share: float = 0.1,
     seed: int = 0,
+    format: str = "parquet",
 ) -> CorpusResult:
-    """Write a synthetic corpus of ``count`` messages to the Parquet directory ``out``.
+    """Write a synthetic corpus of ``count`` messages to the directory ``out``.
 
     About ``invalid_share`` of the rows are malformed or non-conforming bodies (mutations,
     members of the catalogue of named defects, invalid reference vectors); the rest are
     conforming messages of both versions, of all four events and all three commands, from
     many senders; a few percent of the conforming Version 0x01 messages carry an envelope a
-    server must disregard (SenderIdentifierType or AuthenticationLevel).  A manifest
-    (``_mqcn_corpus.json``, ignored by Parquet readers) records the parameters.
+    server must disregard (SenderIdentifierType or AuthenticationLevel).  ``format``:
+    ``parquet`` (:data:`SCHEMA`) or ``pcap`` (one capture file per partition, the same
+    messages as MS-MQQB sessions: :mod:`.capture_corpus`).  A manifest
+    (``_mqcn_corpus.json``, ignored by Parquet and capture readers) records the parameters.
     """
-    out = Location(out)  # a local path or a Hadoop filesystem URI
+    from mqcn_suite.pipeline.capture_corpus import check_format, generate_pcap, local_out
+
+    pcap = check_format(format) == "pcap"
+    # a local path or a Hadoop filesystem URI; captures, written by the executors: local only
+    out = Location(local_out(out) if pcap else out)
     check_generate_arguments(count, out, invalid_share)
     started = time.perf_counter()
     wanted = max(default_parallelism(spark), math.ceil(count / ROWS_PER_PARTITION))
     partitions = max(1, min(wanted, count))
+    if pcap:
+        result = generate_pcap(spark, count, out.path, partitions, seed, invalid_share, started)
+        write_manifest(out, result)
+        return result
 
     def batches(iterator: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         for batch in iterator:
@@ -220,10 +252,16 @@ def generate(
         seed=seed,
         invalid_share=invalid_share,
         seconds=round(time.perf_counter() - started, 3),
+        messages=count,
     )
-    manifest = {"format": "mqcn-corpus", "version": FORMAT_VERSION, **result.to_json()}
-    (out / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", "utf-8")
+    write_manifest(out, result)
     return result
+
+
+def write_manifest(out: Location, result: CorpusResult) -> None:
+    """``_mqcn_corpus.json``: what :func:`generate` wrote (``format``: parquet or pcap)."""
+    manifest = {"manifest": "mqcn-corpus", "version": FORMAT_VERSION, **result.to_json()}
+    (out / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", "utf-8")
 
 
 def read_corpus(path: str | Path) -> pa.Table:

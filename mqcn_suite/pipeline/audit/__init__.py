@@ -1,6 +1,6 @@
 """``audit``: judge every message of a corpus on Spark and account for every input row.
 
-Two kinds of input (:mod:`.plan`; a new kind registers itself there):
+Three kinds of input (:mod:`.plan`; a new kind registers itself there):
 
 * a **Parquet corpus** (a directory of ``*.parquet`` files, or one file) in the format of
   :mod:`mqcn_suite.pipeline.corpus`.  The driver reads only the footers; each row group
@@ -12,7 +12,13 @@ Two kinds of input (:mod:`.plan`; a new kind registers itself there):
   (Spark's own Parquet source would either fail the whole job on the first corrupt file or,
   with ``ignoreCorruptFiles``, drop it silently -- neither accounts for the rows.)
 * a **folder of raw message bodies** (anything else): Spark's ``binaryFile`` source, one
-  message per file, judged exactly as ``mqcn decode --file`` judges it.
+  message per file, judged exactly as ``mqcn decode --file`` judges it;
+* **packet captures** (pcap, pcapng; a file or a folder of them; :mod:`.capture`): one task
+  per capture file reassembles TCP, frames MS-MQQB packets and judges every UserMessage sent
+  to a notification queue as a Parquet row with the same envelope; its verdict row also
+  says where it was (capture, frames, stream, capture time).  Other packets are counted,
+  bytes that are no packet or were not captured are quarantined, and the balance counts
+  UserMessages and stream bytes.
 
 Every message goes through :func:`mqcn_model.judge.judge` (the fast codec and the content
 rules) inside ``mapInArrow``, a batch of Arrow rows at a time, and through the reference
@@ -39,6 +45,7 @@ The modules, each doing one thing:
 * :mod:`.schema`  -- output directory names, Arrow schemas, row kinds, quarantine scopes
 * :mod:`.judging` -- :class:`Auditor`: one message in, one verdict row's values out
 * :mod:`.tasks`   -- the Spark tasks of each input kind and the Arrow rows they build
+* :mod:`.capture` -- the capture input kind: detection, planning, its task, its summary block
 * :mod:`.plan`    -- the input kinds, :func:`plan_input`, :func:`check_work`
 * :mod:`.job`     -- :func:`audit`: the Spark actions and the outputs
 * :mod:`.summary` -- the per-task tallies, ``summary.json`` and ``summary.html``
@@ -56,10 +63,13 @@ from mqcn_suite.pipeline.audit.plan import (
     register_input_kind,
 )
 from mqcn_suite.pipeline.audit.schema import (
+    CAPTURE_COLUMNS,
     QUARANTINE_COLUMNS,
     QUARANTINE_DIR,
     QUARANTINE_SCHEMA,
     ROW_SCHEMA,
+    SCOPE_CAPTURE_BYTES,
+    SCOPE_CAPTURE_PACKET,
     SCOPE_FILE,
     SCOPE_NO_FOOTER,
     SCOPE_ROW,
@@ -75,12 +85,15 @@ from mqcn_suite.pipeline.audit.summary import Tally, balance_text, render_html, 
 from mqcn_suite.pipeline.audit.tasks import RowBuilder, judge_parquet_units, judge_raw_files
 
 __all__ = [
+    "CAPTURE_COLUMNS",
     "INPUT_KINDS",
     "QUARANTINE_COLUMNS",
     "QUARANTINE_DIR",
     "QUARANTINE_SCHEMA",
     "REASON_OF",
     "ROW_SCHEMA",
+    "SCOPE_CAPTURE_BYTES",
+    "SCOPE_CAPTURE_PACKET",
     "SCOPE_FILE",
     "SCOPE_NO_FOOTER",
     "SCOPE_ROW",

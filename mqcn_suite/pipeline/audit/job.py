@@ -62,18 +62,40 @@ class AuditResult:
     rows_in_unreadable_row_groups: int = 0
     files_without_footer: int = 0
     bytes_without_footer: int = 0
+    other_messages: int = 0  # captures: UserMessages to other queues (not judged, counted)
+    quarantine_entries: int = 0
+    capture: dict[str, Any] | None = None  # summary.json's "capture" block (mode "capture")
 
     @property
     def balanced(self) -> bool:
-        return self.rows_in == self.conforming + self.non_conforming + self.quarantined
+        """Every message found is judged, counted or quarantined (and, for captures, every
+        stream byte is in a packet, a quarantine entry or lost)."""
+        judged = self.conforming + self.non_conforming + self.other_messages + self.quarantined
+        return self.rows_in == judged and (
+            self.capture is None or bool(self.capture["bytes_balanced"])
+        )
 
     @property
     def clean(self) -> bool:
         """Every input row read and conforming: nothing non-conforming, nothing set aside."""
-        return not (self.non_conforming or self.quarantined or self.files_without_footer)
+        return not (
+            self.non_conforming
+            or self.quarantined
+            or self.files_without_footer
+            or self.quarantine_entries
+        )
+
+    @property
+    def nothing_judged(self) -> bool:
+        """A capture audit that judged no message and set nothing aside: the captures held
+        no change notification.  (Other inputs without messages are refused before the job:
+        :func:`~.plan.check_work`.)"""
+        return self.mode == "capture" and not (
+            self.conforming or self.non_conforming or self.quarantine_entries
+        )
 
     def balance_line(self) -> str:
-        return balance_text(self.summary["balance"])
+        return balance_text(self.summary["balance"], self.capture)
 
 
 def check_out(out: str | Path | Location) -> None:
@@ -173,6 +195,9 @@ def audit(
         rows_in_unreadable_row_groups=balance["rows_in_unreadable_row_groups"],
         files_without_footer=balance["files_without_footer"],
         bytes_without_footer=balance["bytes_without_footer"],
+        other_messages=balance.get("other_messages", 0),
+        quarantine_entries=balance.get("quarantine_entries", 0),
+        capture=summary.get("capture"),
     )
     (out / SUMMARY_JSON).write_text(json.dumps(summary, indent=2) + "\n", "utf-8")
     (out / SUMMARY_HTML).write_text(render_html(summary), "utf-8")

@@ -24,7 +24,7 @@ from mqcn_model.envelope import Envelope, MessageId
 from mqcn_model.errata import STRICT, Readings
 from mqcn_model.judge import judge
 from mqcn_model.server import Decoded, NotificationServer, ProcessingRecord, QueueManager
-from mqcn_suite.pipeline.audit.schema import VERDICT_COLUMNS
+from mqcn_suite.pipeline.audit.schema import CAPTURE_COLUMNS, VERDICT_COLUMNS
 
 # --- server-side reasons ----------------------------------------------------------------------
 
@@ -54,6 +54,7 @@ _NO_MESSAGE_ID = MessageId(uuid.UUID(int=0), 0)  # a message without a usable PR
 # List columns are given as tuples: a row of immutable values is one the garbage collector
 # stops tracking, and a task holds thousands of rows until it builds their Arrow batch.
 _NONE: tuple[str, ...] = ()
+_NO_CAPTURE: tuple[None, ...] = (None,) * len(CAPTURE_COLUMNS)  # not from a capture
 _CACHE_LIMIT = 4096  # distinct senders / envelope names remembered per Auditor
 _Q_INSTANCE = int(PropId.PROPID_Q_INSTANCE)
 
@@ -140,12 +141,15 @@ class Auditor:
         message_id: bytes | None = None,
         sender_type: str | None = "QueueManagerIdentifier",
         auth_level: str | None = "Sig20",
+        capture: tuple[Any, ...] = _NO_CAPTURE,
     ) -> tuple[Any, ...]:
         """The verdict row of one message: its values in the order of :data:`VERDICT_COLUMNS`.
 
         ``sender_type`` and ``auth_level`` are the envelope's enum names as the corpus holds
         them (``None`` for ``None_``); a name that is not one is no verdict on the body, but
-        the server view is then ``unknown`` for reason ``envelope``.
+        the server view is then ``unknown`` for reason ``envelope``.  ``capture``: the values
+        of the capture columns (file, frames, stream, capture time) of a message read from a
+        capture; null for the other inputs.
         """
         verdict = judge(body, self.readings)
         violations = verdict.violations
@@ -211,6 +215,7 @@ class Auditor:
             updates,
             controller,
             *view,
+            *capture,
         )
 
     def row(self, source: str, body: bytes, *envelope: Any) -> dict[str, Any]:

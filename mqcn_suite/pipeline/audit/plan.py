@@ -6,10 +6,11 @@ footers, file sizes), returns the work for the executors, the input it already s
 (a file without a readable footer, a stray file, an unreadable raw file) and the number of
 rows the input is known to hold -- the left side of the audit's balance.
 
-Two kinds are built in, asked in this order: ``parquet`` (any ``*.parquet`` file in the
-input; docs/corpus-format.md) and ``raw`` (anything else: one message body per file).  A new
-kind (packet captures, say) is one :func:`register_input_kind` call with its planner and the
-frame function of its Spark task (:mod:`.tasks`); nothing else changes.
+Three kinds are built in, asked in this order: ``capture`` (an input holding a pcap or
+pcapng file; :mod:`.capture`), ``parquet`` (any ``*.parquet`` file in the input;
+docs/corpus-format.md) and ``raw`` (anything else: one message body per file).  A new kind
+is one :func:`register_input_kind` call with its planner and the frame function of its Spark
+task (:mod:`.tasks`); nothing else changes.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 
+from mqcn_suite.pipeline.audit.capture import capture_frame, claims_captures, plan_captures
 from mqcn_suite.pipeline.audit.schema import SCOPE_FILE, SCOPE_NO_FOOTER, quarantine_row
 from mqcn_suite.pipeline.audit.tasks import parquet_frame, raw_frame
 from mqcn_suite.pipeline.corpus import BODY
@@ -57,8 +59,9 @@ class Plan:
 
     @property
     def empty(self) -> bool:
-        """Nothing to judge and nothing to set aside."""
-        return self.rows_expected == 0 and not self.quarantined
+        """Nothing to judge and nothing to set aside (a capture's messages are known only
+        once it is read: a capture file is work)."""
+        return self.rows_expected == 0 and not self.quarantined and not self.work
 
 
 @dataclass(frozen=True)
@@ -230,3 +233,6 @@ def raw_problem(file: Path) -> str | None:
 
 register_input_kind(InputKind("raw", lambda _files: True, plan_raw, raw_frame))
 register_input_kind(InputKind("parquet", _has_parquet, plan_parquet, parquet_frame, "Parquet rows"))
+register_input_kind(  # asked first: a folder of captures is no folder of raw bodies
+    InputKind("capture", claims_captures, plan_captures, capture_frame, "capture files")
+)

@@ -46,6 +46,7 @@ T_VERSION = "version"  # version
 T_SERVER = "server"  # server_outcome, server_reason, server_requirement
 T_SCOPE = "scope"  # scope
 T_REASON = "reason"  # reason
+T_CAPTURE = "capture"  # counter: what captures held (.capture), e.g. "frames", "packets:SessionAck"
 _KEYS = {
     T_VERDICTS: ("conforming",),
     T_REQUIREMENT: ("requirement",),
@@ -54,6 +55,7 @@ _KEYS = {
     T_SERVER: ("server_outcome", "server_reason", "server_requirement"),
     T_SCOPE: ("scope",),
     T_REASON: ("reason",),
+    T_CAPTURE: ("counter",),
 }
 _KEY_COLUMNS = tuple(dict.fromkeys(c for keys in _KEYS.values() for c in keys))
 _COUNT_COLUMNS = ("n", "bad", "rows", "bytes")
@@ -79,6 +81,11 @@ class Tally:
         self.server: dict[tuple[Any, ...], int] = {}
         self.scopes: dict[str, list[Any]] = {}  # [entries, rows, bytes]
         self.reasons: dict[str, list[Any]] = {}
+        self.counters: dict[str, int] = {}  # capture counts by name (.capture)
+
+    def count(self, counter: str, n: int = 1) -> None:
+        """Add ``n`` to the capture count ``counter`` (frames, bytes, packets by kind...)."""
+        self.counters[counter] = self.counters.get(counter, 0) + n
 
     def add_verdicts(self, batch: pa.RecordBatch) -> None:
         """Count the verdict rows of ``batch`` (their :data:`VERDICT_COLUMNS`), vectorized."""
@@ -137,6 +144,8 @@ class Tally:
         for tally, counts in ((T_SCOPE, self.scopes), (T_REASON, self.reasons)):
             for key, (n, rows_, size) in counts.items():
                 rows.append({"tally": tally, tally: key, "n": n, "rows": rows_, "bytes": size})
+        for counter, n in self.counters.items():
+            rows.append({"tally": T_CAPTURE, "counter": counter, "n": n})
         for row in rows:
             row["status"] = TALLY
         return pa.RecordBatch.from_pylist(rows, schema=ROW_SCHEMA)
@@ -181,9 +190,28 @@ def summarize(
     for row in found:
         groups[row["tally"]].append(row)
         distinct[row["tally"]] = row["keys"]
-    quarantine = frame.filter(F.col("status") == "quarantined").select(*QUARANTINE_COLUMNS)
+    # capture_time as microseconds: Spark would hand a zone-less local datetime to Python
+    columns = [
+        F.unix_micros(c).alias(c) if c == "capture_time" else F.col(c) for c in QUARANTINE_COLUMNS
+    ]
+    quarantine = frame.filter(F.col("status") == "quarantined").select(*columns)
     entries = quarantine.orderBy("source").limit(TOP_REASONS).collect()
     return document(groups, distinct, entries, plan, input_path, readings)
+
+
+def _iso(micros: int | None) -> str | None:
+    """Microseconds since the epoch as ISO 8601 UTC text for summary.json (None stays None).
+
+    >>> _iso(1_767_225_600_250_000)
+    '2026-01-01T00:00:00.250000+00:00'
+    """
+    if micros is None:
+        return None
+    return (
+        datetime.fromtimestamp(micros // 1_000_000, UTC)
+        .replace(microsecond=micros % 1_000_000)
+        .isoformat()
+    )
 
 
 def _nulls_first(value: Any) -> tuple[bool, Any]:
@@ -264,11 +292,22 @@ def document(
             "rows": r["rows"],
             "bytes": r["bytes"],
             "reason": r["reason"],
+            "detail": r["detail"],
+            "capture": r["capture"],
+            "stream": r["stream"],
+            "frames": list(r["frames"]) if r["frames"] is not None else None,
+            "capture_time": _iso(r["capture_time"]),
         }
         for r in entries
     ]
+    rows_in, other, capture = plan.rows_expected, 0, None
+    if plan.mode == "capture":  # what was found is known only now, from the tasks' counts
+        from mqcn_suite.pipeline.audit.capture import capture_summary
+
+        capture = capture_summary({r["counter"]: int(r["n"]) for r in groups[T_CAPTURE]})
+        rows_in, other = capture["user_messages"], capture["other_messages"]
     balance = {
-        "rows_in": plan.rows_expected,
+        "rows_in": rows_in,
         "conforming": conforming,
         "non_conforming": non_conforming,
         "quarantined": quarantined_rows,
@@ -276,7 +315,14 @@ def document(
         "files_without_footer": int(no_footer["n"]) if no_footer else 0,
         "bytes_without_footer": int(no_footer["bytes"] or 0) if no_footer else 0,
     }
-    balance["balanced"] = balance["rows_in"] == conforming + non_conforming + quarantined_rows
+    extra: dict[str, Any] = {}
+    if capture is not None:  # UserMessages to other queues; entries whose rows are unknown
+        balance["other_messages"] = other
+        balance["quarantine_entries"] = sum(int(r["n"]) for r in by_scope.values())
+        extra["capture"] = capture
+    balance["balanced"] = rows_in == conforming + non_conforming + other + quarantined_rows and (
+        capture is None or capture["bytes_balanced"]
+    )
     return {
         "input": str(input_path),
         "mode": plan.mode,
@@ -293,11 +339,17 @@ def document(
         "by_version": by_version,
         "by_server_outcome": by_server,
         "quarantine": {"by_reason": quarantine_reasons, "entries": quarantine_sources},
+        **extra,
     }
 
 
-def balance_text(balance: dict[str, Any]) -> str:
-    """The balance as one line (the CLI, summary.html): rows, then what could not be counted."""
+def balance_text(balance: dict[str, Any], capture: dict[str, Any] | None = None) -> str:
+    """The balance as one line (the CLI, summary.html): rows, then what could not be counted;
+    for captures (``capture``: summary.json's block), the messages found, then the bytes."""
+    if capture is not None:
+        from mqcn_suite.pipeline.audit.capture import capture_balance_text
+
+        return capture_balance_text(balance, capture)
     sign = "=" if balance["balanced"] else "!="
     known = " (known)" if balance["files_without_footer"] else ""
     files = balance["files_without_footer"]
@@ -321,5 +373,5 @@ def render_html(summary: dict[str, Any]) -> str:
         lstrip_blocks=True,
     )
     return env.get_template("summary.html.j2").render(
-        s=summary, balance_line=balance_text(summary["balance"])
+        s=summary, balance_line=balance_text(summary["balance"], summary.get("capture"))
     )

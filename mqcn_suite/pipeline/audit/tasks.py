@@ -20,6 +20,7 @@ import pyarrow as pa
 from mqcn_model.errata import Readings
 from mqcn_suite.pipeline.audit.judging import Auditor
 from mqcn_suite.pipeline.audit.schema import (
+    CAPTURE_COLUMNS,
     QUARANTINED,
     ROW_SCHEMA,
     SCOPE_ROW_GROUP,
@@ -78,12 +79,14 @@ class RowBuilder:
         message_ids: Sequence[bytes | None] | None = None,
         sender_types: Sequence[str | None] | None = None,
         auth_levels: Sequence[str | None] | None = None,
+        captures: Sequence[tuple[Any, ...]] | None = None,
     ) -> None:
         """Judge each message of a batch, or quarantine the ones that cannot be judged at all.
 
         The arguments are columns, one value per message.  An envelope column not given holds
         what a corpus without it is taken to hold: no message id, an authenticated
-        (``Sig20``) ``QueueManagerIdentifier`` sender.
+        (``Sig20``) ``QueueManagerIdentifier`` sender.  ``captures``: the values of the
+        capture columns of each message (:data:`~.schema.CAPTURE_COLUMNS`), for a capture.
         """
         values, verdicts, quarantine = auditor.values, self._verdicts, self._quarantine
         count = len(bodies)
@@ -91,17 +94,21 @@ class RowBuilder:
             [None] * count if message_ids is None else message_ids,
             ["QueueManagerIdentifier"] * count if sender_types is None else sender_types,
             ["Sig20"] * count if auth_levels is None else auth_levels,
+            [_NO_CAPTURE] * count if captures is None else captures,
             strict=True,
         )
-        for source, body, (message_id, kind, level) in zip(sources, bodies, envelopes, strict=True):
+        for source, body, (message_id, kind, level, where) in zip(
+            sources, bodies, envelopes, strict=True
+        ):
             if body is None:
-                quarantine.append(quarantine_row(source, f"{BODY} is null", 1, message_id))
+                entry = quarantine_row(source, f"{BODY} is null", 1, message_id)
+                quarantine.append(_placed(entry, where))
                 continue
             try:
-                verdicts.append(values(source, bytes(body), message_id, kind, level))
+                verdicts.append(values(source, bytes(body), message_id, kind, level, where))
             except Exception as exc:  # a bug in the model must not lose the row
                 reason = f"internal error: {type(exc).__name__}: {exc}"
-                quarantine.append(quarantine_row(source, reason, 1, message_id))
+                quarantine.append(_placed(quarantine_row(source, reason, 1, message_id), where))
 
     def discard(self) -> None:
         """Forget the rows added since the last :meth:`batches` (their input is set aside)."""
@@ -129,6 +136,16 @@ class RowBuilder:
             scope, reason = entry["scope"], entry["reason"]
             self.tally.add_quarantine(scope, reason, entry["rows"], entry["bytes"])
         return out
+
+
+_NO_CAPTURE: tuple[None, ...] = (None,) * len(CAPTURE_COLUMNS)
+
+
+def _placed(entry: dict[str, Any], where: tuple[Any, ...]) -> dict[str, Any]:
+    """``entry`` with the capture columns ``where`` (unchanged when it is not from a capture)."""
+    if where is _NO_CAPTURE:
+        return entry
+    return {**entry, **dict(zip(CAPTURE_COLUMNS, where, strict=True))}
 
 
 # --- Parquet corpus ----------------------------------------------------------------------------

@@ -1,0 +1,217 @@
+"""Capture audit throughput and memory: pcap in, verdicts out, one process and Spark.
+
+On demand, never part of the tests::
+
+    python benchmarks/bench_capture.py                       # 100 000 and 400 000 messages
+    python benchmarks/bench_capture.py --sizes 20000         # a quick check
+    python benchmarks/bench_capture.py --sizes 400000 --keep --memory-only
+
+For each size it generates a capture corpus (``corpus generate --format pcap``, seed 1; one
+``part-NNNNN.pcap`` per partition, one MS-MQQB session per message, about 2.7 KB a message:
+400 000 messages make 1.1 GB), reused from an earlier ``--keep`` run when its manifest
+matches, then measures on it:
+
+* **reader alone** (fresh subprocess): :func:`mqcn_model.capture.iter_capture` over every
+  file in 1 MiB chunks -- containers, TCP reassembly, MS-MQQB framing, the wire codec;
+* **single process** (fresh subprocess): the audit's own task code
+  (:func:`mqcn_suite.pipeline.audit.capture.judge_capture_units`: read, judge, server view,
+  Arrow rows, tally) over every file, no Spark;
+* **Spark**: ``audit.audit`` on ``--master`` (default ``local[2]``): the same task, one per
+  capture file, plus the verdict and quarantine Parquet and the summary.
+
+Rates are messages per second and megabytes (10^6 bytes) of capture per second of wall
+time.  Peak memory: the subprocesses report their own peak RSS (``ru_maxrss``: one Python
+process reading and judging, whatever the file size); for Spark, the largest resident set
+of the whole process tree (this driver, the JVM, the Python workers) sampled every 0.2 s
+with :class:`bench_audit.PeakMemory`.  Memory is *flat in capture size* when the 1.1 GB
+corpus peaks where the 270 MB one does.  ``--memory-only`` skips the two in-process runs.
+
+Results go to stdout, one JSON line per size, and to ``--json`` (default
+``bench_capture.json`` in the work directory).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench_audit, next to this file
+
+SEED = 1
+CHUNK = 1 << 20
+
+
+def _files(corpus: Path) -> list[Path]:
+    return sorted(corpus.glob("part-*.pcap"))
+
+
+def reader_alone(corpus: Path) -> dict[str, Any]:
+    """iter_capture over every file (run in a fresh process by :func:`measure`)."""
+    from mqcn_model.capture import Message, iter_capture
+
+    messages = size = 0
+    started = time.perf_counter()
+    for path in _files(corpus):
+        size += path.stat().st_size
+        with path.open("rb") as stream:
+            chunks = iter(lambda: stream.read(CHUNK), b"")
+            messages += sum(1 for r in iter_capture(path.name, chunks) if isinstance(r, Message))
+    return _rates(messages, size, time.perf_counter() - started)
+
+
+def single_process(corpus: Path) -> dict[str, Any]:
+    """The audit task's code over every file (run in a fresh process by :func:`measure`)."""
+    import pyarrow as pa
+
+    from mqcn_model.errata import STRICT
+    from mqcn_suite.pipeline.audit.capture import UNIT_SCHEMA, judge_capture_units
+
+    files = _files(corpus)
+    units = pa.RecordBatch.from_pylist(
+        [{"path": str(p), "bytes": p.stat().st_size} for p in files], schema=UNIT_SCHEMA
+    )
+    verdicts = 0
+    started = time.perf_counter()
+    for batch in judge_capture_units(STRICT)(iter([units])):
+        statuses = batch.column("status").to_pylist()
+        verdicts += statuses.count("verdict")
+    seconds = time.perf_counter() - started
+    return _rates(verdicts, sum(p.stat().st_size for p in files), seconds)
+
+
+def _rates(messages: int, size: int, seconds: float) -> dict[str, Any]:
+    return {
+        "messages": messages,
+        "mb": round(size / 1e6, 1),
+        "seconds": round(seconds, 2),
+        "messages_per_s": round(messages / seconds, 1),
+        "mb_per_s": round(size / 1e6 / seconds, 2),
+        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
+    }
+
+
+def measure(kind: str, corpus: Path) -> dict[str, Any]:
+    """Run ``kind`` (reader / single) in a fresh Python, so that its peak RSS is its own."""
+    done = subprocess.run(
+        [sys.executable, __file__, "--child", kind, str(corpus)],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def corpus_for(spark: Any, size: int, work: Path, share: float) -> tuple[Path, Any]:
+    """The capture corpus of ``size`` messages (reused when a ``--keep`` run left it)."""
+    from bench_audit import PeakMemory
+
+    from mqcn_suite.pipeline.corpus import MANIFEST, generate
+
+    corpus = work / f"capture-{size}"
+    manifest = corpus / MANIFEST
+    if manifest.exists():
+        known = json.loads(manifest.read_text())
+        if (known.get("format"), known["rows"], known["seed"], known["invalid_share"]) == (
+            "pcap",
+            size,
+            SEED,
+            share,
+        ):
+            return corpus, None
+    shutil.rmtree(corpus, ignore_errors=True)
+    with PeakMemory() as memory:
+        made = generate(spark, size, corpus, share, seed=SEED, format="pcap")
+    return corpus, {
+        "seconds": made.seconds,
+        "messages_per_s": round(size / made.seconds, 1),
+        "mb_per_s": round((made.bytes or 0) / 1e6 / made.seconds, 2),
+        "files": made.files,
+        "unwritable": made.unwritable,
+        "peak_rss_mb": round(memory.peak / 2**20),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--sizes", default="100000,400000")
+    parser.add_argument("--master", default="local[2]")
+    parser.add_argument("--conf", action="append", default=[], metavar="KEY=VALUE")
+    parser.add_argument("--invalid-share", type=float, default=0.1)
+    parser.add_argument("--memory-only", action="store_true", help="skip the in-process runs")
+    parser.add_argument("--workdir", default="/tmp/mqcn-bench-capture")
+    parser.add_argument("--keep", action="store_true", help="keep (and reuse) the captures")
+    parser.add_argument("--json", default=None)
+    parser.add_argument("--child", nargs=2, metavar=("KIND", "CORPUS"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        kind, corpus = args.child
+        run = reader_alone if kind == "reader" else single_process
+        print(json.dumps(run(Path(corpus))), flush=True)
+        return
+
+    # imported here, not at the top: the measuring subprocesses load only what they measure
+    from bench_audit import PeakMemory, tree_cpu
+
+    from mqcn_suite.pipeline.audit import audit
+    from mqcn_suite.pipeline.session import create_session
+
+    work = Path(args.workdir)
+    work.mkdir(parents=True, exist_ok=True)
+    conf = dict(item.split("=", 1) for item in args.conf)
+    spark = create_session(args.master, conf)
+    results: dict[str, Any] = {"master": args.master, "cpus": os.cpu_count(), "sizes": []}
+    target = Path(args.json) if args.json else work / "bench_capture.json"
+    try:
+        for size in (int(s) for s in args.sizes.split(",") if s):
+            corpus, made = corpus_for(spark, size, work, args.invalid_share)
+            capture_bytes = sum(p.stat().st_size for p in _files(corpus))
+            entry: dict[str, Any] = {
+                "messages": size,
+                "capture_mb": round(capture_bytes / 1e6, 1),
+                "files": len(_files(corpus)),
+                "generate": made,
+            }
+            if not args.memory_only:
+                entry["reader_alone"] = measure("reader", corpus)
+                entry["single_process"] = measure("single", corpus)
+            out = work / f"audit-{size}"
+            shutil.rmtree(out, ignore_errors=True)
+            with PeakMemory() as memory:
+                started, cpu = time.perf_counter(), tree_cpu(os.getpid())
+                audited = audit(spark, corpus, out)
+                seconds, cpu = time.perf_counter() - started, tree_cpu(os.getpid()) - cpu
+            entry["spark"] = {
+                "seconds": round(seconds, 2),
+                "messages_per_s": round(size / seconds, 1),
+                "mb_per_s": round(capture_bytes / 1e6 / seconds, 2),
+                "cpu_seconds": round(cpu, 1),
+                "load_average": os.getloadavg(),
+                "peak_rss_mb": round(memory.peak / 2**20),
+                "balanced": audited.balanced,
+                "balance": audited.balance_line(),
+            }
+            if not args.memory_only:
+                single = entry["single_process"]["messages_per_s"]
+                entry["spark_over_single"] = round(entry["spark"]["messages_per_s"] / single, 3)
+            results["sizes"].append(entry)
+            print(json.dumps(entry), flush=True)
+            target.write_text(json.dumps(results, indent=2) + "\n")
+            shutil.rmtree(out, ignore_errors=True)
+            if not args.keep:
+                shutil.rmtree(corpus, ignore_errors=True)
+    finally:
+        spark.stop()
+    target.write_text(json.dumps(results, indent=2) + "\n")
+    print(f"results in {target}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,371 @@
+"""MS-MQQB framing of one direction of a TCP connection: stream bytes in, records out (pure).
+
+A :class:`StreamFramer` is given the bytes of one direction in order (``data``), told where
+bytes are missing (``gap``) and where the stream ends (``finish``).  It cuts packets with the
+wire codec's :func:`~mqcn_model.wire.framing.next_frame` (BaseHeader.PacketSize, plus the
+trailing SessionHeader of a UserMessage, errata W-01) and decodes each one:
+
+* a UserMessage Packet to a notification queue → :class:`~.records.Message`;
+* any other packet → :class:`~.records.Packet` (with the wire ``violation`` when the codec
+  refuses it);
+* bytes that start no packet → one :class:`~.records.Quarantine` per run of such bytes: the
+  framer resynchronises on the next place a BaseHeader could start
+  (:func:`~mqcn_model.wire.framing.find_base_header`) whose packet decodes, and the reason
+  is the first thing wrong (``mid-session-start`` for a stream seen from its middle,
+  ``no-base-header`` with the wire requirement — a wrong Signature, a PacketSize above 4 MB
+  — and ``not-msmq`` for a stream in which no packet was ever found);
+* a packet cut short by a gap (``packet-cut-by-gap``) or by the end of the stream
+  (``stream-ends-inside-packet``) → one quarantine record for its bytes;
+* a gap → :class:`~.records.Lost`, then resynchronisation.
+
+It holds the bytes of at most one packet (PacketSize is at most 4 MB, [MS-MQMQ] 2.2.19.1)
+plus the 7 bytes a BaseHeader split across segments needs: a stream of anything else is
+counted as it passes, never kept.  Which destination is a notification queue:
+NOTIFY_QUEUE_PRIVATE of the queue manager the packet is addressed to (``PRIVATE=<its
+GUID>\\3``, MS-MQCN 1.9), or a direct name of its path ``...\\private$\\notify_queue$``
+(3.2.1.2.1).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from mqcn_model.capture.records import (
+    CUT_BY_GAP,
+    ENDS_INSIDE_PACKET,
+    MID_SESSION,
+    NO_BASE_HEADER,
+    NOT_MSMQ,
+    Lost,
+    Message,
+    Packet,
+    Quarantine,
+    Record,
+    Where,
+)
+from mqcn_model.constants import (
+    NOTIFY_QUEUE_NAME,
+    AuthLevel,
+    notify_queue_format_name,
+    same_format_name,
+)
+from mqcn_model.errors import DecodeError
+from mqcn_model.wire.base import IN, SIGNATURE_BYTES
+from mqcn_model.wire.framing import NEED_MORE, NOT_BASE_HEADER, find_base_header, next_frame
+from mqcn_model.wire.mapping import NotRepresentable, packet_to_envelope
+from mqcn_model.wire.packet import decode_packet
+from mqcn_model.wire.queues import format_name
+from mqcn_model.wire.usermessage import USER_MESSAGE, UserMessage
+
+# A BaseHeader candidate is VersionNumber + Reserved + Flags + Signature: 8 bytes; keep the
+# last 7 of a run with none, the start of one may be there.
+_KEEP = len(SIGNATURE_BYTES) + 3
+_NOTIFY_PATH_SUFFIX = f"\\private$\\{NOTIFY_QUEUE_NAME}".lower()
+
+
+def is_notification_queue(name: str, queue_manager: str) -> bool:
+    """Is the format name ``name`` (the destination of a packet addressed to the queue
+    manager ``queue_manager``) the notification queue?
+
+    >>> qm = "0f2c1e3a-0000-4000-8000-000000000001"
+    >>> is_notification_queue(f"PRIVATE={qm.upper()}\\\\3", qm)
+    True
+    >>> is_notification_queue("DIRECT=OS:host\\\\private$\\\\notify_queue$", qm)
+    True
+    >>> is_notification_queue(f"PRIVATE={qm}\\\\4", qm)
+    False
+    """
+    if same_format_name(name, notify_queue_format_name(queue_manager)):
+        return True
+    return name.upper().startswith("DIRECT=") and name.lower().endswith(_NOTIFY_PATH_SUFFIX)
+
+
+class StreamFramer:
+    """Frames one direction of one TCP connection (see the module docstring).
+
+    ``response``: True when this direction comes from the acceptor (port 1801), so its
+    EstablishConnection is a response whose Padding the codec checks; None when unknown.
+    ``mid_session``: the capture does not hold the stream's start (no SYN), so the first
+    bytes are skipped up to the first packet.  ``signed_as``: the AuthenticationLevel a
+    signature stands for (the wire does not say which MSMQ signature it is, errata W-05).
+    Records go to ``out``, a list the caller owns and empties.
+    """
+
+    def __init__(
+        self,
+        capture: str,
+        stream: str,
+        out: list[Record],
+        *,
+        response: bool | None = None,
+        mid_session: bool = False,
+        signed_as: AuthLevel = AuthLevel.Sig20,
+    ) -> None:
+        self.capture = capture
+        self.signed_as = signed_as
+        self.stream = stream
+        self.out = out
+        self.response = response
+        self.mid_session = mid_session
+        self.packet_bytes = 0
+        self.quarantined_bytes = 0
+        self.lost_bytes = 0
+        self.packets = 0
+        self.messages = 0
+        self._buf = bytearray()
+        self._base = 0  # stream offset of self._buf[0]
+        self._end = 0  # stream offset after the last byte given
+        self._segments: deque[tuple[int, int, int, float | None]] = deque()  # start, end, frame
+        self._found = False  # a packet was framed in this stream
+        # the current run of skipped bytes (None: not skipping)
+        self._run_start: int | None = 0 if mid_session else None
+        self._run_reason = MID_SESSION
+        self._run_detail = (
+            "the capture holds this stream from its middle (no SYN): bytes before its first "
+            "whole packet"
+        )
+        self._run_requirement: str | None = None
+        self._run_first: tuple[int, float | None] | None = None
+        self._run_last: tuple[int, float | None] | None = None
+        self._head = b""  # the stream's first bytes, to name what a non-MSMQ stream carried
+
+    # --- what the reassembler calls ---------------------------------------------------------
+
+    def data(self, payload: bytes, frame: int, time: float | None) -> None:
+        """The next ``payload`` bytes of the stream, from ``frame`` captured at ``time``."""
+        if not payload:
+            return
+        if len(self._head) < 8:
+            self._head += payload[: 8 - len(self._head)]
+        start = self._end
+        self._end += len(payload)
+        self._segments.append((start, self._end, frame, time))
+        self._buf += payload
+        self._frame()
+
+    def gap(self, size: int, reason: str, frame: int | None, time: float | None) -> None:
+        """``size`` bytes of the stream are missing here (``reason``: gap or snaplen)."""
+        if size <= 0:
+            return
+        if self._run_start is not None:
+            self._skip(len(self._buf))
+            self._flush_run(self._base)
+        elif self._buf:
+            have = len(self._buf)
+            self._quarantine_buffer(
+                CUT_BY_GAP, f"{have} bytes of a packet, then {size} bytes the capture lacks"
+            )
+        frames = () if frame is None else (frame,)
+        where = Where(self.capture, self.stream, self._end, size, frames, time, time)
+        self.out.append(Lost(where, reason))
+        self.lost_bytes += size
+        self._end += size
+        self._base = self._end
+        self._start_run(
+            self._end,
+            NO_BASE_HEADER,
+            f"after {size} missing bytes, bytes before the next whole packet",
+            None,
+        )
+
+    def finish(self) -> None:
+        """The stream ended: what is left is a packet it cut short, or skipped bytes."""
+        if self._run_start is not None:
+            self._skip(len(self._buf))
+            if not self._found and self._run_start == 0 and self.lost_bytes == 0 and self._end:
+                self._run_reason = NOT_MSMQ
+                self._run_detail = (
+                    f"no MS-MQQB packet in the {self._end} bytes of this stream on port 1801 "
+                    f"(it starts with {self._head.hex()})"
+                )
+            self._flush_run(self._base)
+        elif self._buf:
+            have = len(self._buf)
+            wanted = next_frame(self._buf, 0)
+            self._quarantine_buffer(
+                ENDS_INSIDE_PACKET,
+                f"the stream ends after {have} of the {wanted.size} bytes of a packet",
+            )
+
+    @property
+    def consumed(self) -> int:
+        """Stream bytes accounted so far (packets + quarantined + lost)."""
+        return self.packet_bytes + self.quarantined_bytes + self.lost_bytes
+
+    # --- framing ------------------------------------------------------------------------------
+
+    def _frame(self) -> None:
+        buf = self._buf
+        pos = 0
+        while pos < len(buf):
+            if self._run_start is None:
+                frame = next_frame(buf, pos)
+                if frame.status == NEED_MORE:
+                    break
+                if frame.status == NOT_BASE_HEADER:
+                    violation = frame.violation
+                    assert violation is not None
+                    self._start_run(
+                        self._base + pos,
+                        NO_BASE_HEADER,
+                        f"no BaseHeader where a packet should start: {violation}",
+                        violation.requirement,
+                    )
+                    continue
+                self._emit(bytes(buf[pos : pos + frame.size]), self._base + pos)
+                pos += frame.size
+                continue
+            # resynchronising: the next candidate whose whole packet decodes
+            found = find_base_header(buf, pos)
+            waiting = False
+            while found >= 0:
+                frame = next_frame(buf, found)
+                if frame.status == NEED_MORE:
+                    waiting = True
+                    break
+                if frame.status != NOT_BASE_HEADER:
+                    raw = bytes(buf[found : found + frame.size])
+                    if self._decodes(raw):
+                        break
+                found = find_base_header(buf, found + 1)
+            if found < 0:
+                keep = max(pos, len(buf) - _KEEP)
+                self._skip_at(pos, keep)
+                pos = keep
+                break
+            self._skip_at(pos, found)
+            pos = found
+            if waiting:
+                break
+            self._flush_run(self._base + found)
+        if pos:
+            del buf[:pos]
+            self._base += pos
+            while self._segments and self._segments[0][1] <= self._base:
+                self._segments.popleft()
+
+    def _decodes(self, raw: bytes) -> bool:
+        try:
+            decode_packet(raw, response=self.response)
+        except DecodeError:
+            return False
+        return True
+
+    def _emit(self, raw: bytes, offset: int) -> None:
+        """Decode the packet ``raw`` found at stream ``offset``; append its record."""
+        where = self._where(offset, len(raw))
+        self.packet_bytes += len(raw)
+        self.packets += 1
+        self._found = True
+        kind = "internal packet" if raw[2] & IN else USER_MESSAGE
+        try:
+            packet, _ = decode_packet(raw, response=self.response)
+        except DecodeError as exc:
+            self.out.append(Packet(where, kind, None, exc.violation))
+            return
+        kind = packet.kind
+        if not isinstance(packet, UserMessage) or kind != USER_MESSAGE:
+            self.out.append(Packet(where, kind, packet))
+            return
+        user = packet.user
+        destination = user.destination
+        if destination is None or destination.code != 3 or destination.private_id != 3:
+            # not PRIVATE=<destination>\3: a name to compare (a direct path) or to report
+            name = format_name(destination, source=user.source_qm, destination=user.destination_qm)
+        else:
+            name = ""
+        if name and not is_notification_queue(name, str(user.destination_qm)):
+            note = f"to {name}: not a notification queue"
+            self.out.append(Packet(where, kind, packet, note=note))
+            return
+        try:
+            envelope, body = packet_to_envelope(
+                packet, signed_as=self.signed_as, arrival_time=where.time_last or 0.0
+            )
+        except NotRepresentable as exc:
+            self.out.append(Packet(where, kind, packet, note=str(exc)))
+            return
+        self.messages += 1
+        self.out.append(Message(where, packet, envelope, body))
+
+    # --- skipped runs -------------------------------------------------------------------------
+
+    def _start_run(self, offset: int, reason: str, detail: str, requirement: str | None) -> None:
+        self._run_start = offset
+        self._run_reason = reason
+        self._run_detail = detail
+        self._run_requirement = requirement
+        self._run_first = self._run_last = None
+
+    def _skip_at(self, pos: int, until: int) -> None:
+        """Bytes ``pos..until`` of the buffer belong to the current skipped run."""
+        if until <= pos:
+            return
+        start, end = self._base + pos, self._base + until
+        for seg_start, seg_end, frame, time in self._segments:
+            if seg_end <= start:
+                continue
+            if seg_start >= end:
+                break
+            if self._run_first is None:
+                self._run_first = (frame, time)
+            self._run_last = (frame, time)
+
+    def _skip(self, count: int) -> None:
+        """The first ``count`` bytes of the buffer join the run and leave the buffer."""
+        self._skip_at(0, count)
+        del self._buf[:count]
+        self._base += count
+        while self._segments and self._segments[0][1] <= self._base:
+            self._segments.popleft()
+
+    def _flush_run(self, end: int) -> None:
+        """Close the current run of skipped bytes at stream offset ``end``: one quarantine
+        record (none when the run is empty)."""
+        start = self._run_start
+        self._run_start = None
+        if start is None:
+            return
+        size = end - start
+        if size <= 0:
+            return
+        first, last = self._run_first, self._run_last
+        frames: tuple[int, ...] = ()
+        if first is not None and last is not None:
+            frames = (first[0],) if first[0] == last[0] else (first[0], last[0])
+        where = Where(
+            self.capture,
+            self.stream,
+            start,
+            size,
+            frames,
+            first[1] if first else None,
+            last[1] if last else None,
+        )
+        self.quarantined_bytes += size
+        reason, detail = self._run_reason, self._run_detail
+        self.out.append(Quarantine(where, reason, detail, self._run_requirement))
+
+    def _quarantine_buffer(self, reason: str, detail: str) -> None:
+        where = self._where(self._base, len(self._buf))
+        self.quarantined_bytes += len(self._buf)
+        self.out.append(Quarantine(where, reason, detail))
+        self._base += len(self._buf)
+        self._buf.clear()
+        self._segments.clear()
+
+    def _where(self, offset: int, size: int) -> Where:
+        frames: list[int] = []
+        first_time = last_time = None
+        end = offset + size
+        for seg_start, seg_end, frame, time in self._segments:
+            if seg_end <= offset:
+                continue
+            if seg_start >= end:
+                break
+            if not frames:
+                first_time = time
+            if not frames or frames[-1] != frame:
+                frames.append(frame)
+            last_time = time
+        return Where(self.capture, self.stream, offset, size, tuple(frames), first_time, last_time)

@@ -1,0 +1,62 @@
+"""Shared pieces of the wire codec: little-endian structs, 4-byte alignment, bounds checks.
+
+Every structure of [MS-MQMQ] 2.2.18-2.2.20 and [MS-MQQB] 2 is little-endian (2.2.18) and the
+headers of a packet start on 4-byte boundaries, so the decoders share a handful of helpers.
+
+>>> align4(0), align4(1), align4(4), align4(7)
+(0, 4, 4, 8)
+>>> utf16z(b"a\\x00b\\x00\\x00\\x00", 0, 6, "MQMQ-2.2.20.7-3", "Header")
+('ab', 6)
+"""
+
+from __future__ import annotations
+
+import struct
+import uuid
+
+from mqcn_model.codec.guid import guid_at
+from mqcn_model.errors import fail
+
+U8 = struct.Struct("<B")
+U16 = struct.Struct("<H")
+U32 = struct.Struct("<I")
+U64 = struct.Struct("<Q")
+GUID_SIZE = 16
+NIL = uuid.UUID(int=0)
+
+__all__ = [
+    "GUID_SIZE",
+    "NIL",
+    "U8",
+    "U16",
+    "U32",
+    "U64",
+    "align4",
+    "guid_at",
+    "need",
+    "utf16z",
+]
+
+
+def align4(n: int) -> int:
+    """``n`` rounded up to the next multiple of 4."""
+    return (n + 3) & ~3
+
+
+def need(offset: int, size: int, end: int, requirement: str, what: str) -> None:
+    """Raise the DecodeError of ``requirement`` unless ``size`` bytes at ``offset`` fit before
+    ``end`` (the end of the bytes given, or of the packet as PacketSize bounds it)."""
+    if offset + size > end:
+        left = max(0, end - offset)
+        raise fail(requirement, offset, f"{what} needs {size} bytes, {left} left")
+
+
+def utf16z(buf: bytes, offset: int, end: int, requirement: str, what: str) -> tuple[str, int]:
+    """Decode the UTF-16LE string that fills ``buf[offset:end]`` and must end in 0x0000.
+
+    Return the text (without the terminator; lone surrogates kept) and ``end``.
+    """
+    raw = bytes(buf[offset:end])
+    if len(raw) < 2 or len(raw) % 2 or raw[-2:] != b"\x00\x00":
+        raise fail(requirement, offset, f"{what} is not a UTF-16 string ending in 0x0000")
+    return raw[:-2].decode("utf-16-le", "surrogatepass"), end

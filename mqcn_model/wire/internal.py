@@ -1,0 +1,275 @@
+"""The MS-MQQB internal packets ([MS-MQQB] 2.2.1-2.2.3, 2.2.6) and the Ping Packet (2.2.7).
+
+An internal packet has BaseHeader.Flags.IN set and an InternalHeader whose PT says what
+follows::
+
+    InternalHeader: Reserved(2) Flags(2)   PT bits 0-3, CS bit 4 (connection refused)
+    PT 1 SessionAck:            SessionHeader (16)             PacketSize 36
+    PT 2 EstablishConnection:   EstablishConnectionHeader (552) PacketSize 572
+    PT 3 ConnectionParameters:  ConnectionParametersHeader (12) PacketSize 32
+
+A SessionAck's PacketSize counts its SessionHeader (errata W-01).  The Ping Packet travels on
+UDP with no BaseHeader: Flags(2) Signature(2)=0x5548 Cookie(4) QMGuid(16).
+
+>>> p = connection_parameters(500, 20000, 64)
+>>> wire = encode_internal(p)
+>>> len(wire), decode_internal(wire)[0] == p
+(32, True)
+"""
+
+from __future__ import annotations
+
+import struct
+import uuid
+from dataclasses import dataclass, field
+
+from mqcn_model.catalog import req
+from mqcn_model.errors import fail
+from mqcn_model.wire import base as B
+from mqcn_model.wire.base import BaseHeader, decode_base_header, encode_base_header
+from mqcn_model.wire.common import NIL, guid_at, need
+from mqcn_model.wire.session import SessionHeader, decode_session, encode_session
+
+R_PACKET_SIZE = req("MQMQ-2.2.19.1-3")
+R_DEBUG_ONLY_USER = req("MQMQ-2.2.19.1-6")
+R_IN = req("MQMQ-2.2.19.1-8")
+R_TTRQ = req("MQMQ-2.2.19.1-9")
+R_PT = req("MQQB-2.2.1-1")
+R_CS = req("MQQB-2.2.1-2")
+R_RESERVED = req("MQQB-2.2.1-3")
+R_RECOVERABLE_TIMEOUT = req("MQQB-2.2.2.1-1")
+R_ACK_TIMEOUT = req("MQQB-2.2.2.1-2")
+R_CP_RESERVED = req("MQQB-2.2.2.1-3")
+R_RE = req("MQQB-2.2.3.1-1")
+R_EC_RESERVED = req("MQQB-2.2.3.1-2")
+R_PADDING = req("MQQB-2.2.3.1-3")
+R_SESSION_ACK_FLAGS = req("MQQB-2.2.6-1")
+R_PING_SIGNATURE = req("MQQB-2.2.7-1")
+
+INTERNAL_HEADER_SIZE = 4
+PT_MASK = 0x000F
+CS = 1 << 4
+PT_SESSION_ACK, PT_ESTABLISH_CONNECTION, PT_CONNECTION_PARAMETERS = 1, 2, 3
+KINDS = {
+    PT_SESSION_ACK: "SessionAck",
+    PT_ESTABLISH_CONNECTION: "EstablishConnection",
+    PT_CONNECTION_PARAMETERS: "ConnectionParameters",
+}
+ESTABLISH_CONNECTION_SIZE = 552
+CONNECTION_PARAMETERS_SIZE = 12
+BODY_SIZES = {PT_SESSION_ACK: 16, PT_ESTABLISH_CONNECTION: 552, PT_CONNECTION_PARAMETERS: 12}
+RECOVERABLE_ACK_TIMEOUT_RANGE = (0x1F4, 0x1D4C0)
+ACK_TIMEOUT_RANGE = (0x4E20, 0x1D4C0)
+OS_RE = 0x10
+OS_SE, OS_OS, OS_QS = 1 << 8, 1 << 9, 1 << 10
+RESPONSE_PADDING = b"\x5a" * 512
+
+_INTERNAL = struct.Struct("<HH")
+_PARAMETERS = struct.Struct("<IIHH")
+_ESTABLISH = struct.Struct("<16s16sIHH512s")
+_PING = struct.Struct("<HHI16s")
+PING_SIZE = _PING.size
+PING_SIGNATURE = 0x5548
+PING_RC, PING_RF = 1 << 0, 1 << 1
+
+
+@dataclass(slots=True)
+class InternalHeader:
+    flags: int
+    reserved: int = 0
+
+    @property
+    def packet_type(self) -> int:
+        return self.flags & PT_MASK
+
+    @property
+    def refused(self) -> bool:
+        return bool(self.flags & CS)
+
+
+@dataclass(slots=True)
+class ConnectionParameters:
+    recoverable_ack_timeout: int
+    ack_timeout: int
+    window_size: int
+    reserved: int = 0
+
+
+@dataclass(slots=True)
+class EstablishConnection:
+    client_guid: uuid.UUID
+    server_guid: uuid.UUID = NIL
+    timestamp: int = 0
+    operating_system: int = OS_RE | OS_SE
+    reserved: int = 0
+    padding: bytes = field(default=RESPONSE_PADDING, repr=False)
+
+
+InternalBody = SessionHeader | EstablishConnection | ConnectionParameters
+
+
+@dataclass(slots=True)
+class InternalPacket:
+    """A decoded (or to-be-built) internal packet: BaseHeader, InternalHeader, body."""
+
+    base: BaseHeader
+    internal: InternalHeader
+    body: InternalBody
+
+    @property
+    def kind(self) -> str:
+        return KINDS.get(self.internal.packet_type, f"PT {self.internal.packet_type}")
+
+
+def session_ack(session: SessionHeader) -> InternalPacket:
+    """A SessionAck Packet carrying ``session`` (IN and SH set, PT 1)."""
+    return InternalPacket(BaseHeader(flags=B.IN | B.SH), InternalHeader(PT_SESSION_ACK), session)
+
+
+def establish_connection(body: EstablishConnection, *, refused: bool = False) -> InternalPacket:
+    flags = PT_ESTABLISH_CONNECTION | (CS if refused else 0)
+    return InternalPacket(BaseHeader(flags=B.IN), InternalHeader(flags), body)
+
+
+def connection_parameters(
+    recoverable_ack_timeout: int, ack_timeout: int, window_size: int
+) -> InternalPacket:
+    body = ConnectionParameters(recoverable_ack_timeout, ack_timeout, window_size)
+    return InternalPacket(BaseHeader(flags=B.IN), InternalHeader(PT_CONNECTION_PARAMETERS), body)
+
+
+def decode_internal(
+    buf: bytes, offset: int = 0, *, response: bool | None = None
+) -> tuple[InternalPacket, int]:
+    """Read and judge the internal packet at ``offset``; return it and the offset after it.
+
+    ``response``: True when the packet is known to be the acceptor's EstablishConnection
+    response (then its Padding must be 0x5A bytes), False or None when not known to be.
+    """
+    if type(buf) is not bytes:
+        buf = bytes(buf)
+    start = offset
+    base, offset = decode_base_header(buf, offset)
+    if not base.internal:
+        raise fail(R_IN, start + 2, "BaseHeader.Flags.IN is clear in an internal packet")
+    end = start + base.packet_size
+    if end > len(buf):
+        raise fail(
+            R_PACKET_SIZE,
+            start + 8,
+            f"PacketSize is {base.packet_size} but {len(buf) - start} bytes are given",
+        )
+    if base.debug:
+        raise fail(R_DEBUG_ONLY_USER, start + 2, "BaseHeader.Flags.DH is set in an internal packet")
+    if base.time_to_reach_queue != B.INFINITE:
+        raise fail(
+            R_TTRQ,
+            start + 12,
+            f"TimeToReachQueue is 0x{base.time_to_reach_queue:x} in an internal packet",
+        )
+    need(offset, INTERNAL_HEADER_SIZE, end, R_PACKET_SIZE, "an InternalHeader")
+    reserved, flags = _INTERNAL.unpack_from(buf, offset)
+    header = InternalHeader(flags, reserved)
+    if reserved:
+        raise fail(R_RESERVED, offset, f"InternalHeader.Reserved is 0x{reserved:04x}")
+    kind = header.packet_type
+    if kind not in KINDS:
+        raise fail(R_PT, offset + 2, f"InternalHeader.Flags.PT is {kind}, not 1, 2 or 3")
+    if header.refused and kind == PT_SESSION_ACK:
+        raise fail(R_CS, offset + 2, "Flags.CS is set in a SessionAck Packet")
+    offset += INTERNAL_HEADER_SIZE
+    if end - offset != BODY_SIZES[kind]:
+        raise fail(
+            R_PACKET_SIZE,
+            start + 8,
+            f"a {KINDS[kind]} Packet is {16 + 4 + BODY_SIZES[kind]} bytes, "
+            f"PacketSize says {base.packet_size}",
+        )
+    body: InternalBody
+    if kind == PT_SESSION_ACK:
+        if not base.session:
+            raise fail(R_SESSION_ACK_FLAGS, start + 2, "a SessionAck has BaseHeader.Flags.SH clear")
+        body, offset = decode_session(buf, offset, end)
+    elif kind == PT_CONNECTION_PARAMETERS:
+        body = _decode_parameters(buf, offset)
+    else:
+        body = _decode_establish(buf, offset, response)
+    return InternalPacket(base, header, body), end
+
+
+def _decode_parameters(buf: bytes, offset: int) -> ConnectionParameters:
+    recoverable, ack, reserved, window = _PARAMETERS.unpack_from(buf, offset)
+    low, high = RECOVERABLE_ACK_TIMEOUT_RANGE
+    if not low <= recoverable <= high:
+        raise fail(R_RECOVERABLE_TIMEOUT, offset, f"RecoverableAckTimeout is {recoverable} ms")
+    low, high = ACK_TIMEOUT_RANGE
+    if not low <= ack <= high:
+        raise fail(R_ACK_TIMEOUT, offset + 4, f"AckTimeout is {ack} ms")
+    if reserved:
+        raise fail(R_CP_RESERVED, offset + 8, f"Reserved is 0x{reserved:04x}")
+    return ConnectionParameters(recoverable, ack, window, reserved)
+
+
+def _decode_establish(buf: bytes, offset: int, response: bool | None) -> EstablishConnection:
+    _, _, stamp, system, reserved, padding = _ESTABLISH.unpack_from(buf, offset)
+    if system & 0xFF != OS_RE:
+        raise fail(R_RE, offset + 36, f"OperatingSystem.RE is 0x{system & 0xFF:02x}, not 0x10")
+    if reserved:
+        raise fail(R_EC_RESERVED, offset + 38, f"Reserved is 0x{reserved:04x}")
+    if response and padding != RESPONSE_PADDING:
+        bad = next(i for i, b in enumerate(padding) if b != 0x5A)
+        raise fail(R_PADDING, offset + 40 + bad, "a response's Padding byte is not 0x5A")
+    return EstablishConnection(
+        guid_at(buf, offset), guid_at(buf, offset + 16), stamp, system, reserved, bytes(padding)
+    )
+
+
+def encode_internal(packet: InternalPacket) -> bytes:
+    """The wire bytes of ``packet`` (PacketSize computed; the SessionAck's counts its body)."""
+    body = packet.body
+    if isinstance(body, SessionHeader):
+        raw = encode_session(body)
+    elif isinstance(body, ConnectionParameters):
+        raw = _PARAMETERS.pack(
+            body.recoverable_ack_timeout, body.ack_timeout, body.reserved, body.window_size
+        )
+    else:
+        if len(body.padding) != 512:
+            raise ValueError("EstablishConnectionHeader.Padding is exactly 512 bytes")
+        raw = _ESTABLISH.pack(
+            body.client_guid.bytes_le,
+            body.server_guid.bytes_le,
+            body.timestamp,
+            body.operating_system,
+            body.reserved,
+            body.padding,
+        )
+    head = _INTERNAL.pack(packet.internal.reserved, packet.internal.flags)
+    size = B.BASE_HEADER_SIZE + len(head) + len(raw)
+    return encode_base_header(packet.base, size) + head + raw
+
+
+# --- Ping (2.2.7) -------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Ping:
+    """A Ping Request or Response: Flags (RC bit 0, RF bit 1), Cookie, the sender's QMGuid."""
+
+    flags: int
+    cookie: int
+    qm_guid: uuid.UUID
+    signature: int = PING_SIGNATURE
+
+
+def decode_ping(buf: bytes, offset: int = 0) -> Ping:
+    """Read a Ping Packet (a UDP datagram's payload)."""
+    need(offset, PING_SIZE, len(buf), R_PING_SIGNATURE, "a Ping Packet")
+    flags, signature, cookie, _ = _PING.unpack_from(buf, offset)
+    if signature != PING_SIGNATURE:
+        raise fail(R_PING_SIGNATURE, offset + 2, f"Signature is 0x{signature:04x}, not 0x5548")
+    return Ping(flags, cookie, guid_at(buf, offset + 8), signature)
+
+
+def encode_ping(ping: Ping) -> bytes:
+    return _PING.pack(ping.flags, ping.signature, ping.cookie, ping.qm_guid.bytes_le)

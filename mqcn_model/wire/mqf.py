@@ -1,0 +1,124 @@
+"""MultiQueueFormatHeader, MQFAddressHeader, MQFSignatureHeader ([MS-MQMQ] 2.2.20.1-3).
+
+A message sent to several queues carries the whole list: three MQFAddressHeaders
+(destination, administration, response) and an MQFSignatureHeader, back to back::
+
+    MQFAddressHeader:   HeaderSize(4) HeaderID(2) Reserved(2) ElementCount(4)
+                        FormatNameList (MQFFormatNameElements), padded to 4 bytes
+    MQFSignatureHeader: ID(2)=0x015E Reserved(2) Size(4) Signature(Size), padded to 4
+
+HeaderSize counts the whole address header, padding included.
+
+>>> import uuid
+>>> from mqcn_model.wire.queues import MQFElement
+>>> m = MultiQueueFormat(destination=[MQFElement(1, guid=uuid.UUID(int=1))])
+>>> wire = encode_mqf(m)
+>>> len(wire), decode_mqf(wire, 0, len(wire))[0] == m
+(64, True)
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass, field
+
+from mqcn_model.catalog import req
+from mqcn_model.errors import fail
+from mqcn_model.wire.common import align4, need
+from mqcn_model.wire.queues import MQFElement, decode_mqf_element, encode_mqf_element
+
+R_PACKET_SIZE = req("MQMQ-2.2.19.1-3")
+R_ORDER = req("MQMQ-2.2.20.1-1")
+R_ADDRESS_SIZE = req("MQMQ-2.2.20.2-1")
+R_SIGNATURE_ID = req("MQMQ-2.2.20.3-1")
+R_SIGNATURE_SIZE = req("MQMQ-2.2.20.3-2")
+
+DESTINATION_ID, ADMIN_ID, RESPONSE_ID, SIGNATURE_ID = 0x0064, 0x00C8, 0x012C, 0x015E
+ADDRESS_FIXED_SIZE = 12
+ADDRESS_IDS = (DESTINATION_ID, ADMIN_ID, RESPONSE_ID)
+
+_ADDRESS = struct.Struct("<IHHI")
+_SIGNATURE = struct.Struct("<HHI")
+
+
+@dataclass(slots=True)
+class MultiQueueFormat:
+    """The MultiQueueFormatHeader: the three element lists and the signature bytes."""
+
+    destination: list[MQFElement] = field(default_factory=list)
+    admin: list[MQFElement] = field(default_factory=list)
+    response: list[MQFElement] = field(default_factory=list)
+    signature: bytes = b""
+    reserved: tuple[int, int, int, int] = (0, 0, 0, 0)  # of the four parts, in order
+
+
+def decode_address(
+    buf: bytes, offset: int, end: int, header_id: int
+) -> tuple[list[MQFElement], int, int]:
+    """Read one MQFAddressHeader that must carry ``header_id``; (elements, reserved, end)."""
+    start = offset
+    need(offset, ADDRESS_FIXED_SIZE, end, R_PACKET_SIZE, "an MQFAddressHeader")
+    size, found, reserved, count = _ADDRESS.unpack_from(buf, offset)
+    if found != header_id:
+        raise fail(R_ORDER, offset + 4, f"HeaderID is 0x{found:04x}, expected 0x{header_id:04x}")
+    if size < ADDRESS_FIXED_SIZE or size % 4 or start + size > end:
+        raise fail(R_ADDRESS_SIZE, offset, f"HeaderSize {size} does not fit the packet")
+    stop = start + size
+    offset += ADDRESS_FIXED_SIZE
+    elements = []
+    if count > (size - ADDRESS_FIXED_SIZE) // 2:  # every element takes at least 2 bytes
+        raise fail(R_ADDRESS_SIZE, start + 8, f"ElementCount {count} cannot fit HeaderSize {size}")
+    for _ in range(count):
+        element, offset = decode_mqf_element(buf, offset, stop, start)
+        elements.append(element)
+    if start + align4(offset - start) != stop:
+        raise fail(
+            R_ADDRESS_SIZE,
+            start,
+            f"HeaderSize is {size} but the {count} elements take {align4(offset - start)}",
+        )
+    return elements, reserved, stop
+
+
+def encode_address(elements: list[MQFElement], header_id: int, reserved: int = 0) -> bytes:
+    body = b""
+    for element in elements:
+        body += encode_mqf_element(element, ADDRESS_FIXED_SIZE + len(body))
+    size = align4(ADDRESS_FIXED_SIZE + len(body))
+    head = _ADDRESS.pack(size, header_id, reserved, len(elements))
+    return head + body + bytes(size - ADDRESS_FIXED_SIZE - len(body))
+
+
+def decode_mqf(buf: bytes, offset: int, end: int) -> tuple[MultiQueueFormat, int]:
+    lists = []
+    reserved = []
+    for header_id in ADDRESS_IDS:
+        elements, spare, offset = decode_address(buf, offset, end, header_id)
+        lists.append(elements)
+        reserved.append(spare)
+    need(offset, _SIGNATURE.size, end, R_PACKET_SIZE, "an MQFSignatureHeader")
+    found, spare, size = _SIGNATURE.unpack_from(buf, offset)
+    if found != SIGNATURE_ID:
+        raise fail(R_SIGNATURE_ID, offset, f"ID is 0x{found:04x}, not 0x015e")
+    start = offset + _SIGNATURE.size
+    if start + size > end:
+        raise fail(R_SIGNATURE_SIZE, offset + 4, f"Size {size} runs past the packet")
+    signature = bytes(buf[start : start + size])
+    after = start + align4(size)
+    need(after, 0, end, R_PACKET_SIZE, "the MQFSignatureHeader padding")
+    mqf = MultiQueueFormat(
+        lists[0], lists[1], lists[2], signature, (reserved[0], reserved[1], reserved[2], spare)
+    )
+    return mqf, after
+
+
+def encode_mqf(mqf: MultiQueueFormat) -> bytes:
+    parts = [
+        encode_address(mqf.destination, DESTINATION_ID, mqf.reserved[0]),
+        encode_address(mqf.admin, ADMIN_ID, mqf.reserved[1]),
+        encode_address(mqf.response, RESPONSE_ID, mqf.reserved[2]),
+        _SIGNATURE.pack(SIGNATURE_ID, mqf.reserved[3], len(mqf.signature)),
+        mqf.signature,
+        bytes(align4(len(mqf.signature)) - len(mqf.signature)),
+    ]
+    return b"".join(parts)

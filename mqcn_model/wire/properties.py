@@ -1,0 +1,253 @@
+"""MessagePropertiesHeader ([MS-MQMQ] 2.2.19.3): the message's properties and its body.
+
+Layout::
+
+    Flags(1) LabelLength(1) MessageClass(2) CorrelationID(20) BodyType(4) ApplicationTag(4)
+    MessageSize(4) AllocationBodySize(4) PrivacyLevel(4) HashAlgorithm(4)
+    EncryptionAlgorithm(4) ExtensionSize(4) Label(2*LabelLength) ExtensionData(ExtensionSize)
+    MessageBody ... padding to a multiple of 4
+
+The body occupies AllocationBodySize bytes, of which the first MessageSize are the body
+(errata W-02: the spec gives the body MessageSize bytes; the Windows sources skip
+AllocationBodySize bytes, and an encrypted body may need the extra room).  The extra room
+is kept in ``body_slack``; the final padding bytes may hold anything and are not kept.
+
+Flags bits 0-3 request administration acknowledgments: PA, PR, NA, NR.
+
+>>> p = MessageProperties(label="hi", body=b"\\x02\\x01xyz")
+>>> wire = encode_properties(p)
+>>> len(wire), decode_properties(wire, 0, len(wire))[0] == p
+(68, True)
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass, field
+
+from mqcn_model.catalog import req
+from mqcn_model.errors import fail
+from mqcn_model.wire.common import align4, need
+
+R_PACKET_SIZE = req("MQMQ-2.2.19.1-3")
+R_LABEL_LENGTH = req("MQMQ-2.2.19.3-1")
+R_LABEL = req("MQMQ-2.2.19.3-2")
+R_CLASS = req("MQMQ-2.2.19.3-3")
+R_PRIVACY = req("MQMQ-2.2.19.3-4")
+R_ENCRYPTION = req("MQMQ-2.2.19.3-5")
+R_BODY_ROOM = req("MQMQ-2.2.19.3-6")
+R_FITS = req("MQMQ-2.2.19.3-7")
+
+PROPERTIES_FIXED_SIZE = 56
+CORRELATION_ID_SIZE = 20
+MAX_LABEL_LENGTH = 0xFA
+ACK_PA, ACK_PR, ACK_NA, ACK_NR = 0x01, 0x02, 0x04, 0x08
+ACK_NAMES = {ACK_PA: "PA", ACK_PR: "PR", ACK_NA: "NA", ACK_NR: "NR"}
+CUSTOM_CLASS_MASK = 0xE1FF  # 2.2.18.1.6: a custom class sets only these bits (errata W-04)
+
+# 2.2.18.1.6 MESSAGE_CLASS_VALUES, with the [MS-MQDMPR] 3.1.1.12 Class names
+MESSAGE_CLASSES: dict[int, str] = {
+    0x0000: "Normal",
+    0x0001: "Report",
+    0x0002: "AckReachQueue",
+    0x00FF: "OrderAck",
+    0x4000: "AckReceive",
+    0x8000: "NackBadDestQueue",
+    0x8001: "NackPurged",
+    0x8002: "NackReachQueueTimeout",
+    0x8003: "NackQueueExceedQuota",
+    0x8004: "NackAccessDenied",
+    0x8005: "NackHopCountExceeded",
+    0x8006: "NackBadSignature",
+    0x8007: "NackBadEncryption",
+    0x8009: "NackNotTransactionalQueue",
+    0x800A: "NackNotTransactionalMessage",
+    0x800B: "NackUnsupportedCryptoProvider",
+    0xC000: "NackQueueDeleted",
+    0xC001: "NackQueuePurged",
+    0xC002: "NackReceiveTimeout",
+    0xC004: "NackReceiveRejected",
+}
+PRIVACY_LEVELS = {0: "None", 1: "Base", 3: "Enhanced", 5: "Advanced"}
+HASH_ALGORITHMS = {
+    0x8001: "MD2",
+    0x8002: "MD4",
+    0x8003: "MD5",
+    0x8004: "SHA1",
+    0x800C: "SHA_256",
+    0x800E: "SHA_512",
+}
+ENCRYPTION_ALGORITHMS = {
+    0x6602: "RC2",
+    0x6801: "RC4",
+    0x6610: "AES256",
+    0x660E: "AES128",
+    0x660F: "AES192",
+}
+ALLOWED_ENCRYPTION = {
+    1: frozenset({0x6602, 0x6801}),
+    3: frozenset({0x6602, 0x6801}),
+    5: frozenset({0x660E, 0x660F, 0x6610}),
+}
+
+_FIXED = struct.Struct("<BBH20sIIIIIIII")
+
+
+@dataclass(slots=True)
+class MessageProperties:
+    """A decoded (or to-be-built) MessagePropertiesHeader.
+
+    ``label`` is None when LabelLength is 0, else the text before its 0x0000 terminator;
+    AllocationBodySize is ``len(body) + len(body_slack)``.
+    """
+
+    flags: int = 0
+    message_class: int = 0
+    correlation_id: bytes = bytes(CORRELATION_ID_SIZE)
+    body_type: int = 0
+    application_tag: int = 0
+    privacy_level: int = 0
+    hash_algorithm: int = 0
+    encryption_algorithm: int = 0
+    label: str | None = None
+    extension: bytes = b""
+    body: bytes = b""
+    body_slack: bytes = b""
+    offset: int = field(default=-1, compare=False)
+
+    @property
+    def label_length(self) -> int:
+        """LabelLength: UTF-16 code units of the label with its terminator (0: no label)."""
+        if self.label is None:
+            return 0
+        return len(self.label.encode("utf-16-le", "surrogatepass")) // 2 + 1
+
+    @property
+    def allocation_body_size(self) -> int:
+        return len(self.body) + len(self.body_slack)
+
+    @property
+    def size(self) -> int:
+        """Bytes the header occupies on the wire, padding included."""
+        return align4(
+            PROPERTIES_FIXED_SIZE
+            + 2 * self.label_length
+            + len(self.extension)
+            + self.allocation_body_size
+        )
+
+
+def decode_properties(buf: bytes, offset: int, end: int) -> tuple[MessageProperties, int]:
+    """Read a MessagePropertiesHeader at ``offset``; return it and the padded end."""
+    start = offset
+    need(offset, PROPERTIES_FIXED_SIZE, end, R_PACKET_SIZE, "a MessagePropertiesHeader")
+    (
+        flags,
+        label_length,
+        cls,
+        correlation,
+        body_type,
+        tag,
+        size,
+        allocation,
+        privacy,
+        hash_alg,
+        encryption,
+        extension_size,
+    ) = _FIXED.unpack_from(buf, offset)
+    if label_length > MAX_LABEL_LENGTH:
+        raise fail(R_LABEL_LENGTH, offset + 1, f"LabelLength is {label_length}, above 0xFA")
+    if cls & ~CUSTOM_CLASS_MASK and cls not in MESSAGE_CLASSES:
+        raise fail(R_CLASS, offset + 2, f"MessageClass 0x{cls:04x} is neither listed nor custom")
+    if privacy not in PRIVACY_LEVELS:
+        raise fail(R_PRIVACY, offset + 40, f"PrivacyLevel is {privacy}, not 0, 1, 3 or 5")
+    if privacy and encryption not in ALLOWED_ENCRYPTION[privacy]:
+        raise fail(
+            R_ENCRYPTION,
+            offset + 48,
+            f"EncryptionAlgorithm 0x{encryption:x} is not allowed at PrivacyLevel {privacy}",
+        )
+    if size > allocation:
+        raise fail(
+            R_BODY_ROOM, offset + 32, f"MessageSize {size} exceeds AllocationBodySize {allocation}"
+        )
+    offset += PROPERTIES_FIXED_SIZE
+    variable = 2 * label_length + extension_size + allocation
+    if offset + variable > end:
+        raise fail(
+            R_FITS,
+            start + 52,
+            f"Label ({2 * label_length}), ExtensionData ({extension_size}) and the body room "
+            f"({allocation}) need {variable} bytes, {max(0, end - offset)} left in the packet",
+        )
+    label = None
+    if label_length:
+        raw = bytes(buf[offset : offset + 2 * label_length])
+        zero = _first_zero_unit(raw)
+        if zero != len(raw) - 2:
+            where = "has no 0x0000 terminator" if zero < 0 else "has a 0x0000 before its end"
+            raise fail(R_LABEL, offset + max(zero, 0), f"the Label {where}")
+        label = raw[:-2].decode("utf-16-le", "surrogatepass")
+        offset += 2 * label_length
+    extension = bytes(buf[offset : offset + extension_size])
+    offset += extension_size
+    body = bytes(buf[offset : offset + size])
+    slack = bytes(buf[offset + size : offset + allocation])
+    offset += allocation
+    after = start + align4(offset - start)
+    need(after, 0, end, R_PACKET_SIZE, "the MessagePropertiesHeader padding")
+    properties = MessageProperties(
+        flags,
+        cls,
+        bytes(correlation),
+        body_type,
+        tag,
+        privacy,
+        hash_alg,
+        encryption,
+        label,
+        extension,
+        body,
+        slack,
+        start,
+    )
+    return properties, after
+
+
+def _first_zero_unit(raw: bytes) -> int:
+    for position in range(0, len(raw) - 1, 2):
+        if raw[position] == 0 and raw[position + 1] == 0:
+            return position
+    return -1
+
+
+def encode_properties(properties: MessageProperties) -> bytes:
+    """The wire bytes of ``properties`` with zero padding to a multiple of 4.
+
+    Raises ValueError for values the header cannot carry (a label over 249 characters, a
+    CorrelationID that is not 20 bytes, a field over 32 bits).
+    """
+    if len(properties.correlation_id) != CORRELATION_ID_SIZE:
+        raise ValueError("CorrelationID is exactly 20 bytes")
+    label_length = properties.label_length
+    if label_length > 0xFF:
+        raise ValueError("LabelLength is one byte")
+    label = b""
+    if properties.label is not None:
+        label = properties.label.encode("utf-16-le", "surrogatepass") + b"\x00\x00"
+    head = _FIXED.pack(
+        properties.flags,
+        label_length,
+        properties.message_class,
+        properties.correlation_id,
+        properties.body_type,
+        properties.application_tag,
+        len(properties.body),
+        properties.allocation_body_size,
+        properties.privacy_level,
+        properties.hash_algorithm,
+        properties.encryption_algorithm,
+        len(properties.extension),
+    )
+    out = b"".join((head, label, properties.extension, properties.body, properties.body_slack))
+    return out + bytes(align4(len(out)) - len(out))

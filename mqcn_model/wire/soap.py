@@ -1,0 +1,77 @@
+"""SoapHeader ([MS-MQMQ] 2.2.20.7): two application strings, kept as opaque text.
+
+Layout, each part padded to a 4-byte boundary (errata W-08)::
+
+    HeaderSectionID(2)=0x0320 Reserved(2) HeaderDataLength(4) Header(2*HeaderDataLength)
+    BodySectionID(2)=0x0384 Reserved1(2) BodyDataLength(4) Body(2*BodyDataLength)
+
+The lengths count UTF-16 code units including the final 0x0000.
+
+>>> s = SoapHeader(header="<h/>", body="<b/>")
+>>> wire = encode_soap(s)
+>>> len(wire), decode_soap(wire, 0, len(wire))[0] == s
+(40, True)
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass
+
+from mqcn_model.catalog import req
+from mqcn_model.errors import fail
+from mqcn_model.wire.common import align4, need, utf16z
+
+R_PACKET_SIZE = req("MQMQ-2.2.19.1-3")
+R_HEADER_ID = req("MQMQ-2.2.20.7-1")
+R_BODY_ID = req("MQMQ-2.2.20.7-2")
+R_STRINGS = req("MQMQ-2.2.20.7-3")
+
+HEADER_SECTION_ID = 0x0320
+BODY_SECTION_ID = 0x0384
+
+_PART = struct.Struct("<HHI")
+
+
+@dataclass(slots=True)
+class SoapHeader:
+    header: str = ""
+    body: str = ""
+    reserved: int = 0
+    reserved1: int = 0
+
+
+def _decode_part(
+    buf: bytes, offset: int, end: int, section_id: int, requirement: str, what: str
+) -> tuple[str, int, int]:
+    need(offset, _PART.size, end, R_PACKET_SIZE, f"the SoapHeader {what} part")
+    found, reserved, units = _PART.unpack_from(buf, offset)
+    if found != section_id:
+        wanted = f"0x{section_id:04x}"
+        raise fail(requirement, offset, f"{what} section ID is 0x{found:04x}, not {wanted}")
+    start = offset + _PART.size
+    if units < 1 or start + 2 * units > end:
+        raise fail(R_STRINGS, offset + 4, f"{what}DataLength {units} does not fit the packet")
+    text, stop = utf16z(buf, start, start + 2 * units, R_STRINGS, what)
+    return text, reserved, start + align4(stop - start)
+
+
+def decode_soap(buf: bytes, offset: int, end: int) -> tuple[SoapHeader, int]:
+    header, reserved, offset = _decode_part(
+        buf, offset, end, HEADER_SECTION_ID, R_HEADER_ID, "Header"
+    )
+    body, reserved1, offset = _decode_part(buf, offset, end, BODY_SECTION_ID, R_BODY_ID, "Body")
+    need(offset, 0, end, R_PACKET_SIZE, "the SoapHeader padding")
+    return SoapHeader(header, body, reserved, reserved1), offset
+
+
+def _encode_part(section_id: int, reserved: int, text: str) -> bytes:
+    data = text.encode("utf-16-le", "surrogatepass") + b"\x00\x00"
+    part = _PART.pack(section_id, reserved, len(data) // 2) + data
+    return part + bytes(align4(len(part)) - len(part))
+
+
+def encode_soap(header: SoapHeader) -> bytes:
+    return _encode_part(HEADER_SECTION_ID, header.reserved, header.header) + _encode_part(
+        BODY_SECTION_ID, header.reserved1, header.body
+    )

@@ -1,0 +1,470 @@
+"""The ``capture`` input kind: packet captures (pcap, pcapng) of MSMQ traffic, judged.
+
+**Detection.**  A file is a capture when its first four bytes are a pcap magic number
+(``a1b2c3d4``, ``d4c3b2a1``, ``a1b23c4d``, ``4d3cb2a1``) or the pcapng Section Header Block
+type (``0a0d0d0a``), or when its name ends in ``.pcap``, ``.pcapng`` or ``.cap``.  INPUT is a
+capture file or a folder holding at least one.  The other files of such a folder are read as
+captures too (a stray file is quarantined as ``not-a-capture`` with its bytes: accounted,
+not skipped); a folder that mixes captures and Parquet files is refused in one line — audit
+them separately, each has its own balance.
+
+**Planning.**  One work unit, hence one Spark task, per capture file.  A capture cannot be
+cut into independent pieces cheaply: pcap records are self-delimiting, but a TCP stream
+runs across the whole file, its packets across segments, and a pcapng file's interfaces are
+described once at its start — a piece would start inside streams it cannot frame.  So a
+single huge capture is one task (it reads the file in 1 MiB chunks: its memory stays bounded
+by the reader's, not the file's); many captures spread over the executors.
+
+**The task.**  :func:`mqcn_model.capture.iter_capture` turns the file into records
+(:mod:`mqcn_model.capture.records`).  Each :class:`~mqcn_model.capture.Message` (a
+UserMessage to a notification queue) is judged exactly as a Parquet row with the same
+envelope (the :class:`~.judging.Auditor`: verdict and server view), and its verdict row also
+names the ``capture`` file, the ``frames``, the ``stream`` ("src -> dst") and the
+``capture_time`` of its last frame.  Everything else is counted or quarantined, never
+dropped:
+
+* a UserMessage to another queue (or one the Envelope cannot hold) is an *other message*;
+  every packet is counted by kind;
+* a UserMessage the wire codec refuses is quarantined (scope ``capture packet``: 1 message,
+  its bytes, the wire requirement);
+* bytes that are no packet (:class:`~mqcn_model.capture.Quarantine`) and bytes the capture
+  does not hold (:class:`~mqcn_model.capture.Lost`: ``gap``, ``snaplen``) are quarantined
+  with scope ``capture bytes``: their bytes, their reason, where they were (rows unknown);
+* every frame is counted by kind (:class:`~mqcn_model.capture.CaptureEnd`), every stream's
+  own accounting (:class:`~mqcn_model.capture.StreamEnd`) is summed.
+
+The summary's ``capture`` block then checks two balances (:mod:`.summary`)::
+
+    UserMessages found = change notifications (conforming + non-conforming)
+                         + other messages + quarantined
+    stream bytes (StreamEnd) = packet bytes + quarantined bytes + lost bytes (records)
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, BinaryIO
+
+import pyarrow as pa
+
+from mqcn_model.capture import (
+    CaptureEnd,
+    Lost,
+    Message,
+    Packet,
+    Quarantine,
+    Record,
+    StreamEnd,
+    Where,
+    iter_capture,
+)
+from mqcn_model.errata import Readings
+from mqcn_suite.pipeline.audit.judging import Auditor
+from mqcn_suite.pipeline.audit.schema import (
+    CAPTURE_COLUMNS,
+    ROW_SCHEMA,
+    SCOPE_CAPTURE_BYTES,
+    SCOPE_CAPTURE_PACKET,
+    quarantine_row,
+    spark_schema,
+)
+from mqcn_suite.pipeline.audit.summary import Tally
+from mqcn_suite.pipeline.audit.tasks import RowBuilder, Task
+from mqcn_suite.pipeline.session import PipelineError
+
+if TYPE_CHECKING:
+    from pyspark.sql import DataFrame, SparkSession
+
+    from mqcn_suite.pipeline.audit.plan import Plan
+
+MAGICS = frozenset(
+    bytes.fromhex(m) for m in ("a1b2c3d4", "d4c3b2a1", "a1b23c4d", "4d3cb2a1", "0a0d0d0a")
+)
+SUFFIXES = (".pcap", ".pcapng", ".cap")
+CHUNK = 1 << 20  # bytes read at a time
+BATCH = 5000  # messages judged per output batch
+USER_MESSAGE = "UserMessage"
+UNIT_SCHEMA = pa.schema([("path", pa.string()), ("bytes", pa.int64())])
+UNREADABLE = "unreadable"  # the quarantine reason of capture bytes that could not be read
+
+# The capture counts of a task's tally (summed into summary.json's "capture" block).
+C_FILES = "files"  # captures read to their end (one CaptureEnd each)
+C_FILES_UNREADABLE = "files_unreadable"  # captures that could not be opened or read whole
+C_FRAMES = "frames"
+C_FILE_BYTES = "file_bytes"  # bytes of the capture files read
+C_FILE_QUARANTINED = "file_bytes_quarantined"  # of them, in no frame (CaptureEnd)
+C_FILE_QUARANTINED_RECORDS = "file_bytes_quarantined_records"  # the same, from the records
+C_STREAMS = "streams"  # directions of TCP connections to or from port 1801
+C_STREAMS_UNBALANCED = "streams_unbalanced"
+C_STREAM_BYTES = "stream_bytes"  # StreamEnd.bytes summed
+C_STREAM_PACKET_BYTES = "stream_packet_bytes"  # StreamEnd.packet_bytes summed
+C_STREAM_QUARANTINED_BYTES = "stream_quarantined_bytes"
+C_STREAM_LOST_BYTES = "stream_lost_bytes"
+C_PACKET_BYTES = "packet_bytes"  # sizes of the Message and Packet records summed
+C_QUARANTINED_BYTES = "quarantined_bytes"  # sizes of the streams' Quarantine records
+C_LOST_BYTES = "lost_bytes"  # sizes of the Lost records
+C_RETRANSMITTED = "retransmitted_bytes"
+C_OVERLAP = "overlap_bytes"
+C_OUT_OF_ORDER = "out_of_order_segments"
+C_MID_SESSION = "mid_session_streams"
+C_USER_MESSAGES = "user_messages"  # UserMessage Packets framed
+C_NOTIFICATIONS = "change_notifications"  # of them, to a notification queue (judged)
+C_OTHER = "other_messages"  # of them, to another queue or not an Envelope (counted)
+C_REFUSED = "user_messages_refused"  # of them, refused by the wire codec (quarantined)
+P_FORMAT = "format:"  # + pcap / pcapng / unknown: captures
+P_FRAMES = "frames:"  # + the kind of frame (tcp-1801, udp, non-ip...; docs/capture.md)
+P_PACKETS = "packets:"  # + the packet's kind (EstablishConnection, UserMessage...)
+P_REFUSED = "refused:"  # + the wire requirement a refused packet breaks
+
+
+# --- detection and planning -----------------------------------------------------------------
+
+
+def is_capture(path: Path) -> bool:
+    """A capture by its name (``.pcap``, ``.pcapng``, ``.cap``) or by its first four bytes."""
+    if path.suffix.lower() in SUFFIXES:
+        return True
+    try:
+        with path.open("rb") as stream:
+            return stream.read(4) in MAGICS
+    except OSError:
+        return False
+
+
+def claims_captures(files: list[Path]) -> bool:
+    """The capture kind reads an input that holds at least one capture."""
+    return any(is_capture(file) for file in files)
+
+
+def plan_captures(files: list[Path]) -> Plan:
+    """One work unit per file; a folder mixing captures and Parquet files is refused.
+
+    The number of messages is known only once the captures are read, so the plan expects
+    none: the balance's left side comes from the tasks' counts (:func:`capture_summary`).
+    """
+    from mqcn_suite.pipeline.audit.plan import Plan
+
+    parquet = [f for f in files if f.suffix == ".parquet"]
+    if parquet:
+        raise PipelineError(
+            f"INPUT: {parquet[0].parent} mixes {len(files) - len(parquet)} capture or other "
+            f"file(s) with {len(parquet)} Parquet file(s): audit each kind on its own "
+            "(each has its own balance)"
+        )
+    units = []
+    for file in files:  # a file the task cannot open is quarantined there, and counted
+        try:
+            size = file.stat().st_size
+        except OSError:
+            size = 0
+        units.append({"path": str(file.resolve()), "bytes": size})
+    return Plan("capture", units, [], 0)
+
+
+def _unreadable(path: str, why: str, size: int | None, offset: int = 0) -> dict[str, Any]:
+    source = f"{path}@{offset}" if offset else path
+    return quarantine_row(
+        source,
+        UNREADABLE,
+        None,
+        scope=SCOPE_CAPTURE_BYTES,
+        size=size,
+        detail=why,
+        where={"capture": path},
+    )
+
+
+# --- the Spark task --------------------------------------------------------------------------
+
+
+def capture_frame(spark: SparkSession, plan: Plan, readings: Readings) -> DataFrame | None:
+    """The rows of captures: one work unit, one partition, hence one task, per file."""
+    if not plan.work:
+        return None
+    units = spark.sparkContext.parallelize(
+        [(u["path"], u["bytes"]) for u in plan.work], numSlices=min(len(plan.work), 10_000)
+    )
+    frame = spark.createDataFrame(units, spark_schema(UNIT_SCHEMA))
+    return frame.mapInArrow(judge_capture_units(readings), spark_schema(ROW_SCHEMA))
+
+
+def judge_capture_units(readings: Readings, batch: int = BATCH, chunk: int = CHUNK) -> Task:
+    """The ``mapInArrow`` function of captures: files in, verdict/quarantine/tally rows out."""
+
+    def run(units: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        auditor = Auditor(readings)
+        rows = RowBuilder(Tally())
+        for unit_batch in units:
+            for path in unit_batch.column("path").to_pylist():
+                yield from judge_capture(auditor, rows, path, batch, chunk)
+        yield rows.tally.batch()
+
+    return run
+
+
+def judge_capture(
+    auditor: Auditor, rows: RowBuilder, path: str, batch: int = BATCH, chunk: int = CHUNK
+) -> Iterator[pa.RecordBatch]:
+    """The rows of one capture file, read ``chunk`` bytes at a time (see the module doc).
+
+    A file that cannot be opened, or whose reading fails half-way, is no crash: what was
+    read stands, and the bytes not read are one ``unreadable`` quarantine entry.
+    """
+    count = rows.tally.count
+    try:
+        stream = open(path, "rb")  # noqa: SIM115 - closed by the with below
+    except OSError as exc:
+        count(C_FILES_UNREADABLE)
+        rows.quarantine(_unreadable(path, f"cannot open it: {exc.strerror or exc}", None))
+        yield from rows.batches()
+        return
+    state: dict[str, Any] = {"read": 0, "error": None}
+    with stream:
+        records = iter_capture(path, _chunks(stream, chunk, state))
+        yield from _judge_records(auditor, rows, records, batch)
+        if state["error"] is not None:
+            count(C_FILES_UNREADABLE)
+            read = state["read"]
+            try:
+                rest: int | None = max(0, os.fstat(stream.fileno()).st_size - read)
+            except OSError:
+                rest = None
+            why = f"reading failed after {read} bytes: {state['error']}"
+            rows.quarantine(_unreadable(path, why, rest, read))
+            yield from rows.batches()
+
+
+def _chunks(stream: BinaryIO, chunk: int, state: dict[str, Any]) -> Iterator[bytes]:
+    """The file's bytes, ``chunk`` at a time; a read error ends them (``state["error"]``)."""
+    while True:
+        try:
+            data = stream.read(chunk)
+        except OSError as exc:
+            state["error"] = exc.strerror or str(exc)
+            return
+        if not data:
+            return
+        state["read"] += len(data)
+        yield data
+
+
+def _judge_records(
+    auditor: Auditor, rows: RowBuilder, records: Iterator[Record], batch: int
+) -> Iterator[pa.RecordBatch]:
+    """Judge, count or quarantine each record of one capture."""
+    count = rows.tally.count
+    messages: list[Message] = []
+
+    def judge_messages() -> None:
+        rows.judge(
+            auditor,
+            [_source(m.where) for m in messages],
+            [m.body for m in messages],
+            [m.envelope.message_id.to_bytes() for m in messages],
+            [m.envelope.sender_identifier_type.name.rstrip("_") for m in messages],
+            [m.envelope.authentication_level.name.rstrip("_") for m in messages],
+            captures=[where_values(m.where) for m in messages],
+        )
+        messages.clear()
+
+    for record in records:
+        if isinstance(record, Message):
+            count(C_USER_MESSAGES)
+            count(C_NOTIFICATIONS)
+            count(P_PACKETS + USER_MESSAGE)
+            count(C_PACKET_BYTES, record.where.size)
+            messages.append(record)
+            if len(messages) >= batch:
+                judge_messages()
+                yield from rows.batches()
+        elif isinstance(record, Packet):
+            _packet(rows, record)
+        elif isinstance(record, Quarantine):
+            where = record.where
+            detail = f"{record.detail} ({record.requirement})" if record.requirement else None
+            rows.quarantine(_bytes_entry(where, record.reason, detail or record.detail))
+            count(C_QUARANTINED_BYTES if where.stream else C_FILE_QUARANTINED_RECORDS, where.size)
+        elif isinstance(record, Lost):
+            detail = (
+                "bytes the stream carried and the capture does not hold: the sequence numbers jump"
+                if record.reason == "gap"
+                else "bytes the stream carried and the capture does not hold: the frame was "
+                "captured shorter than it was (snaplen)"
+            )
+            rows.quarantine(_bytes_entry(record.where, record.reason, detail))
+            count(C_LOST_BYTES, record.where.size)
+        elif isinstance(record, StreamEnd):
+            _stream_end(rows, record)
+        elif isinstance(record, CaptureEnd):
+            _capture_end(rows, record)
+    if messages:
+        judge_messages()
+    yield from rows.batches()
+
+
+def _packet(rows: RowBuilder, record: Packet) -> None:
+    """Count a packet; a UserMessage the codec refuses is a quarantined message."""
+    count = rows.tally.count
+    count(P_PACKETS + record.kind)
+    count(C_PACKET_BYTES, record.where.size)
+    violation = record.violation
+    if violation is not None:
+        count(P_REFUSED + violation.requirement)
+    if record.kind != USER_MESSAGE:
+        return
+    count(C_USER_MESSAGES)
+    if violation is None:
+        count(C_OTHER)  # to another queue, or values an Envelope cannot hold (record.note)
+        return
+    count(C_REFUSED)
+    where = record.where
+    rows.quarantine(
+        quarantine_row(
+            _source(where),
+            f"wire: {violation.requirement}",
+            1,
+            scope=SCOPE_CAPTURE_PACKET,
+            size=where.size,
+            detail=violation.message,
+            where=where_columns(where),
+        )
+    )
+
+
+def _stream_end(rows: RowBuilder, end: StreamEnd) -> None:
+    count = rows.tally.count
+    count(C_STREAMS)
+    count(C_STREAMS_UNBALANCED, 0 if end.balanced else 1)
+    count(C_STREAM_BYTES, end.bytes)
+    count(C_STREAM_PACKET_BYTES, end.packet_bytes)
+    count(C_STREAM_QUARANTINED_BYTES, end.quarantined_bytes)
+    count(C_STREAM_LOST_BYTES, end.lost_bytes)
+    count(C_RETRANSMITTED, end.retransmitted_bytes)
+    count(C_OVERLAP, end.overlap_bytes)
+    count(C_OUT_OF_ORDER, end.out_of_order_segments)
+    count(C_MID_SESSION, 1 if end.mid_session else 0)
+
+
+def _capture_end(rows: RowBuilder, end: CaptureEnd) -> None:
+    count = rows.tally.count
+    count(C_FILES)
+    count(P_FORMAT + end.format)
+    count(C_FRAMES, end.frames)
+    count(C_FILE_BYTES, end.bytes)
+    count(C_FILE_QUARANTINED, end.quarantined_bytes)
+    for kind, frames in end.counts.items():
+        count(P_FRAMES + kind, frames)
+
+
+def _bytes_entry(where: Where, reason: str, detail: str) -> dict[str, Any]:
+    """The quarantine entry of capture bytes that are no packet (rows unknown)."""
+    return quarantine_row(
+        _source(where),
+        reason,
+        None,
+        scope=SCOPE_CAPTURE_BYTES,
+        size=where.size,
+        detail=detail,
+        where=where_columns(where),
+    )
+
+
+def _source(where: Where) -> str:
+    """``file#frame=N`` or ``file#frames=N-M``; ``file@offset`` for bytes in no frame."""
+    frames = where.frames
+    if not frames:
+        return f"{where.capture}@{where.offset}"
+    if frames[0] == frames[-1]:
+        return f"{where.capture}#frame={frames[0]}"
+    return f"{where.capture}#frames={frames[0]}-{frames[-1]}"
+
+
+def where_values(where: Where) -> tuple[Any, ...]:
+    """The values of :data:`~.schema.CAPTURE_COLUMNS` for ``where`` (the time of its last
+    frame, in microseconds since the epoch)."""
+    time = where.time_last
+    micros = None if time is None else round(time * 1_000_000)
+    return (where.capture, list(where.frames), where.stream or None, micros)
+
+
+def where_columns(where: Where) -> dict[str, Any]:
+    """:func:`where_values` by column name."""
+    return dict(zip(CAPTURE_COLUMNS, where_values(where), strict=True))
+
+
+# --- the summary -----------------------------------------------------------------------------
+
+
+def _with_prefix(counters: dict[str, int], prefix: str) -> dict[str, int]:
+    found = {k[len(prefix) :]: n for k, n in counters.items() if k.startswith(prefix)}
+    return dict(sorted(found.items(), key=lambda item: (-item[1], item[0])))
+
+
+def capture_summary(counters: dict[str, int]) -> dict[str, Any]:
+    """summary.json's ``capture`` block from the merged counts of every task.
+
+    ``bytes_balanced``: the bytes of every stream, as each stream counted them (StreamEnd),
+    are the bytes of its packets, quarantined runs and lost bytes, as the records say; every
+    stream balanced on its own; the bytes of the files in no frame match their records.
+    """
+    n = counters.get
+    block: dict[str, Any] = {
+        "files": n(C_FILES, 0),
+        "files_unreadable": n(C_FILES_UNREADABLE, 0),
+        "formats": _with_prefix(counters, P_FORMAT),
+        "file_bytes": n(C_FILE_BYTES, 0),
+        "file_bytes_quarantined": n(C_FILE_QUARANTINED, 0),
+        "frames": n(C_FRAMES, 0),
+        "frames_by_kind": _with_prefix(counters, P_FRAMES),
+        "streams": n(C_STREAMS, 0),
+        "mid_session_streams": n(C_MID_SESSION, 0),
+        "user_messages": n(C_USER_MESSAGES, 0),
+        "change_notifications": n(C_NOTIFICATIONS, 0),
+        "other_messages": n(C_OTHER, 0),
+        "user_messages_refused": n(C_REFUSED, 0),
+        "packets_by_kind": _with_prefix(counters, P_PACKETS),
+        "refused_by_requirement": _with_prefix(counters, P_REFUSED),
+        "stream_bytes": n(C_STREAM_BYTES, 0),
+        "packet_bytes": n(C_PACKET_BYTES, 0),
+        "quarantined_bytes": n(C_QUARANTINED_BYTES, 0),
+        "lost_bytes": n(C_LOST_BYTES, 0),
+        "retransmitted_bytes": n(C_RETRANSMITTED, 0),
+        "overlap_bytes": n(C_OVERLAP, 0),
+        "out_of_order_segments": n(C_OUT_OF_ORDER, 0),
+        "streams_unbalanced": n(C_STREAMS_UNBALANCED, 0),
+    }
+    block["bytes_balanced"] = (
+        block["stream_bytes"]
+        == block["packet_bytes"] + block["quarantined_bytes"] + block["lost_bytes"]
+        and block["packet_bytes"] == n(C_STREAM_PACKET_BYTES, 0)
+        and block["quarantined_bytes"] == n(C_STREAM_QUARANTINED_BYTES, 0)
+        and block["lost_bytes"] == n(C_STREAM_LOST_BYTES, 0)
+        and block["streams_unbalanced"] == 0
+        and block["file_bytes_quarantined"] == n(C_FILE_QUARANTINED_RECORDS, 0)
+    )
+    return block
+
+
+def capture_balance_text(balance: dict[str, Any], capture: dict[str, Any]) -> str:
+    """The balance line of a capture audit: the messages found, then the stream bytes."""
+    judged = (
+        balance["conforming"]
+        + balance["non_conforming"]
+        + balance["other_messages"]
+        + balance["quarantined"]
+    )
+    sign = "=" if balance["rows_in"] == judged else "!="
+    bytes_sign = "=" if capture["bytes_balanced"] else "!="
+    entries = balance["quarantine_entries"]
+    return (
+        f"UserMessages found {balance['rows_in']} {sign} conforming {balance['conforming']} + "
+        f"non-conforming {balance['non_conforming']} + other messages "
+        f"{balance['other_messages']} + quarantined {balance['quarantined']}; stream bytes "
+        f"{capture['stream_bytes']} {bytes_sign} packets {capture['packet_bytes']} + "
+        f"quarantined {capture['quarantined_bytes']} + lost {capture['lost_bytes']} "
+        f"({capture['files']} capture file{'' if capture['files'] == 1 else 's'}, "
+        f"{capture['frames']} frames, {capture['streams']} streams, {entries} quarantine "
+        f"entr{'y' if entries == 1 else 'ies'})"
+    )

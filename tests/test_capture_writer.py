@@ -1,0 +1,259 @@
+"""pcap out: MS-MQQB sessions written by :class:`mqcn_model.capture.PcapWriter`.
+
+The round trip runs over what the suite really puts on a network: the Envelopes the model's
+client emits (every product profile, both versions, every operation) and the body of every
+named defect.  Written and read back they give exactly the same (Envelope, body) pairs in
+order, with nothing quarantined and every stream balanced.  The frames are checked without
+Wireshark: lengths, sequence and acknowledgment numbers, and both checksums, recomputed here
+with a separate implementation.
+"""
+
+from __future__ import annotations
+
+import struct
+import uuid
+from dataclasses import replace
+
+import pytest
+from capture_helpers import (
+    DS,
+    QM,
+    T0,
+    accounting,
+    balanced,
+    capture_end,
+    ends,
+    envelope,
+    messages,
+    quarantined,
+    read,
+)
+
+from mqcn_model.adm import Queue, QueueManager
+from mqcn_model.capture import Packet, PcapWriter, Unwritable
+from mqcn_model.capture.containers import ContainerReader
+from mqcn_model.capture.dissect import MSMQ_PORT, TCP_ACK, TCP_FIN, TCP_SYN
+from mqcn_model.capture.writer import MSS, address_of
+from mqcn_model.client import NotificationClient
+from mqcn_model.constants import AuthLevel, Operation
+from mqcn_model.envelope import Envelope
+from mqcn_model.profiles import PROFILES
+from mqcn_suite.scenarios.defects import every_defect
+from mqcn_suite.scenarios.fixtures import IDS
+
+_OPERATIONS = {
+    1: [Operation.QueueDeletion],
+    2: [
+        Operation.QueueCreation,
+        Operation.QueueUpdate,
+        Operation.QueueDeletion,
+        Operation.QueueManagerUpdate,
+    ],
+}
+
+
+def client_envelopes() -> list[Envelope]:
+    """What the reference client sends: every profile, version and operation."""
+    out = []
+    for index, name in enumerate(sorted(PROFILES)):
+        profile = PROFILES[name]
+        for version in (1, 2):
+            if not profile.accepts(version):
+                continue
+            client = NotificationClient(
+                uuid.UUID(int=index + 1), version=version, profile=profile, first_sequence=index
+            )
+            for operation in _OPERATIONS[version]:
+                subject = (
+                    QueueManager(QM)
+                    if operation is Operation.QueueManagerUpdate
+                    else Queue(uuid.UUID(int=0x1000 + index))
+                )
+                out.append(client.send_change_notification(operation, subject, owner=QM))
+    return out
+
+
+def defect_envelopes() -> list[Envelope]:
+    return [envelope(n, defect.build(IDS)) for n, defect in enumerate(every_defect(), 1)]
+
+
+def written(envelopes: list[Envelope], **options: object) -> bytes:
+    writer = PcapWriter(**options)  # type: ignore[arg-type]
+    return b"".join(writer.write(e) for e in envelopes) + writer.close()
+
+
+def timed(envelopes: list[Envelope]) -> list[Envelope]:
+    """The envelopes with arrival times (a quarter second apart: exact in binary)."""
+    return [replace(e, arrival_time=T0 + 0.25 * n) for n, e in enumerate(envelopes)]
+
+
+@pytest.mark.parametrize("session", ["message", "sender"])
+def test_client_and_defect_messages_round_trip_exactly(session: str) -> None:
+    sig20 = [e for e in client_envelopes() if e.authentication_level is AuthLevel.Sig20]
+    sent = timed(sig20 + defect_envelopes())
+    assert len(sig20) >= 10 and len(sent) >= 90
+    records = read(written(sent, session=session))
+    assert [(m.envelope, m.body) for m in messages(records)] == [(e, e.body) for e in sent]
+    assert quarantined(records) == []
+    assert balanced(records)
+    assert capture_end(records).counts == {"tcp-1801": capture_end(records).frames}
+
+
+def test_a_sender_signing_msmq_1_0_signatures_reads_back_with_signed_as() -> None:
+    sig10 = [e for e in client_envelopes() if e.authentication_level is AuthLevel.Sig10]
+    assert sig10, "some product profile sends MSMQ 1.0 signatures"
+    sent = timed(sig10)
+    records = read(written(sent), signed_as=AuthLevel.Sig10)
+    assert [m.envelope for m in messages(records)] == sent
+    as_sig20 = [m.envelope.authentication_level for m in messages(read(written(sent)))]
+    assert set(as_sig20) == {AuthLevel.Sig20}  # the wire does not say which (errata W-05)
+
+
+def test_without_an_arrival_time_a_message_arrives_at_its_capture_time() -> None:
+    sent = [envelope(n) for n in range(3)]
+    found = messages(read(written(sent, start_time=T0)))
+    assert [m.envelope.with_(arrival_time=0.0) for m in found] == sent
+    times = [m.envelope.arrival_time for m in found]
+    assert times == sorted(times) and T0 < times[0] < T0 + 1
+    assert all(m.where.time_last == m.envelope.arrival_time for m in found)
+
+
+def test_each_message_has_its_own_session_or_one_per_sender() -> None:
+    sent = [envelope(n) for n in range(5)]
+    per_message = read(written(sent))
+    per_sender = read(written(sent, session="sender"))
+    kinds = [r.kind for r in per_message if isinstance(r, Packet)]
+    assert kinds.count("EstablishConnection") == 10 and kinds.count("SessionAck") == 5
+    assert kinds.count("ConnectionParameters") == 10
+    assert len(ends(per_message)) == 10 and len(ends(per_sender)) == 2
+    kinds = [r.kind for r in per_sender if isinstance(r, Packet)]
+    assert kinds.count("EstablishConnection") == 2 and kinds.count("SessionAck") == 5
+    assert all(e.ended_by == "fin" and not e.mid_session for e in ends(per_sender))
+
+
+def test_a_large_message_is_split_into_segments_and_reassembled() -> None:
+    big = envelope(1, bytes([2, 1]) + bytes(range(256)) * 40)
+    records = read(written([big]))
+    (found,) = messages(records)
+    assert found.body == big.body and len(found.where.frames) == -(-found.where.size // MSS)
+    assert balanced(records)
+
+
+def test_an_envelope_no_session_can_carry_is_refused_and_nothing_is_written() -> None:
+    writer = PcapWriter()
+    first = writer.write(envelope(1))
+    frames = writer.frames
+    for bad in (
+        envelope(2, authentication_level=AuthLevel.XMLDSig),
+        envelope(3, destination_format_name="PRIVATE=not-a-guid\\3"),
+    ):
+        with pytest.raises(Unwritable, match="cannot travel on an MS-MQQB session"):
+            writer.write(bad)
+    assert writer.frames == frames and writer.messages == 1
+    rest = writer.write(envelope(4)) + writer.close()
+    assert [m.envelope.message_id.sequence for m in messages(read(first + rest))] == [1, 4]
+
+
+def test_an_empty_capture_is_a_valid_pcap_with_no_frame() -> None:
+    data = PcapWriter().close()
+    assert len(data) == 24
+    records = read(data)
+    assert capture_end(records).format == "pcap" and capture_end(records).frames == 0
+    assert quarantined(records) == []
+
+
+def test_addresses_come_from_the_queue_manager_guids() -> None:
+    records = read(written([envelope(1)]))
+    (found,) = messages(records)
+    sender = ".".join(map(str, address_of(str(DS))))
+    receiver = ".".join(map(str, address_of(str(QM))))
+    assert found.where.stream == f"{sender}:49152 -> {receiver}:{MSMQ_PORT}"
+    assert address_of(str(DS))[0] == 10 and 1 <= address_of(str(DS))[3] <= 254
+
+
+# --- Wireshark-independent sanity of every frame -------------------------------------------
+
+
+def _sum16(data: bytes) -> int:
+    """RFC 1071 over ``data``, written independently of mqcn_model.capture.inet."""
+    if len(data) % 2:
+        data += b"\0"
+    total = 0
+    for (word,) in struct.iter_unpack("!H", data):
+        total += word
+        total = (total & 0xFFFF) + (total >> 16)
+    return total
+
+
+def _frames(capture: bytes) -> list[bytes]:
+    reader = ContainerReader("x")
+    frames = [f.data for f in reader.feed(capture)]  # type: ignore[union-attr]
+    assert reader.close() == []
+    return frames
+
+
+@pytest.mark.parametrize("session", ["message", "sender"])
+def test_every_frame_has_valid_lengths_checksums_and_sequence_numbers(session: str) -> None:
+    sent = [envelope(n, bytes([2, 1]) + bytes(40 + 1000 * (n % 3))) for n in range(6)]
+    capture = written(sent, session=session)
+    magic, major, minor, _, _, snaplen, link = struct.unpack("<IHHiIII", capture[:24])
+    assert (magic, major, minor, link) == (0xA1B2C3D4, 2, 4, 1) and snaplen >= 1514
+    expected: dict[tuple[bytes, int], int] = {}  # next sequence number per sender
+    for frame in _frames(capture):
+        assert len(frame) <= 1514 and frame[12:14] == b"\x08\x00"
+        ip = frame[14:]
+        total = struct.unpack("!H", ip[2:4])[0]
+        assert ip[0] == 0x45 and total == len(ip)
+        assert _sum16(ip[:20]) == 0xFFFF, "IPv4 header checksum"
+        tcp = ip[20:]
+        pseudo = ip[12:20] + struct.pack("!BBH", 0, 6, len(tcp))
+        assert _sum16(pseudo + tcp) == 0xFFFF, "TCP checksum"
+        sport, dport, seq, ack, offset, flags = struct.unpack("!HHIIBB", tcp[:14])
+        payload = tcp[(offset >> 4) * 4 :]
+        assert MSMQ_PORT in (sport, dport)
+        me, peer = (ip[12:16], sport), (ip[16:20], dport)
+        if flags & TCP_SYN:
+            expected[me] = seq
+        assert seq == expected[me], "each segment follows the previous one"
+        expected[me] = (seq + len(payload) + (1 if flags & (TCP_SYN | TCP_FIN) else 0)) % 2**32
+        if flags & TCP_ACK:
+            assert ack == expected[peer], "acknowledges every byte the peer sent"
+
+
+def test_frames_are_also_valid_for_scapy() -> None:
+    from scapy.layers.inet import IP, TCP
+    from scapy.layers.l2 import Ether
+
+    for raw in _frames(written([envelope(1)]))[:9]:
+        packet = Ether(raw)
+        rebuilt = Ether(raw)
+        del rebuilt[IP].chksum, rebuilt[TCP].chksum
+        rebuilt = Ether(bytes(rebuilt))
+        assert (packet[IP].chksum, packet[TCP].chksum) == (rebuilt[IP].chksum, rebuilt[TCP].chksum)
+
+
+def test_a_capture_written_in_pieces_balances_stream_by_stream() -> None:
+    records = read(written([envelope(n) for n in range(20)]), chunk=64)
+    streams = accounting(records)
+    assert len(streams) == 40 and all(stated == added > 0 for _, stated, added in streams)
+
+
+def test_nanosecond_captures_keep_the_arrival_time_to_the_nanosecond() -> None:
+    sent = [replace(envelope(1), arrival_time=T0 + 0.123456789)]
+    (found,) = messages(read(written(sent, nanosecond=True)))
+    assert abs(found.envelope.arrival_time - sent[0].arrival_time) < 1e-6
+    assert found.envelope.with_(arrival_time=0.0) == sent[0].with_(arrival_time=0.0)
+
+
+def test_a_direct_destination_gets_a_session_to_an_address_from_its_name() -> None:
+    direct = "DIRECT=OS:qm-host\\private$\\notify_queue$"
+    sent = timed([envelope(1, destination_format_name=direct)])
+    records = read(written(sent))
+    assert [m.envelope for m in messages(records)] == sent
+    request, answer = (
+        r.packet.body for r in records if isinstance(r, Packet) and r.kind == "EstablishConnection"
+    )
+    assert request.server_guid == uuid.UUID(int=0)  # a direct name: the acceptor is not known
+    assert answer.server_guid != uuid.UUID(int=0) and answer.padding == b"\x5a" * 512
+    receiver = ".".join(map(str, address_of("os:qm-host\\private$\\notify_queue$")))
+    assert messages(records)[0].where.stream.endswith(f"-> {receiver}:1801")
