@@ -14,7 +14,9 @@ Three kinds of judgement meet here:
 * **rules that compare a message with what was asked** (3.3.5.1, 3.3.5.2, 3.3.5.3, 2.2.4-1,
   2.2.5-3/-4, product notes): each is a small function registered with :func:`rule` under its
   requirement ID (grep the ID to land on it).  When such a rule needs the decoded message and
-  the message cannot be read, that requirement is broken too: nothing shows it is met;
+  the message cannot be read, the blame goes to the requirement whose breach stopped the
+  codec (it is broken); the rule's requirement is :class:`Stopped` by it, neither met nor
+  broken (:func:`sending_judgement`);
 * **aggregates**: "send it as 3.3.5.3 says" (3.3.4.1-3, 3.3.5.1-11, 3.3.5.2-28) and "prepare
   it per 3.3.5.1 / 3.3.5.2" (3.3.4.1-2) are broken by every MUST those sections' rules find.
 
@@ -86,10 +88,14 @@ from mqcn_model.render import value_to_json
 
 __all__ = [
     "AGGREGATES",
+    "Judgement",
     "Notification",
     "SendingContext",
+    "Stopped",
     "default_hash_algorithm",
+    "judged_unread",
     "open_queue_violations",
+    "sending_judgement",
     "sending_violations",
     "statement_problem",
 ]
@@ -217,7 +223,8 @@ class Rule:
     It runs on messages that must have Version ``sender`` (None: any) and that answer one of
     ``operations`` (None: any, even with no known notification); a product-behaviour note's
     rule only where the context follows a product profile.  With ``decoded`` it needs the
-    message the codec read (of Version ``sender``): a message it cannot read breaks the rule.
+    message the codec read (of Version ``sender``): on a message it cannot read the rule is
+    stopped (:meth:`stopped_by`), the breach that made it unreadable is what fails.
     """
 
     requirement: str
@@ -225,6 +232,7 @@ class Rule:
     sender: int | None
     decoded: bool
     operations: frozenset[Operation] | None
+    version_known: bool = False  # judges which of the two Versions was sent
 
     @property
     def product_note(self) -> bool:
@@ -242,14 +250,27 @@ class Rule:
             emission.notification.operation in self.operations
         )
 
-    def unmet(self, emission: Emission) -> str | None:
-        """Why the message cannot be judged by this rule (None: it can)."""
+    def stopped_by(self, emission: Emission) -> Violation | None:
+        """The breach that keeps this rule from judging the message (None: it can judge it).
+
+        A rule that needs the decoded message cannot judge a body the codec cannot read:
+        the requirement whose breach stopped the codec is the one broken (it is reported on
+        its own), this rule's requirement is stopped by it.  A message read as the other
+        Version is stopped by the Version its sender must write (2.2.4-1).
+        """
+        if self.version_known and emission.body[:1] not in (b"\x01", b"\x02"):
+            # which Version a sender chose is judged only among the two that exist
+            text = f"Version is {_version(emission)}, which no sender may write"
+            return Violation(req("MQCN-2.2.4-1"), 0, text)
         if not self.decoded:
             return None
         if emission.message is None:
-            return f"cannot be read, so it cannot satisfy it ({emission.unreadable})"
+            if emission.verdict.violations:
+                return emission.verdict.violations[0]
+            return Violation(req("MQCN-2.2.4-1"), 0, "no message")
         if self.sender is not None and emission.message.version != self.sender:
-            return f"is a Version 0x{emission.message.version:02x} message, not 0x{self.sender:02x}"
+            text = f"is a Version 0x{emission.message.version:02x} message, not 0x{self.sender:02x}"
+            return Violation(req("MQCN-2.2.4-1"), 0, text)
         return None
 
 
@@ -263,13 +284,16 @@ def rule(
     sender: int | None = None,
     decoded: bool = False,
     operations: Iterable[Operation] | None = None,
+    version_known: bool = False,
 ) -> Callable[[Check], Check]:
     """Register ``check`` as a :class:`Rule` of ``requirement`` (stackable: one function may
-    judge several requirements)."""
+    judge several requirements).  ``version_known``: the rule judges which of Version 0x01
+    and 0x02 a sender chose, so a Version byte that is neither stops it (MQCN-2.2.4-1, no
+    other value exists, is what breaks)."""
     ops = frozenset(operations) if operations is not None else None
 
     def register(check: Check) -> Check:
-        RULES.append(Rule(req(requirement), check, sender, decoded, ops))
+        RULES.append(Rule(req(requirement), check, sender, decoded, ops, version_known))
         return check
 
     return register
@@ -318,7 +342,8 @@ def version_of_the_sender(e: Emission, context: SendingContext, r: Readings) -> 
 @rule("MQCN-2.2.4-2", sender=_V2)
 def v2_count_is_one(e: Emission, context: SendingContext, r: Readings) -> Iterator[str]:
     """A Version 0x02 Data carries one Notification Body, so the count is 1.  (For Version
-    0x01 the codec and :mod:`mqcn_model.rules` judge the count against the updates, E-05.)"""
+    0x01 the codec and :mod:`mqcn_model.rules` judge the count against the updates, E-05.)
+    The count is byte 1 whatever follows, so a body the codec cannot read is judged too."""
     count = e.body[1] if len(e.body) > 1 else None
     if count != 1:
         yield f"NumberOfUpdateNotifications is {count}, but Data carries one Notification Body"
@@ -352,10 +377,11 @@ def object_guid_is_a_directory_object(
 # --- 2.2.6 on emitted updates: how UseGuid and the naming fields go together -------------------
 # The codec reads the bytes after UseGuid as a PathName (0x00) or a GuidIdentifier (0x01), so an
 # update it read keeps these; a body it could not read breaks the requirement it names
-# (MQCN-2.2.6-3 for another UseGuid, -4 for an unterminated PathName, -7 for a cut GUID).
+# (MQCN-2.2.6-3 for another UseGuid, -4 for an unterminated PathName, -7 for a cut GUID), and
+# stops these rules (they need the updates read).
 
 
-@rule("MQCN-2.2.6-2", sender=_V1)
+@rule("MQCN-2.2.6-2", sender=_V1, decoded=True)
 def guid_identifier_means_use_guid_1(
     e: Emission, context: SendingContext, r: Readings
 ) -> Iterator[str]:
@@ -365,7 +391,7 @@ def guid_identifier_means_use_guid_1(
             yield f"a GuidIdentifier with UseGuid 0x{update.use_guid:02x}"
 
 
-@rule("MQCN-2.2.6-3", sender=_V1)
+@rule("MQCN-2.2.6-3", sender=_V1, decoded=True)
 def otherwise_use_guid_0_and_path_name(
     e: Emission, context: SendingContext, r: Readings
 ) -> Iterator[str]:
@@ -375,7 +401,7 @@ def otherwise_use_guid_0_and_path_name(
             yield f"UseGuid 0x{update.use_guid:02x} without a GuidIdentifier"
 
 
-@rule("MQCN-2.2.6-6", sender=_V1)
+@rule("MQCN-2.2.6-6", sender=_V1, decoded=True)
 def no_path_name_with_use_guid_1(
     e: Emission, context: SendingContext, r: Readings
 ) -> Iterator[str]:
@@ -385,7 +411,7 @@ def no_path_name_with_use_guid_1(
             yield f"UseGuid 0x01 with the PathName {update.path_name!r}"
 
 
-@rule("MQCN-2.2.6-7", sender=_V1)
+@rule("MQCN-2.2.6-7", sender=_V1, decoded=True)
 def guid_identifier_with_use_guid_1(
     e: Emission, context: SendingContext, r: Readings
 ) -> Iterator[str]:
@@ -426,7 +452,7 @@ def domain_controller_is_the_server(
         yield f"DomainController is {body.domain_controller!r}, not {context.server_name!r}"
 
 
-@rule("MQCN-3.3.5.1-6", sender=_V2)
+@rule("MQCN-3.3.5.1-6", sender=_V2, version_known=True)
 def version_is_0x02(e: Emission, context: SendingContext, r: Readings) -> Iterator[str]:
     """A queue manager's message has Version 0x02."""
     if e.body[:1] != b"\x02":
@@ -623,7 +649,7 @@ def _directory_value(notification: Notification, propid: int) -> tuple[bool, Any
     return (False, None) if name is None else (True, getattr(subject, name))
 
 
-@rule("MQCN-3.3.5.2-24", sender=_V1)
+@rule("MQCN-3.3.5.2-24", sender=_V1, version_known=True)
 def version_is_0x01(e: Emission, context: SendingContext, r: Readings) -> Iterator[str]:
     """A directory service's message has Version 0x01."""
     if e.body[:1] != b"\x01":
@@ -830,10 +856,10 @@ def enqueued_to_the_opened_queue(
 # --- product-behaviour notes of the client side ------------------------------------------------
 
 
-@rule("MQCN-1.6-1")
-@rule("MQCN-1.6-2")
-@rule("MQCN-2.2.4-4")
-@rule("MQCN-3.3.4.1-4")
+@rule("MQCN-1.6-1", version_known=True)
+@rule("MQCN-1.6-2", version_known=True)
+@rule("MQCN-2.2.4-4", version_known=True)
+@rule("MQCN-3.3.4.1-4", version_known=True)
 def version_of_the_product(e: Emission, context: SendingContext, r: Readings) -> Iterator[str]:
     """Notes <1>, <2>, <5>, <9>: NT/2000's directory service sends Version 0x01, later
     Windows queue managers 0x02 (the Version of the profile's product).  Judged where the
@@ -976,15 +1002,25 @@ def _excused_by_a_reading(
 
 
 def _message_violations(
-    emission: Emission, context: SendingContext, readings: Readings
+    emission: Emission,
+    context: SendingContext,
+    readings: Readings,
+    stopped: list[Stopped] | None = None,
 ) -> list[Violation]:
-    """The codec's and content rules' findings on one message, then every applicable rule's."""
+    """The codec's and content rules' findings on one message, then every applicable rule's.
+
+    A rule that cannot judge the message (:meth:`Rule.stopped_by`) adds nothing here; it is
+    appended to ``stopped`` (when given) with the breach that stopped it."""
     found = [*emission.verdict.violations, *emission.verdict.observations]
     for each in RULES:
         if not each.applies_to(emission, context):
             continue
-        unmet = each.unmet(emission)
-        problems = [unmet] if unmet else each.check(emission, context, readings)
+        blocker = each.stopped_by(emission)
+        if blocker is not None:
+            if stopped is not None and blocker.requirement != each.requirement:
+                stopped.append(Stopped(each.requirement, emission.index, blocker))
+            continue  # (a rule stopped by its own requirement: the codec reported it)
+        problems = each.check(emission, context, readings)
         found += [Violation(each.requirement, None, problem) for problem in problems]
     return found
 
@@ -995,18 +1031,72 @@ def _numbered(index: int, violation: Violation) -> Violation:
     )
 
 
-def sending_violations(
-    emitted: Sequence[Envelope], context: SendingContext, readings: Readings = STRICT
-) -> list[Violation]:
-    """Every requirement the emitted messages break, message by message, in order, then those
-    of the scenario as a whole (message identifiers, one message per notification).
+@dataclass(frozen=True, slots=True)
+class Stopped:
+    """A requirement a rule could not judge on emitted message ``index``: the message cannot
+    be read (or reads as the other Version) because ``by`` is broken.  No evidence either
+    way: the report shows it ``inconclusive (stopped by …)``, never ``fail``."""
 
-    Each violation of one message starts with ``emitted message N:``.
+    requirement: str
+    index: int
+    by: Violation
+
+    def __str__(self) -> str:
+        return f"emitted message {self.index} cannot be judged: {self.by}"
+
+
+def judged_unread(requirement: str) -> bool:
+    """Can ``requirement`` be judged on a message the codec cannot read?  Only where a rule
+    of it looks at the envelope or the raw bytes (not ``decoded``) or at the whole scenario.
+    Every other one -- the format and content rules the codec applies while reading, the
+    aggregates, the rules that need the decoded message -- needs the reading."""
+    return any(r.requirement == requirement and not r.decoded for r in RULES) or any(
+        rid == requirement for rid, _ in SCENARIO_RULES
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    """What :func:`sending_judgement` found: the violations, the requirements stopped by a
+    rule that could not judge, and why each unreadable emitted message is unreadable."""
+
+    violations: list[Violation]
+    stopped: list[Stopped]
+    unreadable: list[tuple[int, Violation]] = field(default_factory=list)
+
+    def of(self, requirement: str) -> tuple[list[Violation], list[Stopped]]:
+        """The violations of ``requirement`` and the places it was stopped.  A requirement
+        with no violation that needs the reading (:func:`judged_unread`) is stopped on every
+        message the codec could not read, by the breach that stopped the codec -- it was not
+        seen to hold there."""
+        violations = [v for v in self.violations if v.requirement == requirement]
+        stopped = [s for s in self.stopped if s.requirement == requirement]
+        if not violations and not judged_unread(requirement):
+            seen = {s.index for s in stopped}
+            stopped += [
+                Stopped(requirement, index, blocker)
+                for index, blocker in self.unreadable
+                if index not in seen and blocker.requirement != requirement
+            ]
+        return violations, stopped
+
+
+def sending_judgement(
+    emitted: Sequence[Envelope], context: SendingContext, readings: Readings = STRICT
+) -> Judgement:
+    """Every requirement the emitted messages break, message by message, in order, then those
+    of the scenario as a whole (message identifiers, one message per notification); and every
+    requirement a rule could not judge because the message it needs cannot be read.
+
+    Each violation of one message starts with ``emitted message N:``.  A body the codec cannot
+    read breaks the requirement the codec names (and the aggregates made of it); the rules
+    that need the decoded message are :class:`Stopped` by that breach, not broken.
     """
     emissions = read_emissions(emitted, context, readings)
     found: list[Violation] = []
+    stopped: list[Stopped] = []
     for emission in emissions:
-        own = _message_violations(emission, context, readings)
+        own = _message_violations(emission, context, readings, stopped)
         excused = _excused_by_a_reading(emission, own, context, readings)
         aggregates = _aggregated(own, emission.version, excused)
         found += [_numbered(emission.index, v) for v in own + aggregates]
@@ -1015,7 +1105,20 @@ def sending_violations(
         for requirement, check in SCENARIO_RULES
         for problem in check(emissions, context, readings)
     ]
-    return found + whole + _aggregated(whole, context.version)
+    unreadable = [
+        (e.index, e.verdict.violations[0])
+        for e in emissions
+        if e.message is None and e.verdict.violations
+    ]
+    return Judgement(found + whole + _aggregated(whole, context.version), stopped, unreadable)
+
+
+def sending_violations(
+    emitted: Sequence[Envelope], context: SendingContext, readings: Readings = STRICT
+) -> list[Violation]:
+    """The violations of :func:`sending_judgement` (every requirement the emitted messages
+    break; those a rule could not judge are left out)."""
+    return sending_judgement(emitted, context, readings).violations
 
 
 # --- what a step's text states ---------------------------------------------------------------

@@ -50,6 +50,7 @@ from mqcn_suite.report.results import (
     ITEM_PROPERTY,
     PHASE_PROPERTY,
     REPORT_PROPERTY,
+    STOPPED_PROPERTY,
     WORKER_DESELECTED,
     WORKER_ITEMS,
     item_metadata,
@@ -65,7 +66,7 @@ from mqcn_suite.targets import (
     pics_of,
     resolve_target,
 )
-from mqcn_suite.world import World
+from mqcn_suite.world import World, stopped_label
 
 __all__ = ["REPORT_PROPERTY", "mqcn_target", "world"]
 
@@ -620,3 +621,7 @@ def world(mqcn_target: Target, request: pytest.FixtureRequest) -> Iterator[World
     request.node.user_properties.append(
         (REPORT_PROPERTY, json.dumps(scenario_world.report_properties()))
     )
+    for check in scenario_world.checks:  # a JUnit property each: what was not judged, and why
+        if check.verdict == "stopped":
+            label = f"{check.requirement}: {stopped_label(check.stopped_by)}"
+            request.node.user_properties.append((STOPPED_PROPERTY, label))

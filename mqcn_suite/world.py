@@ -17,7 +17,7 @@ from typing import Any
 from mqcn_model.adm import Queue, QueueManager
 from mqcn_model.builders import queue_creation, v1_message
 from mqcn_model.catalog import CATALOG, req
-from mqcn_model.codec.message import body_buffer
+from mqcn_model.codec.message import ChangeNotificationMessage, body_buffer
 from mqcn_model.constants import (
     BATCH_WINDOW_SECONDS,
     AuthLevel,
@@ -30,10 +30,12 @@ from mqcn_model.errors import Violation
 from mqcn_model.judge import errata_admitting, explain_by_errata, judge
 from mqcn_model.profiles import DEFAULT_PROFILE, PROFILES
 from mqcn_model.sending import (
+    Judgement,
     Notification,
     SendingContext,
+    Stopped,
     open_queue_violations,
-    sending_violations,
+    sending_judgement,
     statement_problem,
 )
 from mqcn_suite.scenarios.expectations import attribute_diff
@@ -62,11 +64,14 @@ class Check:
     """
 
     requirement: str
-    verdict: str  # pass | fail | claim-fail | warning | info
+    verdict: str  # pass | fail | claim-fail | warning | info | stopped
     message: str
     errata: str | None = None
     reading: str | None = None  # strict | lenient
     diff: list[dict[str, Any]] | None = None  # expected against observed, attribute by attribute
+    # verdict "stopped": the requirements whose breach kept this one from being judged (the
+    # message it needs cannot be read); the report shows "inconclusive (stopped by …)"
+    stopped_by: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -78,6 +83,8 @@ class Check:
             data |= {"errata": self.errata, "reading": self.reading or ""}
         if self.diff:
             data["diff"] = self.diff
+        if self.stopped_by:
+            data["stopped_by"] = list(self.stopped_by)
         return data
 
 
@@ -152,6 +159,7 @@ class World:
     # pcap hook (--mqcn-pcap): told of every Envelope delivered ("delivered") or emitted by
     # the target's client ("sent"), in the order they travel
     on_message: Callable[[Envelope, str], None] | None = None
+    _judgements: dict[tuple[Any, ...], Judgement] = field(default_factory=dict, repr=False)
 
     # --- set-up -----------------------------------------------------------------------------
     def own_queue(self, queue: Queue | None = None) -> Queue:
@@ -339,11 +347,17 @@ class World:
     def expect_emitted(self, requirement: str) -> None:
         """Every message the target's client emitted satisfies ``requirement``.
 
-        Judged by the model (:func:`mqcn_model.sending.sending_violations`).  A message that
+        Judged by the model (:func:`mqcn_model.sending.sending_judgement`).  A message that
         only the other reading of one errata item admits is a warning naming that item,
         never a failure: the sender follows a reading the spec allows.  A body that only such
         a reading can read at all (``</ObjectGuid >``, a lone surrogate) is read that way for
         every other requirement; only the requirement its strict decoding breaks warns.
+
+        Where ``requirement`` needs a message that cannot be read (or reads as the other
+        Version), it is not judged: it is recorded ``stopped`` by the requirement whose breach
+        made the message unreadable, and that requirement is judged here, wherever this
+        happens — so the failure lands on what broke (MQCN-2.2.5-7 for a GUID in braces),
+        never on the requirements that merely needed the reading.
         """
         if not self.emitted:
             self.expect(requirement, False, "the client emitted nothing")
@@ -364,15 +378,15 @@ class World:
         base = following(*dict.fromkeys(s.errata for s in needed))
 
         def found(readings: Readings) -> list[Violation]:
-            return [
-                v
-                for v in sending_violations(self.emitted, context, readings)
-                if v.requirement == requirement
-            ]
+            return self.judgement(context, readings).of(requirement)[0]
 
         strict, switch = explain_by_errata(found, base)
         if not strict:
-            self.checks.append(Check(requirement, "pass", "every emitted message satisfies it"))
+            _, stopped = self.judgement(context, base).of(requirement)
+            if stopped:
+                self._stopped(requirement, stopped)
+            else:
+                self.checks.append(Check(requirement, "pass", "every emitted message satisfies it"))
         elif switch is not None:
             text = (
                 f"{_described(strict)} — admitted only by the lenient reading of "
@@ -381,6 +395,50 @@ class World:
             self._observed(Check(requirement, "warning", text, switch.errata, "lenient"))
         else:
             self.expect(requirement, False, _described(strict))
+
+    def judgement(self, context: SendingContext, readings: Readings) -> Judgement:
+        """:func:`~mqcn_model.sending.sending_judgement` of what the client emitted so far,
+        computed once per scenario state and readings (every Then step of a scenario asks
+        about the same messages)."""
+        key = (repr(context), readings, len(self.emitted))
+        if key not in self._judgements:
+            self._judgements[key] = sending_judgement(self.emitted, context, readings)
+        return self._judgements[key]
+
+    def emitted_read(self, requirement: str) -> list[ChangeNotificationMessage] | None:
+        """The emitted messages as the codec reads them (under the errata reading a body
+        needs to be read at all), for a step that judges ``requirement`` on what they say.
+
+        None when one of them cannot be read: ``requirement`` is then recorded stopped by the
+        requirement whose breach made it unreadable, and that one is judged instead
+        (:meth:`expect_emitted`) -- a step never fails a value it could not see.
+        """
+        needed = [s for e in self.emitted for s in errata_admitting(e.body)[:1]]
+        readings = following(*dict.fromkeys(s.errata for s in needed))
+        verdicts = [judge(e.body, readings) for e in self.emitted]
+        unreadable = [
+            Stopped(requirement, index, verdict.violations[0])
+            for index, verdict in enumerate(verdicts)
+            if verdict.message is None and verdict.violations
+        ]
+        if unreadable:
+            self._stopped(requirement, unreadable)
+            return None
+        return [v.message for v in verdicts if v.message is not None]
+
+    def _stopped(self, requirement: str, stopped: list[Stopped]) -> None:
+        """Record ``requirement`` as stopped by the breaches in ``stopped``, then judge each
+        of those (the scenario row fails on the one that broke, not on ``requirement``)."""
+        blockers = tuple(dict.fromkeys(s.by.requirement for s in stopped))
+        text = "; ".join(dict.fromkeys(str(s) for s in stopped))
+        self.checks.append(
+            Check(requirement, "stopped", f"not judged: {text}", stopped_by=blockers)
+        )
+        try:
+            for blocker in blockers:
+                self.expect_emitted(blocker)
+        except RequirementFailure as exc:  # JUnit, cucumber and pytest show both
+            raise RequirementFailure(f"{exc} [{requirement}: {stopped_label(blockers)}]") from None
 
     def sending_context(self) -> SendingContext:
         """What a conforming client would have had to send in this scenario: the notifications
@@ -589,3 +647,12 @@ def _described(violations: list[Violation]) -> str:
     return "; ".join(
         v.message if v.offset is None else f"{v.message} (byte {v.offset})" for v in violations
     )
+
+
+def stopped_label(blockers: Iterable[str]) -> str:
+    """How a requirement stopped by ``blockers`` is shown everywhere.
+
+    >>> stopped_label(["MQCN-2.2.5-7"])
+    'inconclusive (stopped by MQCN-2.2.5-7)'
+    """
+    return f"inconclusive (stopped by {', '.join(blockers)})"

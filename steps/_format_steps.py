@@ -16,10 +16,9 @@ import re
 
 from pytest_bdd import given, parsers, then, when
 
-from mqcn_model.codec.message import ChangeNotificationMessage, body_buffer, v1_message
+from mqcn_model.codec.message import body_buffer, v1_message
 from mqcn_model.constants import PROPERTIES, PropId, Version
 from mqcn_suite.scenarios.defects import DEFECTS, version_0x02_body
-from mqcn_suite.scenarios.expectations import decoded
 from mqcn_suite.scenarios.fixtures import (
     EVERY_CHANGE,
     IDS,
@@ -54,11 +53,6 @@ def requirement_ids(text: str) -> list[str]:
 def attribute_names(text: str) -> tuple[str, ...]:
     """ADM attribute names written in a step as ``"Quota, BasePriority"``."""
     return tuple(name.strip() for name in text.split(","))
-
-
-def emitted_messages(world: World) -> list[ChangeNotificationMessage | None]:
-    """The emitted bodies as the suite's codec reads them (None: unreadable)."""
-    return [decoded(envelope.body) for envelope in world.emitted]
 
 
 # --- given ----------------------------------------------------------------------------------

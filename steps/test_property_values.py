@@ -20,7 +20,7 @@ from mqcn_suite.scenarios.messages import carrier_message
 from mqcn_suite.scenarios.vocabulary import NONE, value_from_text, vt_named
 from mqcn_suite.world import World
 from steps._format_steps import *  # noqa: F403 - shared step definitions
-from steps._format_steps import emitted_messages, propid_named
+from steps._format_steps import propid_named
 
 scenarios("2.2.3-property-values.feature")
 
@@ -59,7 +59,10 @@ def _carrier_problem(world: World) -> str | None:
     )
 )
 def _emitted_value(world: World, attribute: str, propid: str, requirement: str) -> None:
-    updates = [u for m in emitted_messages(world) if m for u in m.updates]
+    messages = world.emitted_read(requirement)
+    if messages is None:  # not read: stopped by what broke (judged instead)
+        return
+    updates = [u for m in messages for u in m.updates]
     found = [value_to_json(propid_values(u).get(propid_named(propid))) for u in updates]
     wanted = existing_queue(**distinctive_queue_attributes()).to_json()[attribute]
     world.expect(

@@ -55,6 +55,7 @@ from mqcn_model.sending import (
     Notification,
     SendingContext,
     open_queue_violations,
+    sending_judgement,
     sending_violations,
     statement_problem,
 )
@@ -381,11 +382,47 @@ def test_the_body_is_the_message_and_one_spare_byte() -> None:
     assert v2.with_body(lambda b: b[:-1]).broken() == {"MQCN-3.3.5.3-7"}
 
 
-def test_a_body_that_is_no_message_breaks_what_needs_one() -> None:
-    """An unreadable body shows no requirement about its content met."""
-    found = one(Operation.QueueUpdate, 1).with_body(lambda b: b"\x00" + b).broken()
-    assert {"MQCN-3.3.5.3-7", "MQCN-3.3.5.3-9", "MQCN-3.3.5.3-10", "MQCN-3.3.5.2-27"} <= found
-    assert {"MQCN-2.2.4-1", "MQCN-3.3.5.2-24", "MQCN-3.3.5.2-22"} <= found
+def test_a_body_that_is_no_message_breaks_only_what_stopped_the_codec() -> None:
+    """An unreadable body breaks the requirement the codec names; the requirements that need
+    the message read are stopped by it (neither met nor broken), never failed."""
+    scenario = one(Operation.QueueUpdate, 1).with_body(lambda b: b"\x00" + b)
+    assert scenario.broken() == {"MQCN-2.2.4-1"}
+    judgement = sending_judgement(scenario.emitted, scenario.context)
+    for requirement in (
+        "MQCN-3.3.5.3-7",
+        "MQCN-3.3.5.3-9",
+        "MQCN-3.3.5.3-10",
+        "MQCN-3.3.5.2-27",
+        "MQCN-3.3.5.2-24",  # which Version a sender chose: only among the two that exist
+        "MQCN-3.3.5.2-22",
+        "MQCN-2.2.6-8",  # needs the updates read, though no rule of its own does
+    ):
+        violations, stopped = judgement.of(requirement)
+        assert not violations, requirement
+        assert {s.by.requirement for s in stopped} == {"MQCN-2.2.4-1"}, requirement
+    assert judgement.of("MQCN-3.3.5.3-2") == ([], [])  # the envelope is judged all the same
+
+
+def test_a_guid_in_braces_blames_2_2_5_7_and_stops_the_rest() -> None:
+    """Issue 17: a Version 2 client writing the GUID with braces failed MQCN-3.3.5.1-7 and
+    MQCN-3.3.5.3-7 ("cannot be read") while MQCN-2.2.5-7 stayed unjudged."""
+
+    def braces(body: bytes) -> bytes:
+        guid = str(QUEUE_ID).encode("utf-16-le")
+        return body.replace(guid, "{".encode("utf-16-le") + guid + "}".encode("utf-16-le"))
+
+    scenario = one(Operation.QueueUpdate, 2).with_body(braces)
+    assert scenario.broken() == {"MQCN-2.2.5-7"}
+    judgement = sending_judgement(scenario.emitted, scenario.context)
+    for requirement in ("MQCN-3.3.5.1-7", "MQCN-3.3.5.3-7", "MQCN-2.2.5-8", "MQCN-3.3.5.1-4"):
+        violations, stopped = judgement.of(requirement)
+        assert not violations and stopped, requirement
+        assert stopped[0].by.requirement == "MQCN-2.2.5-7"
+
+
+def test_a_version_2_count_other_than_1_breaks_the_count_rules_only() -> None:
+    found = one(Operation.QueueUpdate, 2).with_body(lambda b: b[:1] + b"\x02" + b[2:]).broken()
+    assert found == {"MQCN-2.2.4-2", "MQCN-2.2.4-3", "MQCN-3.3.5.1-7"}
 
 
 def test_every_defect_of_3353_also_breaks_the_send_it_as_3353_says_aggregates() -> None:
@@ -518,8 +555,12 @@ def test_the_command_follows_the_operation() -> None:
 def test_a_directory_service_sends_version_1() -> None:
     scenario = one(Operation.QueueUpdate, 2).with_context(version=1)
     found = scenario.broken()
-    assert {"MQCN-2.2.4-1", "MQCN-3.3.5.2-24", "MQCN-3.3.5.2-1", "MQCN-3.3.5.2-9"} <= found
+    assert {"MQCN-2.2.4-1", "MQCN-3.3.5.2-24"} <= found
     assert {"MQCN-3.3.5.1-3", "MQCN-3.3.5.1-6"}.isdisjoint(found)  # not a queue manager's
+    # the rules of a Version 0x01 message cannot read a Version 0x02 one: stopped, not broken
+    assert {"MQCN-3.3.5.2-1", "MQCN-3.3.5.2-9"}.isdisjoint(found)
+    judgement = sending_judgement(scenario.emitted, scenario.context)
+    assert judgement.of("MQCN-3.3.5.2-9")[1][0].by.requirement == "MQCN-2.2.4-1"
 
 
 def test_note_11_a_windows_directory_service_passes_extras_through() -> None:
@@ -614,7 +655,8 @@ def test_a_queue_manager_sends_one_message_per_notification() -> None:
 
 def test_a_queue_manager_sends_version_2() -> None:
     found = one(Operation.QueueUpdate, 1).with_context(version=2).broken()
-    assert {"MQCN-2.2.4-1", "MQCN-3.3.5.1-6", "MQCN-3.3.5.1-1", "MQCN-3.3.5.1-4"} <= found
+    assert {"MQCN-2.2.4-1", "MQCN-3.3.5.1-6"} <= found
+    assert {"MQCN-3.3.5.1-1", "MQCN-3.3.5.1-4"}.isdisjoint(found)  # stopped by MQCN-2.2.4-1
 
 
 # --- the readings ------------------------------------------------------------------------------
@@ -625,7 +667,7 @@ _TAG = "</ObjectGuid>".encode("utf-16-le")
 
 def test_e01_a_body_closing_objectguid_with_a_space() -> None:
     scenario = one(Operation.QueueUpdate, 2).with_body(lambda b: b.replace(_TAG, _SPACED))
-    assert {"MQCN-2.2.5-6", "MQCN-3.3.5.1-2", "MQCN-3.3.5.3-7"} <= scenario.broken()
+    assert scenario.broken() == {"MQCN-2.2.5-6"}  # what needs the body read is stopped
     assert scenario.broken(following("E-01")) == set()
     assert scenario.broken(following("E-05")) == scenario.broken()
 

@@ -57,7 +57,7 @@ from mqcn_suite.report import (
     ReportError,
     prepare_report_dir,
 )
-from mqcn_suite.report.traceability import SUMMARY_KEY
+from mqcn_suite.report.traceability import SUMMARY_KEY, verdict_label
 from mqcn_suite.targets import (
     DEFAULT_TIMEOUT,
     PicsError,
@@ -317,12 +317,29 @@ def print_summary(console: Console, document: dict[str, Any], report: Path) -> N
                 console.print(Text(f"      replay: {failure['replay']}", style="dim"))
         if len(failing) > FAILURES_SHOWN:
             console.print(f"  ... and {len(failing) - FAILURES_SHOWN} more (see the HTML report)")
+    print_stopped(console, document)
     print_readings(console, document)
     console.print("Report:")
     for name in (REPORT_HTML, TRACEABILITY_JSON, JUNIT_XML, CUCUMBER_JSON):
         path = report / name
         if path.exists():
             console.print(f"  {path}")
+
+
+def print_stopped(console: Console, document: dict[str, Any]) -> None:
+    """The requirements nothing judged because another one broke first, each with the
+    requirements that stopped it: ``inconclusive (stopped by MQCN-…)``."""
+    stopped = [r for r in document["requirements"] if r.get("stopped_by")]
+    if not stopped:
+        return
+    console.print(f"Stopped by a broken requirement ({len(stopped)}; they do not fail):")
+    for requirement in stopped[:FAILURES_SHOWN]:
+        line = Text("  ")
+        line.append(requirement["id"])
+        line.append(f" {verdict_label(requirement)}", style=VERDICT_STYLE["inconclusive"])
+        console.print(line)
+    if len(stopped) > FAILURES_SHOWN:
+        console.print(f"  ... and {len(stopped) - FAILURES_SHOWN} more (see the HTML report)")
 
 
 def print_readings(console: Console, document: dict[str, Any]) -> None:

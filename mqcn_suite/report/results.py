@@ -20,6 +20,8 @@ from mqcn_suite.targets import TargetError, TargetTimeout
 
 REPORT_PROPERTY = "mqcn"  # what the world recorded (checks, messages), JSON
 ITEM_PROPERTY = "mqcn-item"  # the item's metadata (requirements, feature, scenario), JSON
+# a requirement a scenario could not judge: "MQCN-…: inconclusive (stopped by MQCN-…)" (JUnit)
+STOPPED_PROPERTY = "mqcn-stopped"
 PHASE_PROPERTY = "mqcn-phase"  # what one phase did (outcome, failure, target broke), JSON
 WORKER_ITEMS = "mqcn_items"  # pytest-xdist workeroutput: every collected item's metadata
 WORKER_DESELECTED = "mqcn_deselected"

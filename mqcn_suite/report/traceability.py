@@ -13,11 +13,17 @@ Every catalog entry gets exactly one verdict:
 ``info``            a MAY / product-behaviour note: the target behaves otherwise (informational);
 ``pass``            every scenario tagged with it that ran passed;
 ``not applicable``  its scenarios were skipped as not applicable to the target (PICS);
-``inconclusive``    testable, but none of its scenarios ran (deselected, skipped, no scenario),
-                    or one of them stopped on another requirement's failure before judging it
-                    (and nothing above applies).
+``inconclusive``    testable, but nothing judged it: none of its scenarios ran (deselected,
+                    skipped, no scenario), or every one that ran was *stopped* by another
+                    requirement -- the scenario stopped on that requirement's failure before
+                    judging it, or the message it needed could not be read because that
+                    requirement was broken.  Then ``stopped_by`` names those requirements and
+                    the report shows ``inconclusive (stopped by MQCN-…)``.
 
-The first that applies wins, in that order (after ``untestable``).
+The first that applies wins, in that order (after ``untestable``): a requirement's verdict
+is the worst real judgement any scenario made of it, so one that passed in a scenario and was
+stopped in another passes (the stop is no evidence against it), and ``stopped`` shows only
+where nothing judged it.
 """
 
 from __future__ import annotations
@@ -54,8 +60,8 @@ _PRECEDENCE = (
     "claim-fail",
     "warning",
     "info",
-    "stopped",
     "pass",
+    "stopped",
     "not applicable",
 )
 NOT_APPLICABLE_PREFIX = "not applicable"
@@ -139,6 +145,12 @@ class _Evidence:
     items: list[ItemResult] = field(default_factory=list)
     failures: list[dict[str, Any]] = field(default_factory=list)
     notes: list[dict[str, Any]] = field(default_factory=list)
+    stopped_by: list[str] = field(default_factory=list)  # the requirements that stopped it
+
+    def stop(self, by: Iterable[str]) -> None:
+        """A scenario could not judge this requirement because ``by`` broke."""
+        self.contributions.append("stopped")
+        self.stopped_by.extend(rid for rid in by if rid not in self.stopped_by)
 
     def add_failure(self, failure: dict[str, Any]) -> None:
         """Record a failure once (hypothesis replays a failing example several times)."""
@@ -233,6 +245,8 @@ def _gather(
                         )
                 elif verdict == "pass":
                     ev.contributions.append("pass")
+                elif verdict == "stopped":
+                    ev.stop(check.get("stopped_by", []))
             if rid not in item.requirements:
                 continue  # checked in passing by a scenario not tagged with it
             if item.outcome == "passed":
@@ -249,11 +263,47 @@ def _gather(
                         item, item.failure, target, "scenario", requirement=rid, options=options
                     )
                 )
-            elif not any(c.get("verdict") == "pass" for c in own):
+            elif not any(c.get("verdict") in ("pass", "stopped") for c in own):
                 # the scenario stopped on another requirement's failure before it judged this
                 # one: it is no evidence that this one passed
-                ev.contributions.append("stopped")
+                ev.stop(_failed_in(item, rid))
     return evidence
+
+
+def _failed_in(item: ItemResult, rid: str) -> list[str]:
+    """The requirements other than ``rid`` that failed in ``item`` (what stopped it there)."""
+    return sorted(
+        {
+            c["requirement"]
+            for c in item.checks
+            if c.get("verdict") in ("fail", "claim-fail") and c.get("requirement") != rid
+        }
+    )
+
+
+def stopped_by_of(requirement: Requirement, evidence: _Evidence | None) -> list[str]:
+    """The requirements that stopped ``requirement`` where its verdict is inconclusive because
+    every scenario that ran was stopped (empty otherwise)."""
+    if evidence is None or verdict_of(requirement, evidence) != "inconclusive":
+        return []
+    if "stopped" not in evidence.contributions:
+        return []
+    return sorted(evidence.stopped_by)
+
+
+def verdict_label(entry: Mapping[str, Any]) -> str:
+    """A requirement's verdict as the report, JUnit, cucumber and the terminal show it:
+    ``inconclusive (stopped by MQCN-2.2.5-7)`` where another requirement stopped it.
+
+    >>> verdict_label({"verdict": "inconclusive", "stopped_by": ["MQCN-2.2.5-7"]})
+    'inconclusive (stopped by MQCN-2.2.5-7)'
+    >>> verdict_label({"verdict": "pass", "stopped_by": []})
+    'pass'
+    """
+    stoppers = entry.get("stopped_by") or []
+    if entry["verdict"] == "inconclusive" and stoppers:
+        return f"inconclusive (stopped by {', '.join(stoppers)})"
+    return str(entry["verdict"])
 
 
 def verdict_of(requirement: Requirement, evidence: _Evidence | None) -> str:
@@ -275,13 +325,7 @@ def _scenario_entries(
     ran: set[tuple[str | None, str | None]] = set()
     for item in evidence.items if evidence else []:
         ran.add((item.feature_path, item.template))
-        stopped_by = sorted(
-            {
-                c["requirement"]
-                for c in item.checks
-                if c.get("verdict") in ("fail", "claim-fail") and c.get("requirement") != rid
-            }
-        )
+        stopped_by = _failed_in(item, rid)
         entries.append(
             {
                 "name": item.scenario or item.name,
@@ -422,6 +466,7 @@ def build_traceability(
             {
                 **requirement.summary(),
                 "verdict": verdict_of(requirement, ev),
+                "stopped_by": stopped_by_of(requirement, ev),
                 "scenarios": _scenario_entries(rid, static.get(rid, []), ev),
                 "failures": ev.failures if ev else [],
                 "notes": ev.notes if ev else [],

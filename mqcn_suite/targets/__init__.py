@@ -4,7 +4,10 @@ into a :class:`~mqcn_suite.targets.base.Target` (docs/adapter-protocol.md):
 * ``reference`` — the embedded sans-IO model (``reference:E-07,E-14``: following the other
   reading of those errata items);
 * ``python:package.module:factory`` — an in-process adapter;
-* ``exec:COMMAND ARGS…`` — any program speaking the adapter protocol as JSON lines.
+* ``exec:COMMAND ARGS…`` — any program speaking the adapter protocol as JSON lines;
+* ``zoo:NAME`` — a faulty variant of the reference (:mod:`mqcn_suite.targets.zoo`), e.g.
+  ``zoo:SendsNoSpareByte`` or ``zoo:sends:a GUID in braces`` (a client sending that member of
+  the defect catalogue).
 """
 
 from __future__ import annotations
@@ -41,7 +44,8 @@ __all__ = [
 ]
 
 TARGET_FORMS = (
-    "'reference', 'reference:E-nn,…', 'python:package.module:factory' or 'exec:COMMAND ARGS…'"
+    "'reference', 'reference:E-nn,…', 'python:package.module:factory', 'exec:COMMAND ARGS…' "
+    "or 'zoo:NAME'"
 )
 
 
@@ -55,4 +59,11 @@ def resolve_target(spec: str, timeout: float = DEFAULT_TIMEOUT) -> Target:
         return load_python_target(spec.removeprefix("python:"))
     if spec.startswith("exec:"):
         return ExecTarget(spec.removeprefix("exec:"), timeout=timeout)
+    if spec.startswith("zoo:"):
+        from mqcn_suite.targets.zoo import zoo_target  # the zoo builds on the reference
+
+        try:
+            return zoo_target(spec.removeprefix("zoo:"))
+        except KeyError as exc:
+            raise TargetError(f"{spec}: {exc.args[0]}") from None
     raise TargetError(f"unknown target {spec!r}: expected {TARGET_FORMS}")

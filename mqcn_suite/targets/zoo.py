@@ -15,11 +15,19 @@ same behaviour) while the reference passes.
 from __future__ import annotations
 
 import dataclasses
+import uuid
 from typing import Any, ClassVar
 
 from mqcn_model.catalog import req
 from mqcn_model.client import NotificationClient
-from mqcn_model.constants import SPARE_BYTE_COUNT, AuthLevel, Command, PropId, SenderIdType
+from mqcn_model.constants import (
+    SPARE_BYTE_COUNT,
+    AuthLevel,
+    Command,
+    Operation,
+    PropId,
+    SenderIdType,
+)
 from mqcn_model.envelope import Envelope
 from mqcn_model.server import NotificationServer
 from mqcn_suite.targets.reference import ReferenceTarget
@@ -160,6 +168,103 @@ class SignsSig20InItsNt4Profile(ZooTarget):
     BREAKS = req("MQCN-3.3.5.3-15")
     VERDICT = "claim-fail"
     client_class = _AlwaysSig20Client
+
+
+# --- a client that sends a member of the defect catalogue ----------------------------------------
+
+
+def _operation_of(body: bytes, ids: Any) -> Operation:
+    """The Send Change Notification a defective body stands for: a Version 0x02 body of the
+    catalogue is about a change of the owned queue (Event 2); a Version 0x01 one says it in
+    its first update's Command (a machine update names the queue manager), a broken or
+    missing Command standing for the owned queue's update its twin is."""
+    if body[:1] != b"\x01" or len(body) < 3 or body[2] not in (0, 1, 2):
+        return Operation.QueueUpdate
+    if body[2] == Command.CREATE:
+        return Operation.QueueCreation
+    if body[2] == Command.DELETE:
+        return Operation.QueueDeletion
+    return Operation.QueueManagerUpdate if ids.qm.bytes_le in body[4:20] else Operation.QueueUpdate
+
+
+class _DefectClient(NotificationClient):
+    """Sends the conforming message, except for the kind of message the defect is: that one
+    is replaced by the defect's bytes, built with this client's identities."""
+
+    defect: Any = None  # set by SendsDefect.reset
+
+    def send_change_notification(self, operation: Operation, obj: Any, **kwargs: Any) -> Envelope:
+        envelope = super().send_change_notification(operation, obj, **kwargs)
+        body = self.defective_body(operation, obj, kwargs.get("owner"))
+        return envelope if body is None else dataclasses.replace(envelope, body=body)
+
+    def defective_body(self, operation: Operation, obj: Any, owner: Any) -> bytes | None:
+        """The defect's bytes where this notification is the kind of message it breaks."""
+        from mqcn_suite.scenarios.defects import defect_version
+        from mqcn_suite.scenarios.fixtures import (
+            COMPUTER,
+            DC_NAME,
+            IDS,
+            NEW_QUEUE_GUID,
+            ScenarioIds,
+        )
+
+        if self.defect is None or defect_version(self.defect) != self.version:
+            return None
+        if _operation_of(self.defect.build(IDS), IDS) is not operation:
+            return None
+        subject = obj.Identifier
+        ids = ScenarioIds(
+            queue=subject if operation is not Operation.QueueCreation else NEW_QUEUE_GUID,
+            new_queue=subject if operation is Operation.QueueCreation else NEW_QUEUE_GUID,
+            qm=owner if isinstance(owner, uuid.UUID) else subject,
+            master=self.identifier,
+            computer=COMPUTER.split(".")[0],
+            server=self.server_name or DC_NAME,
+        )
+        return bytes(self.defect.build(ids))
+
+
+class SendsDefect(ZooTarget):
+    """Its client sends one member of the defect catalogue (``zoo:sends:<defect name>``) in
+    place of the conforming message of the kind that member is (a Version 0x01 member from a
+    directory-service client, a Version 0x02 one from a queue-manager client); everything
+    else it does as the reference.  ``BREAKS`` is the member's requirement; the test holds
+    the client-side scenarios to failing exactly that (and its declared collateral)."""
+
+    client_class = _DefectClient
+
+    def __init__(self, defect: Any) -> None:
+        super().__init__()
+        self.defect = defect
+        self.name = f"zoo:sends:{defect.name}"
+
+    @property
+    def BREAKS(self) -> str:  # type: ignore[override]
+        return str(self.defect.requirement)
+
+    def reset(self, setup: Any) -> None:
+        super().reset(setup)
+        assert isinstance(self.client, _DefectClient)
+        self.client.defect = self.defect
+
+
+def zoo_target(name: str) -> ZooTarget:
+    """The zoo member ``name`` (``zoo:NAME`` of ``--target``): a class of :data:`ZOO`, or
+    ``sends:<defect name>`` for :class:`SendsDefect` of that catalogue member."""
+    from mqcn_suite.scenarios.defects import every_defect
+
+    if name.startswith("sends:"):
+        wanted = name.removeprefix("sends:")
+        members = {d.name: d for d in every_defect()}
+        if wanted not in members:
+            raise KeyError(f"no defect named {wanted!r} in the catalogue")
+        return SendsDefect(members[wanted])
+    for member in ZOO:
+        if member.__name__ == name:
+            return member()
+    known = ", ".join(m.__name__ for m in ZOO)
+    raise KeyError(f"no zoo member {name!r} (known: {known}, sends:<defect name>)")
 
 
 ZOO: tuple[type[ZooTarget], ...] = (

@@ -60,7 +60,9 @@ __all__ = [
     "UnknownDefectError",
     "ValueDefect",
     "alternating_stream",
+    "defect_version",
     "every_defect",
+    "sent_by_clients",
     "version_0x02_body",
 ]
 
@@ -80,6 +82,27 @@ def every_defect() -> tuple[Defect, ...]:
     True
     """
     return (*DEFECTS.values(), *values.carried(tuple(VALUE_DEFECTS.values())))
+
+
+# The families whose members are whole messages a client emits, by the Version of the client
+# that sends that kind of message (a directory service 0x01, a queue manager 0x02).  The
+# ``body`` family is what a damaged queue holds, no message a client prepares.
+CLIENT_FAMILIES: dict[str, int] = {"version-0x01": 1, "content": 1, "value": 1, "version-0x02": 2}
+
+
+def defect_version(defect: Defect) -> int | None:
+    """The Version of the client whose message ``defect`` is a broken twin of (None: no
+    client sends that kind of message).
+
+    >>> defect_version(DEFECTS["a GUID in braces"]), defect_version(DEFECTS["an empty body"])
+    (2, None)
+    """
+    return CLIENT_FAMILIES.get(defect.family)
+
+
+def sent_by_clients() -> tuple[Defect, ...]:
+    """Every member a client can send in place of a conforming message (:data:`CLIENT_FAMILIES`)."""
+    return tuple(d for d in every_defect() if d.family in CLIENT_FAMILIES)
 
 
 def version_0x02_body(name: str, ids: ScenarioIds) -> bytes:

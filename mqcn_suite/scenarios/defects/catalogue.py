@@ -59,9 +59,18 @@ class Defect:
     # else breaks depends on the identities: ``requirement`` and ``collateral`` hold for the
     # scenarios' IDS (any other identities: the bytes are merely non-conforming)
     misaligned: bool = False
+    # what a client that sends these bytes breaks besides ``breaks``, judged by the rules of
+    # the sending side (mqcn_model.sending) where the bytes alone say nothing of it: a Version
+    # 0x02 count other than 1 is also no count of what Data carries (MQCN-2.2.4-2)
+    sender_collateral: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        for requirement in (self.requirement, *self.collateral, *self.under_errata):
+        for requirement in (
+            self.requirement,
+            *self.collateral,
+            *self.under_errata,
+            *self.sender_collateral,
+        ):
             req(requirement)
         _check_errata(self.errata)
         if self.under_errata and self.errata is None:

@@ -20,6 +20,8 @@ from mqcn_suite.scenarios.messages import notification_text, v2_text_message
 Token = Callable[[str], str]
 COUNT = req("MQCN-2.2.4-3")  # a Version 0x02 message has NumberOfUpdateNotifications 0x01
 COUNT_SENT = (req("MQCN-3.3.5.1-7"),)  # the queue manager's restatement of it
+# what a client sending it breaks besides: the count is not what Data carries (one body)
+COUNT_SENDER = (req("MQCN-2.2.4-2"),)
 EVENT, GUID, ENCODING = req("MQCN-2.2.5-2"), req("MQCN-2.2.5-7"), req("MQCN-2.2.5-5")
 STRUCTURE, SERVER = req("MQCN-2.2.5-6"), req("MQCN-2.2.5-8")
 
@@ -140,6 +142,7 @@ MEMBERS: tuple[Defect, ...] = (
         "a body under count 0",
         text(same, count=0),
         collateral=COUNT_SENT,
+        sender_collateral=COUNT_SENDER,
     ),
     _v2(
         "NumberOfUpdateNotifications 2",
@@ -147,6 +150,7 @@ MEMBERS: tuple[Defect, ...] = (
         "a body under count 2",
         text(same, count=2),
         collateral=COUNT_SENT,
+        sender_collateral=COUNT_SENDER,
     ),
     _v2(
         "NumberOfUpdateNotifications 255",
@@ -154,6 +158,7 @@ MEMBERS: tuple[Defect, ...] = (
         "a body under count 255",
         text(same, count=255),
         collateral=COUNT_SENT,
+        sender_collateral=COUNT_SENDER,
     ),
 )
 

@@ -1,0 +1,123 @@
+"""A failure blames the requirement that broke, on the scenarios' client-side path.
+
+For every member of the defect catalogue a client can send (families version-0x01, content,
+value from a directory service; version-0x02 from a queue manager), the client-side scenarios
+run against ``zoo:sends:<member>`` (:class:`~mqcn_suite.targets.zoo.SendsDefect`), all members
+in one pytest session (``tests/client_blame.py``: the scenarios are collected once, each
+member runs exactly those in which its kind of message is sent).  Then:
+
+* a Version 0x02 member, and a Version 0x01 member no reading can read, fails exactly its
+  requirement and the collateral the catalogue declares (a sender's restatement, a
+  consequence; ``sender_collateral``: what only the sending side's rules see, e.g. a Version
+  0x02 count other than 1 is no count of the one body Data carries), plus the aggregates made
+  of them ("prepare it per 3.3.5.x", :data:`mqcn_model.sending.AGGREGATES`), and nothing
+  else: every requirement that needed the reading is ``inconclusive (stopped by …)``;
+* a member with an errata item warns on its requirement, naming the item, and never fails it
+  (what its bytes still break under that reading, ``under_errata``, fails);
+* a Version 0x01 member some reading reads (a content rule broken, a Command out of range)
+  is caught; that it fails exactly its requirement cannot be asked of it: the catalogue
+  builds it with its own fixed values, which are not the ones a scenario's directory asks
+  the client to send, so the rules comparing the message with the directory see that too
+  (:func:`fitted`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mqcn_model.errata import STRICT, SWITCH_OF
+from mqcn_model.judge import judge
+from mqcn_model.sending import AGGREGATES
+from mqcn_suite.scenarios.defects import Defect, defect_version, sent_by_clients
+from mqcn_suite.scenarios.fixtures import IDS
+from mqcn_suite.targets import resolve_target
+from mqcn_suite.targets.zoo import SendsDefect
+
+ROOT = Path(__file__).resolve().parents[1]
+MEMBERS = sent_by_clients()
+FAILING = ("fail", "claim-fail", "error")
+
+
+def fitted(defect: Defect) -> bool:
+    """Can a scenario's client send ``defect`` as the broken twin of what it was asked?
+
+    A Version 0x02 member is (the zoo builds it with the scenario's object and server name).
+    So is a Version 0x01 member that no reading can read: the rules comparing it with what
+    was asked are stopped.  A Version 0x01 member that some reading reads carries the
+    catalogue's own values (a Quota of SENTINEL_QUOTA, a creation's defaults), which the
+    scenario's directory does not hold: the rules comparing values see that too.
+    """
+    if defect_version(defect) == 2:
+        return True
+    body = defect.build(IDS)
+    readings = [STRICT] + ([SWITCH_OF[defect.errata].readings] if defect.errata else [])
+    return all(judge(body, r).message is None for r in readings)
+
+
+@pytest.fixture(scope="module")
+def verdicts(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
+    """Every member's failing, warning and stopped requirements (one pytest session)."""
+    out = tmp_path_factory.mktemp("client-blame") / "verdicts.json"
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(
+        [str(ROOT), str(ROOT / "tests"), *filter(None, [env.get("PYTHONPATH")])]
+    )
+    command = [
+        *(sys.executable, "-m", "pytest", "-q", "steps", "-p", "client_blame"),
+        *("-k", "client or directory_service", "--tb=native", "-p", "no:randomly"),
+        f"--client-blame-out={out}",
+    ]
+    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    result: dict[str, dict[str, Any]] = json.loads(out.read_text("utf-8"))
+    return result
+
+
+def aggregates_of(requirements: frozenset[str]) -> frozenset[str]:
+    """The aggregate requirements made of any of ``requirements``."""
+    return frozenset(a for a, _, made_of in AGGREGATES if any(map(made_of, requirements)))
+
+
+def test_every_client_family_member_is_run(verdicts: dict[str, dict[str, Any]]) -> None:
+    assert {d.family for d in MEMBERS} == {"version-0x01", "version-0x02", "content", "value"}
+    assert set(verdicts) == {d.name for d in MEMBERS}
+
+
+@pytest.mark.parametrize("defect", MEMBERS, ids=lambda d: d.name)
+def test_a_client_sending_a_member_fails_what_it_breaks(
+    verdicts: dict[str, dict[str, Any]], defect: Defect
+) -> None:
+    seen = verdicts[defect.name]
+    failing = {rid for rid, verdict in seen["verdicts"].items() if verdict in FAILING}
+    if not fitted(defect):  # caught, and never for "cannot be read"
+        assert failing, seen
+        return
+    if defect.errata is not None:  # the other reading admits it: an observation, never a fail
+        assert seen["verdicts"].get(defect.requirement) == "warning", seen
+        assert any(defect.errata in note for note in seen["notes"][defect.requirement]), seen
+        expected = set(defect.under_errata)
+    else:
+        assert seen["verdicts"].get(defect.requirement) == "fail", seen
+        expected = set(defect.breaks) | set(defect.sender_collateral)
+    assert failing - aggregates_of(frozenset(expected)) == expected, seen
+
+
+def test_most_members_are_judged_exactly() -> None:
+    """The members only caught (not fitted) are the few Version 0x01 ones a reading reads."""
+    loose = [d for d in MEMBERS if not fitted(d)]
+    assert 4 * len(loose) < len(MEMBERS), [d.name for d in loose]
+    assert all(defect_version(d) == 1 for d in loose)
+
+
+def test_the_faulty_client_target_is_named_by_its_member() -> None:
+    target = resolve_target("zoo:sends:a GUID in braces")
+    assert isinstance(target, SendsDefect)
+    assert target.name == "zoo:sends:a GUID in braces"
+    assert target.BREAKS == "MQCN-2.2.5-7"
