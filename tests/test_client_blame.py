@@ -31,10 +31,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from typer.testing import CliRunner, Result
 
 from mqcn_model.errata import STRICT, SWITCH_OF
 from mqcn_model.judge import judge
 from mqcn_model.sending import AGGREGATES
+from mqcn_suite.cli import app
 from mqcn_suite.scenarios.defects import Defect, defect_version, sent_by_clients
 from mqcn_suite.scenarios.fixtures import IDS
 from mqcn_suite.targets import resolve_target
@@ -121,3 +123,39 @@ def test_the_faulty_client_target_is_named_by_its_member() -> None:
     assert isinstance(target, SendsDefect)
     assert target.name == "zoo:sends:a GUID in braces"
     assert target.BREAKS == "MQCN-2.2.5-7"
+
+
+# --- the two cases of issue 17, through `mqcn run` ----------------------------------------------
+
+
+def mqcn_run(report: Path, target: str) -> Result:
+    arguments = ["run", "--target", target, "--report", str(report), "--", "-q"]
+    return CliRunner().invoke(app, [*arguments, "-k", "client or directory_service"])
+
+
+def test_a_guid_in_braces_fails_2_2_5_7_not_what_needed_the_reading(tmp_path: Path) -> None:
+    """Was: MQCN-2.2.5-7 inconclusive, MQCN-3.3.5.1-7 and MQCN-3.3.5.3-7 failed."""
+    result = mqcn_run(tmp_path, "zoo:sends:a GUID in braces")
+    assert result.exit_code == 1, result.output
+    document = json.loads((tmp_path / "traceability.json").read_text("utf-8"))
+    failing = {r["id"] for r in document["requirements"] if r["verdict"] in FAILING}
+    assert failing == {"MQCN-2.2.5-7"}
+
+
+def test_a_count_of_2_over_one_update_blames_2_2_4_2_and_says_what_it_stopped(
+    tmp_path: Path,
+) -> None:
+    """Was: a Version 1 client with NumberOfUpdateNotifications 2 got VT_I2, VT_I4 and BLOB
+    failures.  Now MQCN-2.2.4-2 fails, and the terminal, traceability.json and junit.xml
+    say which requirements it stopped."""
+    result = mqcn_run(tmp_path, "zoo:sends:NumberOfUpdateNotifications 2 with one update")
+    assert result.exit_code == 1, result.output
+    document = json.loads((tmp_path / "traceability.json").read_text("utf-8"))
+    failing = {r["id"] for r in document["requirements"] if r["verdict"] in FAILING}
+    assert failing == {"MQCN-2.2.4-2"}
+    stopped = {r["id"]: r["stopped_by"] for r in document["requirements"] if r["stopped_by"]}
+    assert stopped and set(map(tuple, stopped.values())) == {("MQCN-2.2.4-2",)}
+    some = next(iter(stopped))
+    assert f"{some} inconclusive (stopped by MQCN-2.2.4-2)" in result.output
+    junit = (tmp_path / "junit.xml").read_text("utf-8")
+    assert "inconclusive (stopped by MQCN-2.2.4-2)" in junit

@@ -42,7 +42,7 @@ from mqcn_suite.report import (
     render_html,
     validate_traceability,
 )
-from mqcn_suite.report.traceability import SUMMARY_KEY, VERDICTS
+from mqcn_suite.report.traceability import SUMMARY_KEY, VERDICTS, verdict_label
 
 # ``mqcn run`` as the lead registers it, on a small app of its own.
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
@@ -154,6 +154,42 @@ def test_a_failed_check_fails_its_requirement_only() -> None:
     )
     got = verdict_map(document_of(failed))
     assert (got[MUST_A], got[MUST_B], got[MUST_C]) == ("pass", "fail", "inconclusive")
+
+
+def requirement_of(document: dict[str, Any], rid: str) -> dict[str, Any]:
+    return next(r for r in document["requirements"] if r["id"] == rid)
+
+
+def test_a_requirement_stopped_by_another_is_inconclusive_naming_it() -> None:
+    """A check recorded ``stopped`` (the message it needs could not be read because MUST_B
+    broke), and a tagged requirement the scenario never reached: both are inconclusive
+    (stopped by MUST_B), shown so in the JSON, the label and the HTML; neither fails."""
+    failed = item(
+        "s",
+        [MUST_A, MUST_C],
+        "failed",
+        [(MUST_A, "stopped"), (MUST_B, "fail")],
+        "RequirementFailure: B",
+    )
+    failed.world["checks"][0]["stopped_by"] = [MUST_B]
+    document = document_of(failed)
+    got = verdict_map(document)
+    assert (got[MUST_A], got[MUST_B], got[MUST_C]) == ("inconclusive", "fail", "inconclusive")
+    for rid in (MUST_A, MUST_C):
+        entry = requirement_of(document, rid)
+        assert entry["stopped_by"] == [MUST_B]
+        assert verdict_label(entry) == f"inconclusive (stopped by {MUST_B})"
+    assert requirement_of(document, MUST_B)["stopped_by"] == []
+    assert f"(stopped by {MUST_B})" in render_html(document)
+
+
+def test_a_requirement_judged_elsewhere_is_not_stopped() -> None:
+    """The worst real judgement wins: passed in one scenario, stopped in another -> pass."""
+    stopped = item("s", [MUST_A], "failed", [(MUST_A, "stopped"), (MUST_B, "fail")], "B")
+    stopped.world["checks"][0]["stopped_by"] = [MUST_B]
+    document = document_of(stopped, item("p", [MUST_A], checks=[(MUST_A, "pass")]))
+    assert verdict_map(document)[MUST_A] == "pass"
+    assert requirement_of(document, MUST_A)["stopped_by"] == []
 
 
 def test_an_unattributed_failure_fails_every_tagged_requirement() -> None:
