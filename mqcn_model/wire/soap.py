@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from mqcn_model.catalog import req
 from mqcn_model.errors import fail
-from mqcn_model.wire.common import align4, need, utf16z
+from mqcn_model.wire.common import Findings, align4, breach, need, utf16z
 
 R_PACKET_SIZE = req("MQMQ-2.2.19.1-3")
 R_HEADER_ID = req("MQMQ-2.2.20.7-1")
@@ -42,13 +42,19 @@ class SoapHeader:
 
 
 def _decode_part(
-    buf: bytes, offset: int, end: int, section_id: int, requirement: str, what: str
+    buf: bytes,
+    offset: int,
+    end: int,
+    section_id: int,
+    requirement: str,
+    what: str,
+    findings: Findings,
 ) -> tuple[str, int, int]:
     need(offset, _PART.size, end, R_PACKET_SIZE, f"the SoapHeader {what} part")
     found, reserved, units = _PART.unpack_from(buf, offset)
     if found != section_id:
         wanted = f"0x{section_id:04x}"
-        raise fail(requirement, offset, f"{what} section ID is 0x{found:04x}, not {wanted}")
+        breach(findings, requirement, offset, f"{what} section ID is 0x{found:04x}, not {wanted}")
     start = offset + _PART.size
     if units < 1 or start + 2 * units > end:
         raise fail(R_STRINGS, offset + 4, f"{what}DataLength {units} does not fit the packet")
@@ -56,11 +62,15 @@ def _decode_part(
     return text, reserved, start + align4(stop - start)
 
 
-def decode_soap(buf: bytes, offset: int, end: int) -> tuple[SoapHeader, int]:
+def decode_soap(
+    buf: bytes, offset: int, end: int, findings: Findings = None
+) -> tuple[SoapHeader, int]:
     header, reserved, offset = _decode_part(
-        buf, offset, end, HEADER_SECTION_ID, R_HEADER_ID, "Header"
+        buf, offset, end, HEADER_SECTION_ID, R_HEADER_ID, "Header", findings
     )
-    body, reserved1, offset = _decode_part(buf, offset, end, BODY_SECTION_ID, R_BODY_ID, "Body")
+    body, reserved1, offset = _decode_part(
+        buf, offset, end, BODY_SECTION_ID, R_BODY_ID, "Body", findings
+    )
     need(offset, 0, end, R_PACKET_SIZE, "the SoapHeader padding")
     return SoapHeader(header, body, reserved, reserved1), offset
 
