@@ -48,7 +48,8 @@ from mqcn_model.constants import HashAlgorithm
 from mqcn_model.envelope import Envelope
 from mqcn_model.errata import STRICT
 from mqcn_model.judge import judge
-from mqcn_model.wire import encode_user_message, envelope_to_packet
+from mqcn_model.wire import encode_internal, encode_user_message, envelope_to_packet
+from mqcn_model.wire.internal import connection_parameters
 from mqcn_suite.commands.pipeline import register
 from mqcn_suite.pipeline.audit import VERDICT_COLUMNS, AuditResult, audit, plan_input
 from mqcn_suite.pipeline.audit import capture as capture_module
@@ -265,6 +266,11 @@ def real_traffic() -> dict[str, bytes]:
     files["windows-acks.pcap"] = pcap(frames(segments(b"".join([*head, windows_acks(21)]))))
     sha256 = envelope(22, hash_algorithm=HashAlgorithm.SHA256)
     files["sha256.pcap"] = pcap(frames(segments(b"".join(session_packets([sha256])))))
+    parameters = connection_parameters(5000, 20000, 64)
+    parameters = replace(parameters, body=replace(parameters.body, reserved=0x1234))
+    request, _, *rest = session_packets([envelope(24)])
+    odd = b"".join([request, encode_internal(parameters), *rest])
+    files["reserved-bits.pcap"] = pcap(frames(segments(odd)))
     segs = segments(b"".join(session_packets([envelope(23)])), size=120)
     segs[-2], segs[-3] = segs[-3], segs[-2]  # the message's end is captured before its middle
     segs = [replace(s, time=T0 + i) for i, s in enumerate(segs)]
@@ -365,10 +371,11 @@ def test_real_traffic_is_judged_by_destination_with_its_findings(
     acks_row = table["MQMQ-2.2.19.2-9"]
     assert acks_row["kind"] == "wire" and acks_row["rule"] == "value" and acks_row["messages"] == 1
     assert table["MQCN-3.3.5.3-5"]["kind"] == "envelope"
-    assert (
-        summary["capture"]["messages_with_findings"] == 2
-        and summary["capture"]["other_messages"] == 1
-    )
+    block = summary["capture"]
+    assert block["messages_with_findings"] == 2 and block["other_messages"] == 1
+    # a packet that is no change notification: decoded, its finding counted
+    assert block["packet_findings_by_requirement"] == {"MQQB-2.2.2.1-3": 1}
+    assert verdicts[envelope(24).message_id.to_bytes()]["findings"] == []
     page = (out / "summary.html").read_text()
     assert "Wire and envelope findings by requirement" in page and "MQMQ-2.2.19.2-9" in page
 

@@ -118,6 +118,9 @@ P_FORMAT = "format:"  # + pcap / pcapng / unknown: captures
 P_FRAMES = "frames:"  # + the kind of frame (tcp-1801, udp, non-ip...; docs/capture.md)
 P_PACKETS = "packets:"  # + the packet's kind (EstablishConnection, UserMessage...)
 P_REFUSED = "refused:"  # + the wire requirement a refused packet breaks
+# + a wire value rule a packet that is no change notification breaks (its own finding: an
+# internal packet, an acknowledgment, a UserMessage to another queue)
+P_PACKET_FINDINGS = "packet-finding:"
 
 
 # --- detection and planning -----------------------------------------------------------------
@@ -316,6 +319,9 @@ def _packet(rows: RowBuilder, record: Packet) -> None:
     violation = record.violation
     if violation is not None:
         count(P_REFUSED + violation.requirement)
+    if record.packet is not None:
+        for requirement in dict.fromkeys(f.requirement for f in record.packet.findings):
+            count(P_PACKET_FINDINGS + requirement)
     if record.kind != USER_MESSAGE:
         return
     count(C_USER_MESSAGES)
@@ -431,6 +437,7 @@ def capture_summary(counters: dict[str, int]) -> dict[str, Any]:
         "user_messages_refused": n(C_REFUSED, 0),
         "packets_by_kind": _with_prefix(counters, P_PACKETS),
         "refused_by_requirement": _with_prefix(counters, P_REFUSED),
+        "packet_findings_by_requirement": _with_prefix(counters, P_PACKET_FINDINGS),
         "stream_bytes": n(C_STREAM_BYTES, 0),
         "packet_bytes": n(C_PACKET_BYTES, 0),
         "quarantined_bytes": n(C_QUARANTINED_BYTES, 0),
