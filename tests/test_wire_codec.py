@@ -227,6 +227,22 @@ def test_session_ack_packet_counts_its_session_header_in_packet_size() -> None:
     assert decode_internal(wire) == (packet, 36)
 
 
+def test_a_session_ack_written_to_the_letter_of_2_2_19_1_is_read_too() -> None:
+    """W-01, the letter: PacketSize never counts a SessionHeader, so a sender may write a
+    SessionAck with PacketSize 20 and its SessionHeader after it.  It frames to 36 bytes and
+    decodes to the same packet, with no finding."""
+    wire = h("10 00 1800 4c494f52 14000000 ffffffff" + "0000 0100" + "0200 0000 00000000")
+    wire += h("0200 0000 4000 0000")
+    frame = next_frame(wire + b"more")
+    assert (frame.status, frame.size, frame.packet_size) == (PACKET, 36, 20)
+    packet, end = decode_internal(wire)
+    assert (packet, end) == (session_ack(SessionHeader(2, 0, 0, 2, 0, 0x40)), 36)
+    assert packet.findings == []
+    with pytest.raises(DecodeError) as info:
+        decode_internal(wire[:30])  # the SessionHeader it announces is cut
+    assert info.value.requirement == "MQMQ-2.2.19.1-3"
+
+
 def test_establish_connection_packet_bytes() -> None:
     body = EstablishConnection(G1, NIL, 0x1234, 0x0110)  # RE 0x10 | SE (bit 8)
     wire = encode_internal(establish_connection(body))

@@ -28,7 +28,12 @@ from mqcn_model.errors import Violation, fail
 from mqcn_model.wire import base as B
 from mqcn_model.wire.base import BaseHeader, decode_base_header, encode_base_header
 from mqcn_model.wire.common import NIL, Findings, breach, guid_at, need
-from mqcn_model.wire.session import SessionHeader, decode_session, encode_session
+from mqcn_model.wire.session import (
+    SESSION_HEADER_SIZE,
+    SessionHeader,
+    decode_session,
+    encode_session,
+)
 
 R_PACKET_SIZE = req("MQMQ-2.2.19.1-3")
 R_DEBUG_ONLY_USER = req("MQMQ-2.2.19.1-6")
@@ -189,6 +194,11 @@ def decode_internal(
     if header.refused and kind == PT_SESSION_ACK:
         breach(findings, R_CS, offset + 2, "Flags.CS is set in a SessionAck Packet")
     offset += INTERNAL_HEADER_SIZE
+    if kind == PT_SESSION_ACK and end == offset and base.session:
+        # the letter of [MS-MQMQ] 2.2.19.1 (errata W-01): PacketSize leaves the SessionHeader
+        # out, and it follows the packet as it does a UserMessage's
+        need(end, SESSION_HEADER_SIZE, len(buf), R_PACKET_SIZE, "the SessionAck's SessionHeader")
+        end += SESSION_HEADER_SIZE
     if end - offset != BODY_SIZES[kind]:
         raise fail(
             R_PACKET_SIZE,
