@@ -243,6 +243,18 @@ def test_a_session_ack_written_to_the_letter_of_2_2_19_1_is_read_too() -> None:
     assert info.value.requirement == "MQMQ-2.2.19.1-3"
 
 
+def test_a_soap_header_without_inner_padding_is_read_too() -> None:
+    """W-08, the letter: BodySectionID right after an odd-length Header, the SoapHeader padded
+    only as a whole.  It reads as the padded form does; the encoder pads each part."""
+    letter = h("2003 0000 03000000") + "ab".encode("utf-16-le") + bytes(2)
+    letter += h("8403 0000 02000000") + "c".encode("utf-16-le") + bytes(2)
+    letter += bytes(-len(letter) % 4)
+    soap, end = decode_soap(letter, 0, len(letter))
+    assert (soap, end) == (SoapHeader("ab", "c"), len(letter))
+    padded = encode_soap(soap)
+    assert padded != letter and decode_soap(padded, 0, len(padded))[0] == soap
+
+
 def test_establish_connection_packet_bytes() -> None:
     body = EstablishConnection(G1, NIL, 0x1234, 0x0110)  # RE 0x10 | SE (bit 8)
     wire = encode_internal(establish_connection(body))
