@@ -51,6 +51,7 @@ from mqcn_model.capture import Packet, iter_capture
 from mqcn_model.capture.dissect import TCP_ACK, TCP_PSH, TCP_RST, dissect
 from mqcn_model.capture.inet import MAC_A, MAC_B, tcp_frame
 from mqcn_model.capture.stream import is_notification_queue
+from mqcn_model.wire import encode_user_message, envelope_to_packet
 
 SENT = [envelope(n) for n in range(1, 4)]
 STREAM = b"".join(session_packets(SENT))
@@ -418,6 +419,21 @@ def test_a_framed_packet_breaking_a_value_rule_is_a_message_with_its_finding() -
     (message,) = [m for m in messages(records) if m.envelope.message_id.sequence == 2]
     assert [(f.requirement, f.offset) for f in message.findings] == [("MQMQ-2.2.19.2-7", 63)]
     assert not [r for r in records if isinstance(r, Packet) and r.violation is not None]
+
+
+def test_a_message_to_the_notification_queue_is_judged_whatever_its_class() -> None:
+    """Class OrderAck (0xFF) would make a packet an OrderAck; sent to the notification queue
+    it is judged as a notification all the same, with what it breaks as an OrderAck (it
+    does not go to the order queue, MQQB-2.2.4-3, ...) and as a notification (Class, 3.3.5.3)."""
+    packet = envelope_to_packet(envelope(2))
+    odd = replace(packet, properties=replace(packet.properties, message_class=0x00FF))
+    stream = b"".join(session_packets([envelope(1)])) + encode_user_message(odd)
+    records = read(pcap(frames(segments(stream))))
+    assert sequences(records) == [1, 2] and balanced(records)
+    message = messages(records)[1]
+    assert message.packet.kind == "OrderAck"
+    found = {f.requirement for f in message.findings}
+    assert {"MQQB-2.2.4-3", "MQCN-3.3.5.3-4"} <= found
 
 
 def test_iter_capture_takes_any_iterable_of_chunks_lazily() -> None:

@@ -5,7 +5,8 @@ bytes are missing (``gap``) and where the stream ends (``finish``).  It cuts pac
 wire codec's :func:`~mqcn_model.wire.framing.next_frame` (BaseHeader.PacketSize, plus the
 trailing SessionHeader of a UserMessage, errata W-01) and decodes each one:
 
-* a UserMessage Packet to a notification queue → :class:`~.records.Message`, with the
+* a UserMessage Packet to a notification queue (even one whose class makes it an OrderAck)
+  → :class:`~.records.Message`, with the
   findings of :func:`mqcn_model.wire.judgement.judge_user_message` (the value rules of the
   wire catalog it breaks, and what the 3.3.5.3 sender rules say of its envelope): the
   destination alone decides, whatever values the packet holds;
@@ -71,7 +72,12 @@ from mqcn_model.constants import AuthLevel
 from mqcn_model.errors import DecodeError
 from mqcn_model.wire.base import IN, SIGNATURE_BYTES
 from mqcn_model.wire.framing import NEED_MORE, NOT_BASE_HEADER, find_base_header, next_frame
-from mqcn_model.wire.judgement import is_notification_queue, judge_user_message
+from mqcn_model.wire.judgement import (
+    destination_of,
+    goes_to_a_notification_queue,
+    is_notification_queue,
+    judge_user_message,
+)
 from mqcn_model.wire.packet import decode_packet
 from mqcn_model.wire.usermessage import USER_MESSAGE, UserMessage
 
@@ -266,8 +272,12 @@ class StreamFramer:
             self.out.append(Packet(where, kind, None, exc.violation))
             return
         kind = packet.kind
-        if not isinstance(packet, UserMessage) or kind != USER_MESSAGE:
+        if not isinstance(packet, UserMessage):
             self.out.append(Packet(where, kind, packet))
+            return
+        if not goes_to_a_notification_queue(packet):  # the destination alone decides
+            note = f"to {destination_of(packet)}: not a notification queue"
+            self.out.append(Packet(where, kind, packet, note=note if kind == USER_MESSAGE else ""))
             return
         found = judge_user_message(
             packet,
@@ -275,10 +285,6 @@ class StreamFramer:
             arrival_time=where.time_last or 0.0,
             judge_body=False,  # the caller judges the body (the audit with the server view)
         )
-        if not found.notification_queue:
-            note = f"to {found.destination}: not a notification queue"
-            self.out.append(Packet(where, kind, packet, note=note))
-            return
         self.messages += 1
         self.out.append(Message(where, packet, found.envelope, packet.body, found.findings))
 

@@ -278,7 +278,7 @@ def _judge_records(
         if isinstance(record, Message):
             count(C_USER_MESSAGES)
             count(C_NOTIFICATIONS)
-            count(P_PACKETS + USER_MESSAGE)
+            count(P_PACKETS + record.packet.kind)  # UserMessage (or OrderAck by its class)
             count(C_PACKET_BYTES, record.where.size)
             if record.findings:
                 count(C_WITH_FINDINGS)
