@@ -53,6 +53,11 @@ WIRE_ID_PATTERN = re.compile(
     r"^(?P<spec>MQMQ|MQQB|MQDMPR)-(?P<section>\d+(?:\.\d+)*)-(?P<n>[1-9]\d*)$"
 )
 WIRE_ROLES = ("packet",)
+# What a broken wire requirement does to a packet: ``structural`` (sizes, offsets, header
+# presence, lengths: the bytes cannot be read, DecodeError) or ``value`` (a value or a
+# consistency: the packet is decoded and carries the finding).
+STRUCTURAL, VALUE_RULE = "structural", "value"
+WIRE_RULE_KINDS = (STRUCTURAL, VALUE_RULE)
 # [MS-MQMQ] 2.2.18-2.2.20 (packet data types, common headers, the UserMessage Packet),
 # [MS-MQQB] 2 (transport, session packets), [MS-MQDMPR] 3.1.7.1.30-32 (Message <-> packet)
 _WIRE_SECTIONS_TEXT = {
@@ -74,6 +79,8 @@ class CatalogScheme:
     id_form: str
     roles: tuple[str, ...]
     fingerprints_allowed: bool
+    # the ``rule`` every entry must name (empty: entries carry none)
+    rule_kinds: tuple[str, ...] = ()
 
     def known_section(self, match: re.Match[str]) -> bool:
         if "spec" in self.id_pattern.groupindex:
@@ -90,6 +97,7 @@ WIRE_SCHEME = CatalogScheme(
     "MQMQ|MQQB|MQDMPR-<section>-<n>",
     WIRE_ROLES,
     fingerprints_allowed=False,  # the wire documents are excerpts: no sentence coverage kept
+    rule_kinds=WIRE_RULE_KINDS,
 )
 
 
@@ -111,6 +119,7 @@ class Requirement:
     note: int | None = None
     fingerprints: tuple[str, ...] = ()
     errata: tuple[str, ...] = ()
+    rule: str = ""  # wire catalog: structural or value (WIRE_RULE_KINDS)
 
     @property
     def testable(self) -> bool:
@@ -212,6 +221,11 @@ def parse_catalog(document: Any, scheme: CatalogScheme = MQCN_SCHEME) -> Catalog
             isinstance(f, str) and FINGERPRINT_PATTERN.match(f) for f in fingerprints
         ):
             raise _fail(where, "fingerprints must be a list of quoted 12-hex-digit strings")
+        rule = str(raw.get("rule", ""))
+        if scheme.rule_kinds and rule not in scheme.rule_kinds:
+            raise _fail(where, f"rule must be one of {scheme.rule_kinds}, not {rule!r}")
+        if not scheme.rule_kinds and rule:
+            raise _fail(where, "entries of this catalog carry no rule kind")
         entries[rid] = Requirement(
             id=rid,
             section=section,
@@ -223,6 +237,7 @@ def parse_catalog(document: Any, scheme: CatalogScheme = MQCN_SCHEME) -> Catalog
             note=note,
             fingerprints=tuple(fingerprints),
             errata=tuple(str(e) for e in raw.get("errata", ()) or ()),
+            rule=rule,
         )
     return Catalog(spec=str(document.get("spec", "")), entries=entries)
 

@@ -12,6 +12,7 @@ True
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from enum import IntEnum
 
@@ -396,7 +397,44 @@ V2_QM_READ_ATTRIBUTES: tuple[str, ...] = ("QueueManagerQuota", "JournalQuota", "
 # --- MSMQ Message attributes (MS-MQDMPR 3.1.1.12 names; values from MC-MQAC / mqprops.h) ---
 
 
-class SenderIdType(IntEnum):
+class WireValue(IntEnum):
+    """An MSMQ Message attribute whose field on the wire can hold a value the spec does not list.
+
+    A decoded packet is carried whole (real traffic is never refused): a value outside the
+    listed members becomes a *pseudo-member* named by its number in hex (``0x1234``), equal
+    to that int and always the same object, so rules compare it with ``is`` as usual and
+    find it is none of the members they ask for.  Iterating the class or its ``__members__``
+    gives only the listed members.
+
+    >>> HashAlgorithm(0x1234).name, HashAlgorithm(0x1234) is HashAlgorithm(0x1234)
+    ('0x1234', True)
+    >>> HashAlgorithm.from_name("0x1234") is HashAlgorithm(0x1234), len(HashAlgorithm)
+    (True, 6)
+    """
+
+    @classmethod
+    def _missing_(cls, value: object) -> WireValue | None:
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 0xFFFFFFFF:
+            return None
+        member = int.__new__(cls, value)
+        member._name_ = f"0x{value:x}"
+        member._value_ = value
+        return cls._value2member_map_.setdefault(value, member)  # type: ignore[return-value]
+
+    @classmethod
+    def from_name(cls, name: str) -> WireValue:
+        """The member named ``name`` (``None`` matches ``None_``), or the pseudo-member of a
+        ``0x…`` number; ValueError otherwise."""
+        for key in (name, f"{name}_"):  # not `or`: a member of value 0 is falsy
+            member = cls.__members__.get(key)
+            if member is not None:
+                return member
+        if re.fullmatch(r"0x[0-9a-f]{1,8}", name):
+            return cls(int(name, 16))
+        raise ValueError(f"{name!r} is not one of {[m.rstrip('_') for m in cls.__members__]}")
+
+
+class SenderIdType(WireValue):
     """Message.SenderIdentifierType. QueueManagerIdentifier = 2 is inferred (see errata E-15)."""
 
     None_ = 0
@@ -415,18 +453,46 @@ class AuthLevel(IntEnum):
     XMLDSig = 0x10000
 
 
-class DeliveryGuarantee(IntEnum):
+class DeliveryGuarantee(WireValue):
     Express = 0
     Recoverable = 1
 
 
-class MessageClass(IntEnum):
+class MessageClass(WireValue):
+    """Message.Class: [MS-MQMQ] 2.2.18.1.6 MESSAGE_CLASS_VALUES with the [MS-MQDMPR] 3.1.1.12
+    names (errata W-04: 0x8001 is NackPurged); a custom class is a pseudo-member."""
+
     Normal = 0x0000
+    Report = 0x0001
+    AckReachQueue = 0x0002
+    OrderAck = 0x00FF
+    AckReceive = 0x4000
+    NackBadDestQueue = 0x8000
+    NackPurged = 0x8001
+    NackReachQueueTimeout = 0x8002
+    NackQueueExceedQuota = 0x8003
+    NackAccessDenied = 0x8004
+    NackHopCountExceeded = 0x8005
+    NackBadSignature = 0x8006
+    NackBadEncryption = 0x8007
+    NackNotTransactionalQueue = 0x8009
+    NackNotTransactionalMessage = 0x800A
+    NackUnsupportedCryptoProvider = 0x800B
+    NackQueueDeleted = 0xC000
+    NackQueuePurged = 0xC001
+    NackReceiveTimeout = 0xC002
+    NackReceiveRejected = 0xC004
 
 
-class HashAlgorithm(IntEnum):
+class HashAlgorithm(WireValue):
+    """Message.HashAlgorithm: the values [MS-MQMQ] 2.2.19.3 lists (0x8003 is MD5, errata W-10);
+    the 3.3.5.3 sender rules ask for MD5, SHA1 or SHA512 by MSMQ version (E-16)."""
+
+    MD2 = 0x8001
+    MD4 = 0x8002
     MD5 = 0x8003
     SHA1 = 0x8004
+    SHA256 = 0x800C
     SHA512 = 0x800E
 
 

@@ -20,6 +20,7 @@ from mqcn_model.constants import (
     HashAlgorithm,
     MessageClass,
     SenderIdType,
+    WireValue,
 )
 
 _SEQUENCE = struct.Struct("<I")
@@ -86,6 +87,11 @@ class Envelope:
 
         def enum(kind: Any, key: str) -> Any:
             name = data[key]
+            if issubclass(kind, WireValue):  # a listed name, or a value the wire carried (0x…)
+                try:
+                    return kind.from_name(name)
+                except ValueError as exc:
+                    raise ValueError(f"{key}: {exc}") from None
             # not `or`: IntEnum members of value 0 (Express, None_) are falsy
             member = kind.__members__.get(name)
             if member is None:
@@ -107,7 +113,7 @@ class Envelope:
             time_to_reach_queue=int(data["time_to_reach_queue"]),
             delivery_guarantee=enum(DeliveryGuarantee, "delivery_guarantee"),
             message_class=enum(MessageClass, "message_class"),
-            hash_algorithm=HashAlgorithm[hash_name] if hash_name else None,
+            hash_algorithm=enum(HashAlgorithm, "hash_algorithm") if hash_name else None,
             destination_format_name=str(data.get("destination_format_name", "")),
             arrival_time=float(data.get("arrival_time", 0.0)),
         )

@@ -51,6 +51,7 @@ from mqcn_model.capture import Packet, iter_capture
 from mqcn_model.capture.dissect import TCP_ACK, TCP_PSH, TCP_RST, dissect
 from mqcn_model.capture.inet import MAC_A, MAC_B, tcp_frame
 from mqcn_model.capture.stream import is_notification_queue
+from mqcn_model.wire import encode_user_message, envelope_to_packet
 
 SENT = [envelope(n) for n in range(1, 4)]
 STREAM = b"".join(session_packets(SENT))
@@ -290,6 +291,20 @@ def test_out_of_order_and_retransmitted_segments_give_the_same_messages() -> Non
     assert balanced(records)
 
 
+def test_a_message_from_out_of_order_segments_has_the_time_of_the_frame_that_completed_it() -> None:
+    """Its last bytes come first (frame 4), the bytes before them later (frame 5): the message
+    is complete with frame 5, so that is its capture time, not frame 4's."""
+    wire = user_message(envelope(1))
+    segs = segments(wire, size=120)  # SYN, 120, 120, the rest, FIN
+    assert len(segs) == 5
+    swapped = [segs[0], segs[1], segs[3], segs[2], segs[4]]
+    swapped = [replace(s, time=T0 + i) for i, s in enumerate(swapped)]  # capture order
+    (message,) = messages(read(pcap(frames(swapped))))
+    assert message.where.frames == (2, 3, 4)
+    assert message.where.time_last == T0 + 3 == message.envelope.arrival_time
+    assert message.where.time_first == T0 + 1
+
+
 def test_a_stream_whose_sequence_numbers_wrap_reads_the_same() -> None:
     records = read(pcap(frames(segments(STREAM, size=200, isn=2**32 - 700))))
     assert sequences(records) == [1, 2, 3] and quarantined(records) == []
@@ -382,13 +397,43 @@ def test_the_notification_queue_by_private_id_or_by_direct_path() -> None:
 
 def test_a_framed_packet_the_codec_refuses_is_a_packet_with_its_wire_violation() -> None:
     broken = bytearray(user_message(envelope(2)))
-    broken[16 + 44 + 3] |= 0x02  # UserHeader.Flags.AH: set only by a receiver (2.2.19.2)
+    # UserHeader.Flags.DQ 2: no queue layout has that code, the destination cannot be read
+    broken[16 + 44 + 1] = (broken[16 + 44 + 1] & ~0x1C) | (2 << 2)
     stream = b"".join(session_packets([envelope(1)])) + bytes(broken) + user_message(envelope(3))
     records = read(pcap(frames(segments(stream))))
     refused = [r for r in records if isinstance(r, Packet) and r.violation is not None]
     assert len(refused) == 1 and refused[0].packet is None
-    assert refused[0].violation.requirement.startswith("MQMQ-")
+    assert refused[0].violation.requirement == "MQMQ-2.2.19.2-3"
     assert sequences(records) == [1, 3] and balanced(records)
+
+
+def test_a_framed_packet_breaking_a_value_rule_is_a_message_with_its_finding() -> None:
+    """A structurally sound UserMessage to the notification queue is a Message whatever
+    wire value rule it breaks: the finding rides on it (here UserHeader.Flags.AH, which
+    only a receiver sets, 2.2.19.2)."""
+    broken = bytearray(user_message(envelope(2)))
+    broken[16 + 44 + 3] |= 0x02
+    stream = b"".join(session_packets([envelope(1)])) + bytes(broken) + user_message(envelope(3))
+    records = read(pcap(frames(segments(stream))))
+    assert sequences(records) == [1, 2, 3] and balanced(records)
+    (message,) = [m for m in messages(records) if m.envelope.message_id.sequence == 2]
+    assert [(f.requirement, f.offset) for f in message.findings] == [("MQMQ-2.2.19.2-7", 63)]
+    assert not [r for r in records if isinstance(r, Packet) and r.violation is not None]
+
+
+def test_a_message_to_the_notification_queue_is_judged_whatever_its_class() -> None:
+    """Class OrderAck (0xFF) would make a packet an OrderAck; sent to the notification queue
+    it is judged as a notification all the same, with what it breaks as an OrderAck (it
+    does not go to the order queue, MQQB-2.2.4-3, ...) and as a notification (Class, 3.3.5.3)."""
+    packet = envelope_to_packet(envelope(2))
+    odd = replace(packet, properties=replace(packet.properties, message_class=0x00FF))
+    stream = b"".join(session_packets([envelope(1)])) + encode_user_message(odd)
+    records = read(pcap(frames(segments(stream))))
+    assert sequences(records) == [1, 2] and balanced(records)
+    message = messages(records)[1]
+    assert message.packet.kind == "OrderAck"
+    found = {f.requirement for f in message.findings}
+    assert {"MQQB-2.2.4-3", "MQCN-3.3.5.3-4"} <= found
 
 
 def test_iter_capture_takes_any_iterable_of_chunks_lazily() -> None:

@@ -32,6 +32,7 @@ import pytest
 import typer
 from capture_helpers import (
     QM,
+    T0,
     envelope,
     frames,
     pcap,
@@ -43,9 +44,12 @@ from typer.testing import CliRunner, Result
 
 import mqcn_suite.cli as cli
 from mqcn_model.capture import Lost, Message, Packet, PcapWriter, Quarantine, iter_capture
+from mqcn_model.constants import HashAlgorithm
 from mqcn_model.envelope import Envelope
 from mqcn_model.errata import STRICT
 from mqcn_model.judge import judge
+from mqcn_model.wire import encode_internal, encode_user_message, envelope_to_packet
+from mqcn_model.wire.internal import connection_parameters
 from mqcn_suite.commands.pipeline import register
 from mqcn_suite.pipeline.audit import VERDICT_COLUMNS, AuditResult, audit, plan_input
 from mqcn_suite.pipeline.audit import capture as capture_module
@@ -77,7 +81,12 @@ COUNT = 1200
 SHARE = 0.3
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 # judged the same whichever the input: every verdict column but where the message came from
-SAME = [c for c in VERDICT_COLUMNS if c not in ("source", *CAPTURE_COLUMNS)]
+# and what only a packet carries (its wire and envelope findings)
+SAME = [
+    c
+    for c in VERDICT_COLUMNS
+    if c not in ("source", "findings", "finding_messages", *CAPTURE_COLUMNS)
+]
 runner = CliRunner()
 
 
@@ -186,7 +195,8 @@ def test_the_capture_summary_balances_messages_and_bytes(both: dict[str, Path]) 
         f"UserMessages found {COUNT} = conforming {balance['conforming']} + non-conforming "
         f"{balance['non_conforming']} + other messages 0 + quarantined 0; stream bytes "
         f"{block['stream_bytes']} = packets {block['packet_bytes']} + quarantined 0 + lost 0 "
-        f"(2 capture files, {block['frames']} frames, {2 * COUNT} streams, 0 quarantine entries)"
+        f"(2 capture files, {block['frames']} frames, {2 * COUNT} streams, 0 quarantine "
+        f"entries); {block['messages_with_findings']} with wire or envelope findings"
     )
     page = (both["pcap"] / "summary.html").read_text()
     assert line in page and '<section id="capture">' in page and "Packets by kind" in page
@@ -237,6 +247,34 @@ def damaged_captures() -> dict[str, bytes]:
     other = envelope(9, destination_format_name=f"PRIVATE={QM}\\5")
     files["other-queue.pcap"] = pcap(frames(segments(b"".join(session_packets([other, SENT[0]])))))
     files["notes.txt"] = b"not a capture, in a folder of captures\n"
+    files.update(real_traffic())
+    return files
+
+
+def windows_acks(n: int) -> bytes:
+    """A notification as a Windows sender was captured sending it: acknowledgment bits (PA,
+    NA) in MessagePropertiesHeader.Flags and no administration queue (MQMQ-2.2.19.2-9)."""
+    packet = envelope_to_packet(envelope(n))
+    return encode_user_message(replace(packet, properties=replace(packet.properties, flags=0x5)))
+
+
+def real_traffic() -> dict[str, bytes]:
+    """Sessions of what real senders put on the wire: structurally sound, breaking a wire
+    value rule or a 3.3.5.3 sender rule; and a message whose segments came out of order."""
+    files = {}
+    head = session_packets([envelope(20)])
+    files["windows-acks.pcap"] = pcap(frames(segments(b"".join([*head, windows_acks(21)]))))
+    sha256 = envelope(22, hash_algorithm=HashAlgorithm.SHA256)
+    files["sha256.pcap"] = pcap(frames(segments(b"".join(session_packets([sha256])))))
+    parameters = connection_parameters(5000, 20000, 64)
+    parameters = replace(parameters, body=replace(parameters.body, reserved=0x1234))
+    request, _, *rest = session_packets([envelope(24)])
+    odd = b"".join([request, encode_internal(parameters), *rest])
+    files["reserved-bits.pcap"] = pcap(frames(segments(odd)))
+    segs = segments(b"".join(session_packets([envelope(23)])), size=120)
+    segs[-2], segs[-3] = segs[-3], segs[-2]  # the message's end is captured before its middle
+    segs = [replace(s, time=T0 + i) for i, s in enumerate(segs)]
+    files["out-of-order.pcap"] = pcap(frames(segs))
     return files
 
 
@@ -301,6 +339,45 @@ def test_damaged_captures_give_quarantine_rows_with_reasons_and_balance(
     assert len(listed) == min(50, len(rows)) and all(e["detail"] and e["capture"] for e in listed)
     timed = [e for e in listed if e["capture_time"]]
     assert timed and all(e["capture_time"].endswith("+00:00") for e in timed)
+
+
+def test_real_traffic_is_judged_by_destination_with_its_findings(
+    damaged: tuple[Path, Path, Result],
+) -> None:
+    """A notification breaking a wire value rule (Windows' acknowledgments without an
+    administration queue) or a sender rule (SHA-256) is judged as a notification, never
+    quarantined nor counted as another message; its findings are in its verdict row and in
+    the summary's table.  A message of out-of-order segments has the time of the frame that
+    completed it."""
+    _, out, _ = damaged
+    verdicts = {r["message_id"]: r for r in rows_of(out / "verdicts")}
+    acks = verdicts[envelope(21).message_id.to_bytes()]
+    body_verdict = judge(envelope(21).body, STRICT)  # the findings leave the body's verdict
+    assert acks["findings"] == ["MQMQ-2.2.19.2-9"]
+    assert acks["conforming"] is body_verdict.conforming
+    assert acks["violations"] == list(body_verdict.requirements)
+    assert acks["finding_messages"][0].startswith("MQMQ-2.2.19.2-9 at byte ")
+    sha256 = verdicts[envelope(22).message_id.to_bytes()]
+    assert sha256["findings"] == ["MQCN-3.3.5.3-5"]
+    assert "SHA256" in sha256["finding_messages"][0]
+    assert verdicts[envelope(20).message_id.to_bytes()]["findings"] == []
+    late = verdicts[envelope(23).message_id.to_bytes()]
+    frames_of = late["frames"]
+    assert frames_of == sorted(frames_of)
+    completed = T0 + frames_of[-1] - 1  # frame k was captured at T0 + k - 1
+    assert late["capture_time"].timestamp() == completed
+    summary = summary_of(out)
+    table = {r["requirement"]: r for r in summary["findings_by_requirement"]}
+    acks_row = table["MQMQ-2.2.19.2-9"]
+    assert acks_row["kind"] == "wire" and acks_row["rule"] == "value" and acks_row["messages"] == 1
+    assert table["MQCN-3.3.5.3-5"]["kind"] == "envelope"
+    block = summary["capture"]
+    assert block["messages_with_findings"] == 2 and block["other_messages"] == 1
+    # a packet that is no change notification: decoded, its finding counted
+    assert block["packet_findings_by_requirement"] == {"MQQB-2.2.2.1-3": 1}
+    assert verdicts[envelope(24).message_id.to_bytes()]["findings"] == []
+    page = (out / "summary.html").read_text()
+    assert "Wire and envelope findings by requirement" in page and "MQMQ-2.2.19.2-9" in page
 
 
 def test_damaged_captures_judge_every_message_the_reader_found(

@@ -73,14 +73,15 @@ def test_a_conforming_packet_shows_every_header_and_exits_0() -> None:
     assert "WIRE: CONFORMING" in result.stdout and "Event             1 (create queue)" in (
         result.stdout
     )
-    assert result.stdout.rstrip().endswith("Packet: CONFORMING - wire and body")
+    assert "ENVELOPE: CONFORMING" in result.stdout
+    assert result.stdout.rstrip().endswith("Packet: CONFORMING - wire, envelope and body")
 
 
 def test_a_body_breaking_mqcn_exits_1_naming_its_requirement() -> None:
     result = invoke("--hex", user_message(envelope(1, broken_body())).hex())
     assert result.exit_code == 1
     assert "WIRE: CONFORMING" in result.stdout and "x MQCN-2.2.4-3 at byte 1" in result.stdout
-    assert "Packet: NOT CONFORMING - wire: 0 broken, body: 2" in result.stdout
+    assert "Packet: NOT CONFORMING - wire: 0 broken, envelope: 0 broken, body: 2" in (result.stdout)
 
 
 def test_a_broken_wire_requirement_exits_1_naming_the_wire_id() -> None:
@@ -121,14 +122,48 @@ def test_a_packet_to_another_queue_is_judged_and_says_so() -> None:
     assert decoded(GOOD)[1]["notification_queue"] is True
 
 
-def test_a_value_the_envelope_cannot_carry_gives_no_envelope_but_a_reason() -> None:
+def windows_ack_without_admin_queue() -> bytes:
+    """What a Windows sender was captured sending: acknowledgment bits (PA, NA) in
+    MessagePropertiesHeader.Flags but no administration queue, against MQMQ-2.2.19.2-9."""
     packet = envelope_to_packet(envelope(1, V2_BODY))
-    packet = replace(packet, properties=replace(packet.properties, hash_algorithm=0x8002))
+    return encode_user_message(replace(packet, properties=replace(packet.properties, flags=0x5)))
+
+
+def test_acknowledgments_without_an_administration_queue_show_every_header_and_the_finding() -> (
+    None
+):
+    wire = windows_ack_without_admin_queue()
+    code, document = decoded(wire)
+    assert code == 1 and document["packet"] is not None
+    assert document["packet"]["message_properties_header"]["acknowledgments"]
+    assert document["packet"]["user_header"]["admin_queue"] is None
+    (finding,) = document["wire"]["violations"]
+    assert finding["requirement"] == "MQMQ-2.2.19.2-9"
+    assert wire[finding["offset"]] == 0x5  # MessagePropertiesHeader.Flags, where it starts
+    assert document["body"]["conforming"] is True and document["envelope"] is not None
+    assert document["notification_queue"] is True and document["envelope_findings"] == []
+    result = invoke("--hex", wire.hex())
+    assert re.search(r"^UserHeader$", result.stdout, re.MULTILINE)
+    assert "x MQMQ-2.2.19.2-9 at byte" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("hash_algorithm", "name", "findings"),
+    [(0x8002, "MD4", ["MQCN-3.3.5.3-5"]), (0x800C, "SHA256", ["MQCN-3.3.5.3-5"])],
+)
+def test_a_hash_no_sender_uses_is_carried_and_judged(
+    hash_algorithm: int, name: str, findings: list[str]
+) -> None:
+    """A legal [MS-MQMQ] 2.2.19.3 HashAlgorithm that the 3.3.5.3 sender rules ask of no MSMQ
+    version: the Envelope carries it, the wire has no finding, the envelope has one."""
+    packet = envelope_to_packet(envelope(1, V2_BODY))
+    packet = replace(packet, properties=replace(packet.properties, hash_algorithm=hash_algorithm))
     code, document = decoded(encode_user_message(packet))
-    assert code == 0 and document["envelope"] is None
-    assert "HashAlgorithm 0x8002 (MD4)" in document["envelope_problem"]
+    assert code == 1 and document["envelope"]["hash_algorithm"] == name
+    assert document["wire"]["violations"] == [] and document["body"]["conforming"] is True
+    assert [f["requirement"] for f in document["envelope_findings"]] == findings
     result = invoke("--hex", encode_user_message(packet).hex())
-    assert "none: HashAlgorithm 0x8002 (MD4)" in result.stdout
+    assert "ENVELOPE: NOT CONFORMING" in result.stdout and "x MQCN-3.3.5.3-5" in result.stdout
 
 
 def test_lenient_readings_reach_the_body() -> None:
@@ -251,7 +286,10 @@ def test_every_packet_the_codec_reads_fits_the_schema(packet: Any) -> None:
         lambda d: d["wire"]["violations"].append(
             {"requirement": "MQCN-2.2.4-3", "offset": 1, "message": "x", "severity": "error"}
         ),
-        lambda d: d.pop("envelope_problem"),
+        lambda d: d.pop("envelope_findings"),
+        lambda d: d["envelope_findings"].append(
+            {"requirement": "MQMQ-2.2.19.2-9", "offset": None, "message": "x", "severity": "error"}
+        ),
     ],
     ids=[
         "top-extra",
@@ -266,6 +304,7 @@ def test_every_packet_the_codec_reads_fits_the_schema(packet: Any) -> None:
         "body-document-extra",
         "wire-id-form",
         "missing-field",
+        "envelope-id-form",
     ],
 )
 def test_the_packet_schema_is_closed_and_exact(broken: Any) -> None:

@@ -83,6 +83,7 @@ requirements:
   role: packet
   statement: BaseHeader.VersionNumber is 0x10.
   testability: testable
+  rule: structural
 """
 
 
@@ -98,6 +99,8 @@ requirements:
             'testability: testable\n  fingerprints: ["0123456789ab"]',
             "carry no fingerprints",
         ),
+        ("rule: structural", "rule: lenient", "rule must be one of"),
+        ("  rule: structural\n", "", "rule must be one of"),
     ],
 )
 def test_a_broken_wire_catalog_is_refused(old: str, new: str, fragment: str) -> None:
@@ -105,6 +108,12 @@ def test_a_broken_wire_catalog_is_refused(old: str, new: str, fragment: str) -> 
     with pytest.raises(CatalogError, match=fragment) as info:
         load_catalog_text(_GOOD.replace(old, new), WIRE_SCHEME)
     assert str(info.value).startswith("wire requirements catalog")
+
+
+def test_the_mqcn_catalog_carries_no_rule_kind() -> None:
+    """Only wire requirements are split into structural ones and value rules."""
+    assert {r.rule for r in CATALOG.values()} == {""}
+    assert {r.rule for r in WIRE_CATALOG.values()} == {"structural", "value"}
 
 
 def test_an_unknown_wire_section_is_refused() -> None:

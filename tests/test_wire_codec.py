@@ -10,6 +10,7 @@ from __future__ import annotations
 import doctest
 import importlib
 import uuid
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -18,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from wire_strategies import internal_packets, pings, user_messages
 
-from mqcn_model.catalog import WIRE_CATALOG
+from mqcn_model.catalog import STRUCTURAL, VALUE_RULE, WIRE_CATALOG
 from mqcn_model.errors import DecodeError
 from mqcn_model.wire import (
     NEED_MORE,
@@ -35,6 +36,8 @@ from mqcn_model.wire import (
     finalize,
     find_base_header,
     next_frame,
+    packet_to_envelope,
+    packet_to_json,
 )
 from mqcn_model.wire import layers as L
 from mqcn_model.wire.acks import FINAL_ACK, ORDER_ACK, FinalAckBody, OrderAckBody
@@ -222,6 +225,34 @@ def test_session_ack_packet_counts_its_session_header_in_packet_size() -> None:
     packet = session_ack(SessionHeader(2, 0, 0, 2, 0, 0x40))
     assert encode_internal(packet) == wire and len(wire) == 36
     assert decode_internal(wire) == (packet, 36)
+
+
+def test_a_session_ack_written_to_the_letter_of_2_2_19_1_is_read_too() -> None:
+    """W-01, the letter: PacketSize never counts a SessionHeader, so a sender may write a
+    SessionAck with PacketSize 20 and its SessionHeader after it.  It frames to 36 bytes and
+    decodes to the same packet, with no finding."""
+    wire = h("10 00 1800 4c494f52 14000000 ffffffff" + "0000 0100" + "0200 0000 00000000")
+    wire += h("0200 0000 4000 0000")
+    frame = next_frame(wire + b"more")
+    assert (frame.status, frame.size, frame.packet_size) == (PACKET, 36, 20)
+    packet, end = decode_internal(wire)
+    assert (packet, end) == (session_ack(SessionHeader(2, 0, 0, 2, 0, 0x40)), 36)
+    assert packet.findings == []
+    with pytest.raises(DecodeError) as info:
+        decode_internal(wire[:30])  # the SessionHeader it announces is cut
+    assert info.value.requirement == "MQMQ-2.2.19.1-3"
+
+
+def test_a_soap_header_without_inner_padding_is_read_too() -> None:
+    """W-08, the letter: BodySectionID right after an odd-length Header, the SoapHeader padded
+    only as a whole.  It reads as the padded form does; the encoder pads each part."""
+    letter = h("2003 0000 03000000") + "ab".encode("utf-16-le") + bytes(2)
+    letter += h("8403 0000 02000000") + "c".encode("utf-16-le") + bytes(2)
+    letter += bytes(-len(letter) % 4)
+    soap, end = decode_soap(letter, 0, len(letter))
+    assert (soap, end) == (SoapHeader("ab", "c"), len(letter))
+    padded = encode_soap(soap)
+    assert padded != letter and decode_soap(padded, 0, len(padded))[0] == soap
 
 
 def test_establish_connection_packet_bytes() -> None:
@@ -575,7 +606,12 @@ BROKEN: dict[str, tuple[Callable[[], bytes], Callable[..., object]]] = {
         decode_user_message,
     ),
     "MQMQ-2.2.19.3-4": (
-        built(_set("MessagePropertiesHeader.PrivacyLevel", 2)),
+        built(
+            _combine(
+                _set("MessagePropertiesHeader.PrivacyLevel", 2),
+                _set("SecurityHeader.EB", 1),
+            )
+        ),
         decode_user_message,
     ),
     "MQMQ-2.2.19.3-5": (
@@ -738,22 +774,52 @@ def test_every_wire_requirement_has_a_negative_test() -> None:
     assert set(BROKEN) == set(WIRE_CATALOG)
 
 
-@pytest.mark.parametrize("requirement", sorted(BROKEN))
-def test_each_broken_packet_names_exactly_its_requirement(requirement: str) -> None:
+def _layer_bytes(decoder: Callable[..., object], data: bytes) -> bytes:
+    """The bytes the scapy layers rebuild from ``data`` (they dissect anything)."""
+    if decoder is decode_ping:
+        return bytes(L.PingPacket(data))
+    if decoder is decode_user_message:
+        return bytes(L.UserMessagePacket(data))
+    return bytes(L.InternalPacketLayer(data))
+
+
+def test_every_wire_requirement_is_structural_or_a_value_rule() -> None:
+    kinds = Counter(entry.rule for entry in WIRE_CATALOG.values())
+    assert set(kinds) == {STRUCTURAL, VALUE_RULE}, kinds
+
+
+# A breach that cannot come alone: TxSequenceNumber 0 leaves no smaller previous number.
+IMPLIED = {"MQMQ-2.2.20.5-1": {"MQMQ-2.2.20.5-2"}}
+STRUCTURAL_IDS = sorted(r for r in BROKEN if WIRE_CATALOG[r].rule == STRUCTURAL)
+VALUE_IDS = sorted(r for r in BROKEN if WIRE_CATALOG[r].rule == VALUE_RULE)
+
+
+@pytest.mark.parametrize("requirement", STRUCTURAL_IDS)
+def test_a_broken_structure_is_refused_naming_exactly_its_requirement(requirement: str) -> None:
     make, decoder = BROKEN[requirement]
     data = make()
     with pytest.raises(DecodeError) as info:
         decoder(data)
     assert info.value.requirement == requirement, str(info.value)
     assert info.value.offset is not None and 0 <= info.value.offset <= len(data)
-    # the scapy layers still dissect it and rebuild the same bytes
-    if decoder is decode_ping:
-        layer = L.PingPacket(data)
-    elif decoder is decode_user_message:
-        layer = L.UserMessagePacket(data)
-    else:
-        layer = L.InternalPacketLayer(data)
-    assert bytes(layer) == data
+    assert _layer_bytes(decoder, data) == data
+
+
+@pytest.mark.parametrize("requirement", VALUE_IDS)
+def test_a_broken_value_rule_is_a_finding_on_the_decoded_packet(requirement: str) -> None:
+    """Each value rule of the wire catalog, broken alone: the packet decodes, every header
+    is there, and its findings name exactly that requirement with a byte offset in it."""
+    make, decoder = BROKEN[requirement]
+    data = make()
+    packet, end = decoder(data)  # type: ignore[misc]
+    assert end == len(data)
+    found = [f.requirement for f in packet.findings]
+    assert set(found) == {requirement} | IMPLIED.get(requirement, set()), packet.findings
+    assert all(f.offset is not None and 0 <= f.offset < len(data) for f in packet.findings)
+    if decoder is decode_user_message:
+        assert packet_to_json(packet)["user_header"] is not None
+        packet_to_envelope(packet)  # the Envelope carries whatever the packet says
+    assert _layer_bytes(decoder, data) == data
 
 
 def test_the_unbroken_forms_of_the_negative_tests_decode() -> None:

@@ -64,10 +64,12 @@ class Where:
     ``stream`` is ``"src-ip:port -> dst-ip:port"`` (IPv6 addresses in brackets), empty for
     capture-level records.  ``offset`` is the position of the first byte in the stream (or in
     the capture file for capture-level records) and ``size`` the number of bytes.  ``frames``
-    are the frame numbers (1-based, as Wireshark numbers them) the bytes came from; a
-    quarantined run over many frames keeps only its first and last.  ``time_first`` and
-    ``time_last`` are the capture times (seconds since the epoch) of the first and last of
-    those frames (None where the capture has no time, e.g. a pcapng Simple Packet Block).
+    are the frame numbers (1-based, as Wireshark numbers them) the bytes came from, in
+    capture order; a quarantined run over many frames keeps only its first and last.
+    ``time_first`` and ``time_last`` are the capture times (seconds since the epoch) of the
+    first and last of those frames (None where the capture has no time, e.g. a pcapng Simple
+    Packet Block): for a packet, ``time_last`` is when it was complete, even when its
+    segments came out of order.
     """
 
     capture: str
@@ -102,15 +104,19 @@ class Where:
 class Message:
     """A UserMessage Packet to a notification queue, read as MS-MQCN sees it.
 
-    ``envelope.arrival_time`` is the capture time of the packet's last frame (the moment its
-    last byte was on the wire); the rest of the Envelope comes from the packet
-    (:func:`mqcn_model.wire.packet_to_envelope`).
+    The destination alone makes a Message: whatever values the packet holds, the Envelope
+    carries them (:func:`mqcn_model.wire.packet_to_envelope`) and ``findings`` says which
+    rules they break.  ``envelope.arrival_time`` is the capture time of the frame that
+    completed the packet (the moment its last missing byte was on the wire).
     """
 
     where: Where
     packet: WirePacket = field(repr=False)
     envelope: Envelope
     body: bytes = field(repr=False)
+    # the wire value rules the packet breaks, then what the 3.3.5.3 sender rules say of its
+    # envelope (:func:`mqcn_model.wire.judgement.judge_user_message`)
+    findings: tuple[Violation, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,8 +126,7 @@ class Packet:
     ``kind`` is the packet's name (``EstablishConnection``, ``ConnectionParameters``,
     ``SessionAck``, ``UserMessage``, ``OrderAck``, ``FinalAck``).  ``packet`` is None when
     the wire codec refused it; then ``violation`` says which wire requirement it breaks.
-    ``note`` says why a UserMessage is not a :class:`Message` (another queue, or an Envelope
-    cannot carry its values).
+    ``note`` says why a UserMessage is not a :class:`Message` (it goes to another queue).
     """
 
     where: Where

@@ -5,9 +5,13 @@ bytes are missing (``gap``) and where the stream ends (``finish``).  It cuts pac
 wire codec's :func:`~mqcn_model.wire.framing.next_frame` (BaseHeader.PacketSize, plus the
 trailing SessionHeader of a UserMessage, errata W-01) and decodes each one:
 
-* a UserMessage Packet to a notification queue → :class:`~.records.Message`;
+* a UserMessage Packet to a notification queue (even one whose class makes it an OrderAck)
+  → :class:`~.records.Message`, with the
+  findings of :func:`mqcn_model.wire.judgement.judge_user_message` (the value rules of the
+  wire catalog it breaks, and what the 3.3.5.3 sender rules say of its envelope): the
+  destination alone decides, whatever values the packet holds;
 * any other packet → :class:`~.records.Packet` (with the wire ``violation`` when the codec
-  refuses it);
+  refuses its structure);
 * bytes that start no packet → one :class:`~.records.Quarantine` per run of such bytes: the
   framer resynchronises on the next place a BaseHeader could start
   (:func:`~mqcn_model.wire.framing.find_base_header`) whose packet decodes, and the reason
@@ -21,9 +25,30 @@ trailing SessionHeader of a UserMessage, errata W-01) and decodes each one:
 It holds the bytes of at most one packet (PacketSize is at most 4 MB, [MS-MQMQ] 2.2.19.1)
 plus the 7 bytes a BaseHeader split across segments needs: a stream of anything else is
 counted as it passes, never kept.  Which destination is a notification queue:
-NOTIFY_QUEUE_PRIVATE of the queue manager the packet is addressed to (``PRIVATE=<its
-GUID>\\3``, MS-MQCN 1.9), or a direct name of its path ``...\\private$\\notify_queue$``
-(3.2.1.2.1).
+:func:`~mqcn_model.wire.judgement.is_notification_queue` (NOTIFY_QUEUE_PRIVATE of the queue
+manager the packet is addressed to, MS-MQCN 1.9, or a direct name of its path, 3.2.1.2.1).
+
+The capture time of a packet is that of the frame that completed it: the latest-captured
+frame among those that carried its bytes (with out-of-order segments, not the one holding
+its last bytes).
+
+>>> import uuid
+>>> from mqcn_model.constants import HashAlgorithm, notify_queue_format_name
+>>> from mqcn_model.envelope import Envelope, MessageId
+>>> from mqcn_model.wire import encode_user_message, envelope_to_packet
+>>> qm = uuid.UUID(int=5)
+>>> sent = Envelope(b"\x02\x01", MessageId(qm, 1), sender_identifier=qm,
+...                 hash_algorithm=HashAlgorithm.SHA256,
+...                 destination_format_name=notify_queue_format_name(str(qm)))
+>>> wire = encode_user_message(envelope_to_packet(sent))
+>>> out = []
+>>> framer = StreamFramer("c.pcap", "a -> b", out)
+>>> # out of order: the TCP layer held frame 7 (the message's end) until frame 8 came
+>>> framer.data(wire[:40], 8, 3.0)
+>>> framer.data(wire[40:], 7, 2.0)
+>>> (message,) = out
+>>> message.where.frames, message.envelope.arrival_time, [f.requirement for f in message.findings]
+((7, 8), 3.0, ['MQCN-3.3.5.3-5'])
 """
 
 from __future__ import annotations
@@ -43,41 +68,24 @@ from mqcn_model.capture.records import (
     Record,
     Where,
 )
-from mqcn_model.constants import (
-    NOTIFY_QUEUE_NAME,
-    AuthLevel,
-    notify_queue_format_name,
-    same_format_name,
-)
+from mqcn_model.constants import AuthLevel
 from mqcn_model.errors import DecodeError
 from mqcn_model.wire.base import IN, SIGNATURE_BYTES
 from mqcn_model.wire.framing import NEED_MORE, NOT_BASE_HEADER, find_base_header, next_frame
-from mqcn_model.wire.mapping import NotRepresentable, packet_to_envelope
+from mqcn_model.wire.judgement import (
+    destination_of,
+    goes_to_a_notification_queue,
+    is_notification_queue,
+    judge_user_message,
+)
 from mqcn_model.wire.packet import decode_packet
-from mqcn_model.wire.queues import format_name
 from mqcn_model.wire.usermessage import USER_MESSAGE, UserMessage
+
+__all__ = ["StreamFramer", "is_notification_queue"]
 
 # A BaseHeader candidate is VersionNumber + Reserved + Flags + Signature: 8 bytes; keep the
 # last 7 of a run with none, the start of one may be there.
 _KEEP = len(SIGNATURE_BYTES) + 3
-_NOTIFY_PATH_SUFFIX = f"\\private$\\{NOTIFY_QUEUE_NAME}".lower()
-
-
-def is_notification_queue(name: str, queue_manager: str) -> bool:
-    """Is the format name ``name`` (the destination of a packet addressed to the queue
-    manager ``queue_manager``) the notification queue?
-
-    >>> qm = "0f2c1e3a-0000-4000-8000-000000000001"
-    >>> is_notification_queue(f"PRIVATE={qm.upper()}\\\\3", qm)
-    True
-    >>> is_notification_queue("DIRECT=OS:host\\\\private$\\\\notify_queue$", qm)
-    True
-    >>> is_notification_queue(f"PRIVATE={qm}\\\\4", qm)
-    False
-    """
-    if same_format_name(name, notify_queue_format_name(queue_manager)):
-        return True
-    return name.upper().startswith("DIRECT=") and name.lower().endswith(_NOTIFY_PATH_SUFFIX)
 
 
 class StreamFramer:
@@ -264,29 +272,21 @@ class StreamFramer:
             self.out.append(Packet(where, kind, None, exc.violation))
             return
         kind = packet.kind
-        if not isinstance(packet, UserMessage) or kind != USER_MESSAGE:
+        if not isinstance(packet, UserMessage):
             self.out.append(Packet(where, kind, packet))
             return
-        user = packet.user
-        destination = user.destination
-        if destination is None or destination.code != 3 or destination.private_id != 3:
-            # not PRIVATE=<destination>\3: a name to compare (a direct path) or to report
-            name = format_name(destination, source=user.source_qm, destination=user.destination_qm)
-        else:
-            name = ""
-        if name and not is_notification_queue(name, str(user.destination_qm)):
-            note = f"to {name}: not a notification queue"
-            self.out.append(Packet(where, kind, packet, note=note))
+        if not goes_to_a_notification_queue(packet):  # the destination alone decides
+            note = f"to {destination_of(packet)}: not a notification queue"
+            self.out.append(Packet(where, kind, packet, note=note if kind == USER_MESSAGE else ""))
             return
-        try:
-            envelope, body = packet_to_envelope(
-                packet, signed_as=self.signed_as, arrival_time=where.time_last or 0.0
-            )
-        except NotRepresentable as exc:
-            self.out.append(Packet(where, kind, packet, note=str(exc)))
-            return
+        found = judge_user_message(
+            packet,
+            signed_as=self.signed_as,
+            arrival_time=where.time_last or 0.0,
+            judge_body=False,  # the caller judges the body (the audit with the server view)
+        )
         self.messages += 1
-        self.out.append(Message(where, packet, envelope, body))
+        self.out.append(Message(where, packet, found.envelope, packet.body, found.findings))
 
     # --- skipped runs -------------------------------------------------------------------------
 
@@ -355,17 +355,18 @@ class StreamFramer:
         self._segments.clear()
 
     def _where(self, offset: int, size: int) -> Where:
-        frames: list[int] = []
-        first_time = last_time = None
+        """Where bytes ``offset..offset+size`` of the stream came from: their frames in
+        capture order, the first captured and the last captured, which completed them."""
+        times: dict[int, float | None] = {}
         end = offset + size
         for seg_start, seg_end, frame, time in self._segments:
             if seg_end <= offset:
                 continue
             if seg_start >= end:
                 break
-            if not frames:
-                first_time = time
-            if not frames or frames[-1] != frame:
-                frames.append(frame)
-            last_time = time
-        return Where(self.capture, self.stream, offset, size, tuple(frames), first_time, last_time)
+            times[frame] = time
+        frames = tuple(sorted(times))
+        if not frames:
+            return Where(self.capture, self.stream, offset, size)
+        first, last = times[frames[0]], times[frames[-1]]
+        return Where(self.capture, self.stream, offset, size, frames, first, last)

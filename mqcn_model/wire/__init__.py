@@ -15,13 +15,18 @@ symmetric ``decode_*`` / ``encode_*`` pair (``decode(encode(x)) == x``):
   and the UDP Ping Packet ([MS-MQQB] 2.2.1-2.2.7)
 * :mod:`.packet`      — any session packet; :mod:`.framing` where the next one ends in a stream
 * :mod:`.mapping`     — Message <-> packet ([MS-MQDMPR] 3.1.7.1.30-32) for the Envelope
+* :mod:`.judgement`   — one UserMessage judged as MS-MQCN sees it (destination, wire and
+  envelope findings, body): used by ``mqcn decode --packet`` and the capture reader
 * :mod:`.render`      — JSON views; :mod:`.layers` the scapy twins (for building anything)
 
-Bad input raises :class:`mqcn_model.errors.DecodeError` and nothing else; its Violation names
-a requirement of the wire catalog (``mqcn_model/wire_requirements.yaml``, IDs such as
-``MQMQ-2.2.19.1-2``) and the byte offset.  No length field makes the codec allocate more than
-the input holds.  Errata W-01..W-09 (docs/errata.md) give the readings where the wire
-documents disagree; docs/wire-codec.md lists what is decoded and decided.
+Bytes that cannot be read (a broken *structural* requirement: sizes, offsets, header presence,
+lengths) raise :class:`mqcn_model.errors.DecodeError` and nothing else; its Violation names a
+requirement of the wire catalog (``mqcn_model/wire_requirements.yaml``, IDs such as
+``MQMQ-2.2.19.1-2``) and the byte offset. A broken *value rule* (``rule: value`` in the
+catalog) does not stop the decoder: the decoded packet lists it in ``findings``. No length
+field makes the codec allocate more than the input holds. Errata W-01..W-09 (docs/errata.md)
+give the readings where the wire documents disagree; docs/wire-codec.md lists what is decoded
+and decided.
 """
 
 from mqcn_model.wire.base import BaseHeader, decode_base_header, encode_base_header
@@ -44,7 +49,7 @@ from mqcn_model.wire.internal import (
     encode_internal,
     encode_ping,
 )
-from mqcn_model.wire.mapping import NotRepresentable, envelope_to_packet, packet_to_envelope
+from mqcn_model.wire.mapping import envelope_to_packet, packet_to_envelope
 from mqcn_model.wire.packet import Packet, decode_packet, encode_packet
 from mqcn_model.wire.render import packet_to_json
 from mqcn_model.wire.usermessage import (
@@ -64,7 +69,6 @@ __all__ = [
     "Frame",
     "InternalHeader",
     "InternalPacket",
-    "NotRepresentable",
     "Packet",
     "Ping",
     "UserMessage",

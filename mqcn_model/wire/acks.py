@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from mqcn_model.catalog import req
 from mqcn_model.errors import fail
 from mqcn_model.wire.base import SH as BASE_SH
-from mqcn_model.wire.common import NIL, guid_at
+from mqcn_model.wire.common import NIL, Findings, breach, guid_at
 from mqcn_model.wire.properties import MessageProperties
 from mqcn_model.wire.user import DM_SHIFT, DQ_SHIFT, MP, UserHeader
 
@@ -75,13 +75,14 @@ class FinalAckBody:
     message_id: int = 0
 
 
-def decode_order_ack_body(body: bytes, at: int) -> OrderAckBody:
+def decode_order_ack_body(body: bytes, at: int, findings: Findings = None) -> OrderAckBody:
     """Read an OrderAck Body (``at``: its offset in the packet, for error positions)."""
     if len(body) != ACK_BODY_SIZE:
         raise fail(R_PROPERTIES, at, f"the OrderAck body is {len(body)} bytes, not 0x24")
     ordinal, stamp, number, previous, reserved = _ORDER_BODY.unpack(body)
     if number < 1 or previous != number - 1:
-        raise fail(
+        breach(
+            findings,
             R_ORDER_BODY,
             at + 8,
             f"TxSequenceNumber {number} with TxPreviousSequenceNumber {previous}",
@@ -99,12 +100,13 @@ def encode_order_ack_body(body: OrderAckBody) -> bytes:
     )
 
 
-def decode_final_ack_body(body: bytes, at: int) -> FinalAckBody:
+def decode_final_ack_body(body: bytes, at: int, findings: Findings = None) -> FinalAckBody:
     if len(body) != ACK_BODY_SIZE:
         raise fail(R_PROPERTIES, at, f"the FinalAck body is {len(body)} bytes, not 0x24")
     ordinal, stamp, number, previous, _, message_id = _FINAL_BODY.unpack(body)
     if number < 1 or previous > 0xFFFFFFFE:
-        raise fail(
+        breach(
+            findings,
             R_FINAL_BODY,
             at + 8,
             f"TxSequenceNumber {number} with TxPreviousSequenceNumber {previous}",
@@ -160,19 +162,26 @@ def _order_address_ok(address: str) -> bool:
 
 
 def check_ack(
-    kind: str, base_flags: int, user: UserHeader, properties: MessageProperties, offset: int
-) -> OrderAckBody | FinalAckBody:
-    """Judge an OrderAck or FinalAck (``offset``: where the packet starts); return its body.
+    kind: str,
+    base_flags: int,
+    user: UserHeader,
+    properties: MessageProperties,
+    offset: int,
+    findings: Findings = None,
+) -> OrderAckBody | FinalAckBody | None:
+    """Judge an OrderAck or FinalAck (``offset``: where the packet starts); return its body,
+    None when it is not the 0x24 bytes of one (a finding of MQQB-2.2.4-4).
 
     BaseHeader.Flags.SH may be set: a session acknowledgment can ride on any UserMessage
     Packet (errata W-09).
     """
     if base_flags & ~BASE_SH:
-        raise fail(R_BASE_FLAGS, offset + 2, f"BaseHeader.Flags is 0x{base_flags:04x}, not 0")
+        breach(findings, R_BASE_FLAGS, offset + 2, f"BaseHeader.Flags is 0x{base_flags:04x}, not 0")
     allowed = MP | ((1 << DM_SHIFT) if kind == FINAL_ACK else 0)
     rest = user.flags & ~(0x7 << DQ_SHIFT)
     if rest != allowed or user.dq not in (3, 7):
-        raise fail(
+        breach(
+            findings,
             R_USER_FLAGS,
             offset + 60,
             f"{kind} UserHeader.Flags is 0x{user.flags:08x}: expected only MP"
@@ -180,15 +189,14 @@ def check_ack(
             + " besides DQ 3 or 7",
         )
     queue = user.destination
-    assert queue is not None  # DQ is 3 or 7
-    if user.dq == 3 and queue.private_id != ORDER_QUEUE_NUMBER:
-        raise fail(R_ORDER_QUEUE, offset + 64, f"private queue {queue.private_id}, not 4")
-    if user.dq == 7:
+    if user.dq == 3 and queue is not None and queue.private_id != ORDER_QUEUE_NUMBER:
+        breach(findings, R_ORDER_QUEUE, offset + 64, f"private queue {queue.private_id}, not 4")
+    if user.dq == 7 and queue is not None:
         name = queue.direct or ""
         if not name.lower().endswith(_ORDER_SUFFIX) or not _order_address_ok(
             name[: -len(_ORDER_SUFFIX)]
         ):
-            raise fail(R_ORDER_QUEUE, offset + 64, f"{name!r} is not an order queue name")
+            breach(findings, R_ORDER_QUEUE, offset + 64, f"{name!r} is not an order queue name")
     at = properties.offset
     wanted = {ORDER_ACK_CLASS} if kind == ORDER_ACK else {ACK_RECEIVE_CLASS} | FINAL_ACK_NACKS
     problems = []
@@ -203,8 +211,12 @@ def check_ack(
     if properties.message_class not in wanted:
         problems.append(f"MessageClass 0x{properties.message_class:04x}")
     if problems:
-        raise fail(R_PROPERTIES, at, f"{kind} MessagePropertiesHeader has " + ", ".join(problems))
+        breach(
+            findings, R_PROPERTIES, at, f"{kind} MessagePropertiesHeader has " + ", ".join(problems)
+        )
+    if len(properties.body) != ACK_BODY_SIZE:
+        return None  # no acknowledgment body to read (the finding above says why)
     body_at = at + 56 + 2 * properties.label_length + len(properties.extension)
     if kind == ORDER_ACK:
-        return decode_order_ack_body(properties.body, body_at)
-    return decode_final_ack_body(properties.body, body_at)
+        return decode_order_ack_body(properties.body, body_at, findings)
+    return decode_final_ack_body(properties.body, body_at, findings)

@@ -15,7 +15,7 @@ import struct
 import uuid
 
 from mqcn_model.codec.guid import guid_at
-from mqcn_model.errors import fail
+from mqcn_model.errors import DecodeError, Violation, fail
 
 U8 = struct.Struct("<B")
 U16 = struct.Struct("<H")
@@ -31,7 +31,9 @@ __all__ = [
     "U16",
     "U32",
     "U64",
+    "Findings",
     "align4",
+    "breach",
     "guid_at",
     "need",
     "utf16z",
@@ -41,6 +43,25 @@ __all__ = [
 def align4(n: int) -> int:
     """``n`` rounded up to the next multiple of 4."""
     return (n + 3) & ~3
+
+
+# Where a decoder puts the value rules a packet breaks: a list (the packet is still decoded and
+# carries them as findings) or None (strict: the first one raises its DecodeError).
+Findings = list[Violation] | None
+
+
+def breach(findings: Findings, requirement: str, offset: int | None, message: str) -> None:
+    """A *value rule* is broken (a wire MUST about a value or a consistency, not about where
+    the bytes are): record the finding, or raise it when ``findings`` is None.
+
+    Structural requirements (sizes, offsets, header presence, lengths: what reading needs)
+    are raised with :func:`~mqcn_model.errors.fail` whatever ``findings`` is; the catalog
+    says which kind each requirement is (``kind`` in ``wire_requirements.yaml``).
+    """
+    violation = Violation(requirement, offset, message)
+    if findings is None:
+        raise DecodeError(violation)
+    findings.append(violation)
 
 
 def need(offset: int, size: int, end: int, requirement: str, what: str) -> None:

@@ -4,7 +4,9 @@ A TCP stream to port 1801 is a sequence of packets, each starting with a BaseHea
 bytes one packet occupies on the stream are its PacketSize, plus 16 when it is a
 UserMessage Packet (IN clear) with BaseHeader.Flags.SH set: that SessionHeader follows the
 packet outside PacketSize.  A SessionAck (IN set) counts its SessionHeader in PacketSize
-(errata W-01).
+(errata W-01's reading, PacketSize 36) -- or, written to the letter of [MS-MQMQ] 2.2.19.1
+(PacketSize never counts a SessionHeader), has PacketSize 20 and the 16 bytes follow: both
+are framed.
 
 :func:`next_frame` looks at the bytes from ``offset`` and says one of three things:
 
@@ -61,10 +63,18 @@ class Frame:
     violation: Violation | None = None
 
 
+# BaseHeader + InternalHeader: the PacketSize of a SessionAck whose sender followed the letter
+# of 2.2.19.1 (no SessionHeader counted; W-01).  No other internal packet is that short.
+LETTER_SESSION_ACK_SIZE = BASE_HEADER_SIZE + 4
+
+
 def stream_size(flags: int, packet_size: int) -> int:
     """Bytes a packet with these BaseHeader Flags and PacketSize occupies on the stream."""
-    trailing = SESSION_HEADER_SIZE if flags & SH and not flags & IN else 0
-    return packet_size + trailing
+    if not flags & SH:
+        return packet_size
+    if not flags & IN or packet_size == LETTER_SESSION_ACK_SIZE:
+        return packet_size + SESSION_HEADER_SIZE  # a UserMessage; a SessionAck to the letter
+    return packet_size
 
 
 def next_frame(buf: bytes, offset: int = 0) -> Frame:

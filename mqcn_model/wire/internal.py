@@ -24,11 +24,16 @@ import uuid
 from dataclasses import dataclass, field
 
 from mqcn_model.catalog import req
-from mqcn_model.errors import fail
+from mqcn_model.errors import Violation, fail
 from mqcn_model.wire import base as B
 from mqcn_model.wire.base import BaseHeader, decode_base_header, encode_base_header
-from mqcn_model.wire.common import NIL, guid_at, need
-from mqcn_model.wire.session import SessionHeader, decode_session, encode_session
+from mqcn_model.wire.common import NIL, Findings, breach, guid_at, need
+from mqcn_model.wire.session import (
+    SESSION_HEADER_SIZE,
+    SessionHeader,
+    decode_session,
+    encode_session,
+)
 
 R_PACKET_SIZE = req("MQMQ-2.2.19.1-3")
 R_DEBUG_ONLY_USER = req("MQMQ-2.2.19.1-6")
@@ -115,6 +120,8 @@ class InternalPacket:
     base: BaseHeader
     internal: InternalHeader
     body: InternalBody
+    # the value rules of the wire catalog the packet breaks (decoded packets)
+    findings: list[Violation] = field(default_factory=list, compare=False)
 
     @property
     def kind(self) -> str:
@@ -145,10 +152,13 @@ def decode_internal(
 
     ``response``: True when the packet is known to be the acceptor's EstablishConnection
     response (then its Padding must be 0x5A bytes), False or None when not known to be.
+    A structural requirement broken raises DecodeError; the value rules broken are in
+    ``packet.findings``.
     """
     if type(buf) is not bytes:
         buf = bytes(buf)
     start = offset
+    findings: list[Violation] = []
     base, offset = decode_base_header(buf, offset)
     if not base.internal:
         raise fail(R_IN, start + 2, "BaseHeader.Flags.IN is clear in an internal packet")
@@ -160,9 +170,15 @@ def decode_internal(
             f"PacketSize is {base.packet_size} but {len(buf) - start} bytes are given",
         )
     if base.debug:
-        raise fail(R_DEBUG_ONLY_USER, start + 2, "BaseHeader.Flags.DH is set in an internal packet")
+        breach(
+            findings,
+            R_DEBUG_ONLY_USER,
+            start + 2,
+            "BaseHeader.Flags.DH is set in an internal packet",
+        )
     if base.time_to_reach_queue != B.INFINITE:
-        raise fail(
+        breach(
+            findings,
             R_TTRQ,
             start + 12,
             f"TimeToReachQueue is 0x{base.time_to_reach_queue:x} in an internal packet",
@@ -171,13 +187,18 @@ def decode_internal(
     reserved, flags = _INTERNAL.unpack_from(buf, offset)
     header = InternalHeader(flags, reserved)
     if reserved:
-        raise fail(R_RESERVED, offset, f"InternalHeader.Reserved is 0x{reserved:04x}")
+        breach(findings, R_RESERVED, offset, f"InternalHeader.Reserved is 0x{reserved:04x}")
     kind = header.packet_type
     if kind not in KINDS:
         raise fail(R_PT, offset + 2, f"InternalHeader.Flags.PT is {kind}, not 1, 2 or 3")
     if header.refused and kind == PT_SESSION_ACK:
-        raise fail(R_CS, offset + 2, "Flags.CS is set in a SessionAck Packet")
+        breach(findings, R_CS, offset + 2, "Flags.CS is set in a SessionAck Packet")
     offset += INTERNAL_HEADER_SIZE
+    if kind == PT_SESSION_ACK and end == offset and base.session:
+        # the letter of [MS-MQMQ] 2.2.19.1 (errata W-01): PacketSize leaves the SessionHeader
+        # out, and it follows the packet as it does a UserMessage's
+        need(end, SESSION_HEADER_SIZE, len(buf), R_PACKET_SIZE, "the SessionAck's SessionHeader")
+        end += SESSION_HEADER_SIZE
     if end - offset != BODY_SIZES[kind]:
         raise fail(
             R_PACKET_SIZE,
@@ -188,37 +209,48 @@ def decode_internal(
     body: InternalBody
     if kind == PT_SESSION_ACK:
         if not base.session:
-            raise fail(R_SESSION_ACK_FLAGS, start + 2, "a SessionAck has BaseHeader.Flags.SH clear")
-        body, offset = decode_session(buf, offset, end)
+            breach(
+                findings,
+                R_SESSION_ACK_FLAGS,
+                start + 2,
+                "a SessionAck has BaseHeader.Flags.SH clear",
+            )
+        body, offset = decode_session(buf, offset, end, findings)
     elif kind == PT_CONNECTION_PARAMETERS:
-        body = _decode_parameters(buf, offset)
+        body = _decode_parameters(buf, offset, findings)
     else:
-        body = _decode_establish(buf, offset, response)
-    return InternalPacket(base, header, body), end
+        body = _decode_establish(buf, offset, response, findings)
+    return InternalPacket(base, header, body, findings), end
 
 
-def _decode_parameters(buf: bytes, offset: int) -> ConnectionParameters:
+def _decode_parameters(buf: bytes, offset: int, findings: Findings) -> ConnectionParameters:
     recoverable, ack, reserved, window = _PARAMETERS.unpack_from(buf, offset)
     low, high = RECOVERABLE_ACK_TIMEOUT_RANGE
     if not low <= recoverable <= high:
-        raise fail(R_RECOVERABLE_TIMEOUT, offset, f"RecoverableAckTimeout is {recoverable} ms")
+        breach(
+            findings, R_RECOVERABLE_TIMEOUT, offset, f"RecoverableAckTimeout is {recoverable} ms"
+        )
     low, high = ACK_TIMEOUT_RANGE
     if not low <= ack <= high:
-        raise fail(R_ACK_TIMEOUT, offset + 4, f"AckTimeout is {ack} ms")
+        breach(findings, R_ACK_TIMEOUT, offset + 4, f"AckTimeout is {ack} ms")
     if reserved:
-        raise fail(R_CP_RESERVED, offset + 8, f"Reserved is 0x{reserved:04x}")
+        breach(findings, R_CP_RESERVED, offset + 8, f"Reserved is 0x{reserved:04x}")
     return ConnectionParameters(recoverable, ack, window, reserved)
 
 
-def _decode_establish(buf: bytes, offset: int, response: bool | None) -> EstablishConnection:
+def _decode_establish(
+    buf: bytes, offset: int, response: bool | None, findings: Findings
+) -> EstablishConnection:
     _, _, stamp, system, reserved, padding = _ESTABLISH.unpack_from(buf, offset)
     if system & 0xFF != OS_RE:
-        raise fail(R_RE, offset + 36, f"OperatingSystem.RE is 0x{system & 0xFF:02x}, not 0x10")
+        breach(
+            findings, R_RE, offset + 36, f"OperatingSystem.RE is 0x{system & 0xFF:02x}, not 0x10"
+        )
     if reserved:
-        raise fail(R_EC_RESERVED, offset + 38, f"Reserved is 0x{reserved:04x}")
+        breach(findings, R_EC_RESERVED, offset + 38, f"Reserved is 0x{reserved:04x}")
     if response and padding != RESPONSE_PADDING:
         bad = next(i for i, b in enumerate(padding) if b != 0x5A)
-        raise fail(R_PADDING, offset + 40 + bad, "a response's Padding byte is not 0x5A")
+        breach(findings, R_PADDING, offset + 40 + bad, "a response's Padding byte is not 0x5A")
     return EstablishConnection(
         guid_at(buf, offset), guid_at(buf, offset + 16), stamp, system, reserved, bytes(padding)
     )

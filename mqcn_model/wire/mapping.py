@@ -22,9 +22,11 @@ body                            MessagePropertiesHeader.MessageBody
 arrival_time                    not on the wire: the caller's ``arrival_time``
 ==============================  ================================================================
 
-The Envelope holds only what MS-MQCN reads, so values it has no member for (a class other
-than Normal, HashAlgorithm MD2/MD4/SHA-256) raise :class:`NotRepresentable` rather than being
-dropped; every other packet field stays in the packet (docs/wire-codec.md lists them).
+Every value a decoded packet holds reaches the Envelope: its MessageClass, HashAlgorithm,
+DeliveryGuarantee and SenderIdentifierType enums carry a value they do not list as a
+pseudo-member named by its number (:class:`mqcn_model.constants.WireValue`), so nothing
+parseable is set aside and the sender rules judge it; every other packet field stays in
+the packet (docs/wire-codec.md lists them).
 
 :func:`envelope_to_packet` goes the other way (3.1.7.1.30/32): a SecurityHeader when the
 Envelope names a sender or a signature, a MultiQueueFormatHeader carrying the signature for
@@ -54,9 +56,9 @@ from mqcn_model.constants import (
 )
 from mqcn_model.envelope import Envelope, MessageId
 from mqcn_model.wire.base import PRIORITY_DEFAULT, BaseHeader
-from mqcn_model.wire.common import NIL
+from mqcn_model.wire.common import GUID_SIZE, NIL
 from mqcn_model.wire.mqf import MultiQueueFormat
-from mqcn_model.wire.properties import HASH_ALGORITHMS, MESSAGE_CLASSES, MessageProperties
+from mqcn_model.wire.properties import MessageProperties
 from mqcn_model.wire.queues import MQFElement, QueueFormat, format_name, parse_format_name
 from mqcn_model.wire.security import (
     DE,
@@ -75,10 +77,6 @@ PLACEHOLDER_SIGNATURE = bytes(128)
 _SIGNED = (AuthLevel.Sig10, AuthLevel.Sig20, AuthLevel.Always)
 
 
-class NotRepresentable(ValueError):
-    """A packet value the Envelope has no member for (the packet itself may conform)."""
-
-
 def packet_to_envelope(
     packet: UserMessage, *, signed_as: AuthLevel = AuthLevel.Sig20, arrival_time: float = 0.0
 ) -> tuple[Envelope, bytes]:
@@ -89,13 +87,14 @@ def packet_to_envelope(
     3.1.5.8.3), so the caller says which it assumes (Sig10 for an MSMQ 1.0 sender).
     """
     user, properties, security = packet.user, packet.properties, packet.security
+    hash_value = properties.hash_algorithm
     sender_type = SenderIdType.None_
     sender: uuid.UUID | None = None
     level = AuthLevel.None_
     if security is not None:
         sender_type = SenderIdType(security.sender_id_type)
-        if security.sender_id_type == ST_QM_GUID:
-            sender = uuid.UUID(bytes_le=security.sender_id)
+        if security.sender_id_type == ST_QM_GUID and len(security.sender_id) == GUID_SIZE:
+            sender = uuid.UUID(bytes_le=security.sender_id)  # else MQMQ-2.2.20.6-2: no GUID
         elif security.sender_id_type == ST_SID:
             sender = guid_for_sid(security.sender_id)
         if security.signature:
@@ -110,38 +109,14 @@ def packet_to_envelope(
         authentication_level=level,
         time_to_reach_queue=packet.base.time_to_reach_queue,
         delivery_guarantee=DeliveryGuarantee(user.delivery),
-        message_class=_message_class(properties.message_class),
-        hash_algorithm=_hash_algorithm(properties.hash_algorithm),
+        message_class=MessageClass(properties.message_class),
+        hash_algorithm=HashAlgorithm(hash_value) if hash_value else None,
         destination_format_name=format_name(
             user.destination, source=user.source_qm, destination=user.destination_qm
         ),
         arrival_time=arrival_time,
     )
     return envelope, properties.body
-
-
-def _message_class(value: int) -> MessageClass:
-    try:
-        return MessageClass(value)
-    except ValueError:
-        name = MESSAGE_CLASSES.get(value, "custom")
-        raise NotRepresentable(
-            f"MessageClass 0x{value:04x} ({name}) has no Envelope value: the Envelope "
-            "carries the class of a change notification, Normal"
-        ) from None
-
-
-def _hash_algorithm(value: int) -> HashAlgorithm | None:
-    if value == 0:
-        return None
-    try:
-        return HashAlgorithm(value)
-    except ValueError:
-        name = HASH_ALGORITHMS.get(value, "unknown")
-        raise NotRepresentable(
-            f"HashAlgorithm 0x{value:x} ({name}) has no Envelope value "
-            f"(it knows {', '.join(h.name for h in HashAlgorithm)})"
-        ) from None
 
 
 def envelope_to_packet(

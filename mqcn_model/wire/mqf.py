@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from mqcn_model.catalog import req
 from mqcn_model.errors import fail
-from mqcn_model.wire.common import align4, need
+from mqcn_model.wire.common import Findings, align4, breach, need
 from mqcn_model.wire.queues import MQFElement, decode_mqf_element, encode_mqf_element
 
 R_PACKET_SIZE = req("MQMQ-2.2.19.1-3")
@@ -53,14 +53,19 @@ class MultiQueueFormat:
 
 
 def decode_address(
-    buf: bytes, offset: int, end: int, header_id: int
+    buf: bytes, offset: int, end: int, header_id: int, findings: Findings = None
 ) -> tuple[list[MQFElement], int, int]:
     """Read one MQFAddressHeader that must carry ``header_id``; (elements, reserved, end)."""
     start = offset
     need(offset, ADDRESS_FIXED_SIZE, end, R_PACKET_SIZE, "an MQFAddressHeader")
     size, found, reserved, count = _ADDRESS.unpack_from(buf, offset)
     if found != header_id:
-        raise fail(R_ORDER, offset + 4, f"HeaderID is 0x{found:04x}, expected 0x{header_id:04x}")
+        breach(
+            findings,
+            R_ORDER,
+            offset + 4,
+            f"HeaderID is 0x{found:04x}, expected 0x{header_id:04x}",
+        )
     if size < ADDRESS_FIXED_SIZE or size % 4 or start + size > end:
         raise fail(R_ADDRESS_SIZE, offset, f"HeaderSize {size} does not fit the packet")
     stop = start + size
@@ -89,17 +94,19 @@ def encode_address(elements: list[MQFElement], header_id: int, reserved: int = 0
     return head + body + bytes(size - ADDRESS_FIXED_SIZE - len(body))
 
 
-def decode_mqf(buf: bytes, offset: int, end: int) -> tuple[MultiQueueFormat, int]:
+def decode_mqf(
+    buf: bytes, offset: int, end: int, findings: Findings = None
+) -> tuple[MultiQueueFormat, int]:
     lists = []
     reserved = []
     for header_id in ADDRESS_IDS:
-        elements, spare, offset = decode_address(buf, offset, end, header_id)
+        elements, spare, offset = decode_address(buf, offset, end, header_id, findings)
         lists.append(elements)
         reserved.append(spare)
     need(offset, _SIGNATURE.size, end, R_PACKET_SIZE, "an MQFSignatureHeader")
     found, spare, size = _SIGNATURE.unpack_from(buf, offset)
     if found != SIGNATURE_ID:
-        raise fail(R_SIGNATURE_ID, offset, f"ID is 0x{found:04x}, not 0x015e")
+        breach(findings, R_SIGNATURE_ID, offset, f"ID is 0x{found:04x}, not 0x015e")
     start = offset + _SIGNATURE.size
     if start + size > end:
         raise fail(R_SIGNATURE_SIZE, offset + 4, f"Size {size} runs past the packet")

@@ -26,8 +26,9 @@ import struct
 from dataclasses import dataclass, field
 
 from mqcn_model.catalog import req
+from mqcn_model.constants import HashAlgorithm, MessageClass
 from mqcn_model.errors import fail
-from mqcn_model.wire.common import align4, need
+from mqcn_model.wire.common import Findings, align4, breach, need
 
 R_PACKET_SIZE = req("MQMQ-2.2.19.1-3")
 R_LABEL_LENGTH = req("MQMQ-2.2.19.3-1")
@@ -45,38 +46,11 @@ ACK_PA, ACK_PR, ACK_NA, ACK_NR = 0x01, 0x02, 0x04, 0x08
 ACK_NAMES = {ACK_PA: "PA", ACK_PR: "PR", ACK_NA: "NA", ACK_NR: "NR"}
 CUSTOM_CLASS_MASK = 0xE1FF  # 2.2.18.1.6: a custom class sets only these bits (errata W-04)
 
-# 2.2.18.1.6 MESSAGE_CLASS_VALUES, with the [MS-MQDMPR] 3.1.1.12 Class names
-MESSAGE_CLASSES: dict[int, str] = {
-    0x0000: "Normal",
-    0x0001: "Report",
-    0x0002: "AckReachQueue",
-    0x00FF: "OrderAck",
-    0x4000: "AckReceive",
-    0x8000: "NackBadDestQueue",
-    0x8001: "NackPurged",
-    0x8002: "NackReachQueueTimeout",
-    0x8003: "NackQueueExceedQuota",
-    0x8004: "NackAccessDenied",
-    0x8005: "NackHopCountExceeded",
-    0x8006: "NackBadSignature",
-    0x8007: "NackBadEncryption",
-    0x8009: "NackNotTransactionalQueue",
-    0x800A: "NackNotTransactionalMessage",
-    0x800B: "NackUnsupportedCryptoProvider",
-    0xC000: "NackQueueDeleted",
-    0xC001: "NackQueuePurged",
-    0xC002: "NackReceiveTimeout",
-    0xC004: "NackReceiveRejected",
-}
+# 2.2.18.1.6 MESSAGE_CLASS_VALUES with the [MS-MQDMPR] 3.1.1.12 Class names, and the 2.2.19.3
+# HashAlgorithm values: derived from the Envelope's enums (one truth, mqcn_model.constants)
+MESSAGE_CLASSES: dict[int, str] = {int(c): c.name for c in MessageClass}
 PRIVACY_LEVELS = {0: "None", 1: "Base", 3: "Enhanced", 5: "Advanced"}
-HASH_ALGORITHMS = {
-    0x8001: "MD2",
-    0x8002: "MD4",
-    0x8003: "MD5",
-    0x8004: "SHA1",
-    0x800C: "SHA_256",
-    0x800E: "SHA_512",
-}
+HASH_ALGORITHMS: dict[int, str] = {int(h): h.name for h in HashAlgorithm}
 ENCRYPTION_ALGORITHMS = {
     0x6602: "RC2",
     0x6801: "RC4",
@@ -137,8 +111,13 @@ class MessageProperties:
         )
 
 
-def decode_properties(buf: bytes, offset: int, end: int) -> tuple[MessageProperties, int]:
-    """Read a MessagePropertiesHeader at ``offset``; return it and the padded end."""
+def decode_properties(
+    buf: bytes, offset: int, end: int, findings: Findings = None
+) -> tuple[MessageProperties, int]:
+    """Read a MessagePropertiesHeader at ``offset``; return it and the padded end.
+
+    A Label that breaks MQMQ-2.2.19.3-2 is kept: its code units before the last one when
+    that one is 0x0000, else all of them."""
     start = offset
     need(offset, PROPERTIES_FIXED_SIZE, end, R_PACKET_SIZE, "a MessagePropertiesHeader")
     (
@@ -156,13 +135,16 @@ def decode_properties(buf: bytes, offset: int, end: int) -> tuple[MessagePropert
         extension_size,
     ) = _FIXED.unpack_from(buf, offset)
     if label_length > MAX_LABEL_LENGTH:
-        raise fail(R_LABEL_LENGTH, offset + 1, f"LabelLength is {label_length}, above 0xFA")
+        breach(findings, R_LABEL_LENGTH, offset + 1, f"LabelLength is {label_length}, above 0xFA")
     if cls & ~CUSTOM_CLASS_MASK and cls not in MESSAGE_CLASSES:
-        raise fail(R_CLASS, offset + 2, f"MessageClass 0x{cls:04x} is neither listed nor custom")
+        breach(
+            findings, R_CLASS, offset + 2, f"MessageClass 0x{cls:04x} is neither listed nor custom"
+        )
     if privacy not in PRIVACY_LEVELS:
-        raise fail(R_PRIVACY, offset + 40, f"PrivacyLevel is {privacy}, not 0, 1, 3 or 5")
-    if privacy and encryption not in ALLOWED_ENCRYPTION[privacy]:
-        raise fail(
+        breach(findings, R_PRIVACY, offset + 40, f"PrivacyLevel is {privacy}, not 0, 1, 3 or 5")
+    elif privacy and encryption not in ALLOWED_ENCRYPTION[privacy]:
+        breach(
+            findings,
             R_ENCRYPTION,
             offset + 48,
             f"EncryptionAlgorithm 0x{encryption:x} is not allowed at PrivacyLevel {privacy}",
@@ -186,8 +168,9 @@ def decode_properties(buf: bytes, offset: int, end: int) -> tuple[MessagePropert
         zero = _first_zero_unit(raw)
         if zero != len(raw) - 2:
             where = "has no 0x0000 terminator" if zero < 0 else "has a 0x0000 before its end"
-            raise fail(R_LABEL, offset + max(zero, 0), f"the Label {where}")
-        label = raw[:-2].decode("utf-16-le", "surrogatepass")
+            breach(findings, R_LABEL, offset + max(zero, 0), f"the Label {where}")
+        text = raw[:-2] if raw[-2:] == b"\x00\x00" else raw
+        label = text.decode("utf-16-le", "surrogatepass")
         offset += 2 * label_length
     extension = bytes(buf[offset : offset + extension_size])
     offset += extension_size

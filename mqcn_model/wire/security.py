@@ -35,7 +35,7 @@ from dataclasses import dataclass
 
 from mqcn_model.catalog import req
 from mqcn_model.errors import fail
-from mqcn_model.wire.common import GUID_SIZE, U32, align4, need
+from mqcn_model.wire.common import GUID_SIZE, U32, Findings, align4, breach, need
 
 R_PACKET_SIZE = req("MQMQ-2.2.19.1-3")
 R_ST = req("MQMQ-2.2.20.6-1")
@@ -112,21 +112,23 @@ class SecurityHeader:
         )
 
 
-def decode_security(buf: bytes, offset: int, end: int) -> tuple[SecurityHeader, int]:
+def decode_security(
+    buf: bytes, offset: int, end: int, findings: Findings = None
+) -> tuple[SecurityHeader, int]:
     """Read a SecurityHeader at ``offset``; return it and the offset after its data."""
     start = offset
     need(offset, SECURITY_FIXED_SIZE, end, R_PACKET_SIZE, "a SecurityHeader")
     flags, id_size, key_size, sig_size, cert_size, prov_size = _FIXED.unpack_from(buf, offset)
     sender_type = flags & ST_MASK
     if sender_type not in ST_NAMES:
-        raise fail(R_ST, offset, f"Flags.ST is {sender_type}, not 0, 1 or 2")
+        breach(findings, R_ST, offset, f"Flags.ST is {sender_type}, not 0, 1 or 2")
     if flags & AU:
-        raise fail(R_AU, offset, "Flags.AU is set on the wire")
+        breach(findings, R_AU, offset, "Flags.AU is set on the wire")
     if flags & AS_MASK:
-        raise fail(R_AS, offset + 1, f"Flags.AS is {(flags & AS_MASK) >> AS_SHIFT}, not 0")
+        breach(findings, R_AS, offset + 1, f"Flags.AS is {(flags & AS_MASK) >> AS_SHIFT}, not 0")
     sizes = (id_size, key_size, sig_size, cert_size, prov_size)
     if not any(sizes):
-        raise fail(R_NOT_EMPTY, offset + 2, "every SecurityData size is zero")
+        breach(findings, R_NOT_EMPTY, offset + 2, "every SecurityData size is zero")
     if cert_size > MAX_SENDER_CERT:
         raise fail(R_FITS, offset + 8, f"SenderCertSize is {cert_size}, above 0xFFFF")
     offset += SECURITY_FIXED_SIZE
@@ -142,19 +144,19 @@ def decode_security(buf: bytes, offset: int, end: int) -> tuple[SecurityHeader, 
         items.append(bytes(buf[offset : offset + size]))
         offset += align4(size)
     sender_id = items[0]
-    _check_sender_id(sender_type, sender_id, start + SECURITY_FIXED_SIZE)
+    _check_sender_id(sender_type, sender_id, start + SECURITY_FIXED_SIZE, findings)
     return SecurityHeader(flags, *items), offset
 
 
-def _check_sender_id(sender_type: int, sender_id: bytes, at: int) -> None:
+def _check_sender_id(sender_type: int, sender_id: bytes, at: int, findings: Findings) -> None:
     if sender_type == ST_NONE and sender_id:
-        raise fail(R_SENDER_ID, at, f"ST is 0 but SenderIdSize is {len(sender_id)}")
+        breach(findings, R_SENDER_ID, at, f"ST is 0 but SenderIdSize is {len(sender_id)}")
     if sender_type == ST_QM_GUID and len(sender_id) != GUID_SIZE:
-        raise fail(R_SENDER_ID, at, f"ST is 2 but the SecurityID is {len(sender_id)} bytes")
+        breach(findings, R_SENDER_ID, at, f"ST is 2 but the SecurityID is {len(sender_id)} bytes")
     if sender_type == ST_SID:
         problem = sid_problem(sender_id)
         if problem:
-            raise fail(R_SENDER_ID, at, f"ST is 1 but the SecurityID {problem}")
+            breach(findings, R_SENDER_ID, at, f"ST is 1 but the SecurityID {problem}")
 
 
 def encode_security(header: SecurityHeader) -> bytes:

@@ -19,8 +19,7 @@ import struct
 from dataclasses import dataclass
 
 from mqcn_model.catalog import req
-from mqcn_model.errors import fail
-from mqcn_model.wire.common import need
+from mqcn_model.wire.common import Findings, breach, need
 
 R_PACKET_SIZE = req("MQMQ-2.2.19.1-3")
 R_WINDOW = req("MQMQ-2.2.20.4-1")
@@ -42,11 +41,13 @@ class SessionHeader:
     reserved: int = 0
 
 
-def decode_session(buf: bytes, offset: int, end: int) -> tuple[SessionHeader, int]:
+def decode_session(
+    buf: bytes, offset: int, end: int, findings: Findings = None
+) -> tuple[SessionHeader, int]:
     need(offset, SESSION_HEADER_SIZE, end, R_PACKET_SIZE, "a SessionHeader")
     header = SessionHeader(*_FIXED.unpack_from(buf, offset))
     if header.window_size == 0:
-        raise fail(R_WINDOW, offset + 12, "WindowSize is 0")
+        breach(findings, R_WINDOW, offset + 12, "WindowSize is 0")
     return header, offset + SESSION_HEADER_SIZE
 
 

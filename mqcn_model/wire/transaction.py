@@ -21,8 +21,7 @@ import uuid
 from dataclasses import dataclass
 
 from mqcn_model.catalog import req
-from mqcn_model.errors import fail
-from mqcn_model.wire.common import GUID_SIZE, guid_at, need
+from mqcn_model.wire.common import GUID_SIZE, Findings, breach, guid_at, need
 
 R_PACKET_SIZE = req("MQMQ-2.2.19.1-3")
 R_SEQUENCE = req("MQMQ-2.2.20.5-1")
@@ -56,13 +55,16 @@ class TransactionHeader:
         return TRANSACTION_FIXED_SIZE + (GUID_SIZE if self.flags & CG else 0)
 
 
-def decode_transaction(buf: bytes, offset: int, end: int) -> tuple[TransactionHeader, int]:
+def decode_transaction(
+    buf: bytes, offset: int, end: int, findings: Findings = None
+) -> tuple[TransactionHeader, int]:
     need(offset, TRANSACTION_FIXED_SIZE, end, R_PACKET_SIZE, "a TransactionHeader")
     flags, ordinal, stamp, number, previous = _FIXED.unpack_from(buf, offset)
     if number < 1:
-        raise fail(R_SEQUENCE, offset + 12, "TxSequenceNumber is 0")
+        breach(findings, R_SEQUENCE, offset + 12, "TxSequenceNumber is 0")
     if previous > 0xFFFFFFFE or previous >= number:
-        raise fail(
+        breach(
+            findings,
             R_PREVIOUS,
             offset + 16,
             f"PreviousTxSequenceNumber {previous} does not precede TxSequenceNumber {number}",

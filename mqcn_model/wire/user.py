@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from mqcn_model.catalog import req
 from mqcn_model.errors import fail
-from mqcn_model.wire.common import GUID_SIZE, NIL, guid_at, need
+from mqcn_model.wire.common import GUID_SIZE, NIL, Findings, breach, guid_at, need
 from mqcn_model.wire.queues import (
     AQ_CODES,
     DQ_CODES,
@@ -163,7 +163,9 @@ class UserHeader:
         return bool(self.flags & bit)
 
 
-def decode_user_header(buf: bytes, offset: int, end: int) -> tuple[UserHeader, int]:
+def decode_user_header(
+    buf: bytes, offset: int, end: int, findings: Findings = None
+) -> tuple[UserHeader, int]:
     """Read a UserHeader at ``offset``; ``end`` is where the packet ends (PacketSize)."""
     start = offset
     need(offset, USER_FIXED_SIZE, end, R_PACKET_SIZE, "a UserHeader")
@@ -173,21 +175,24 @@ def decode_user_header(buf: bytes, offset: int, end: int) -> tuple[UserHeader, i
         guid_at(buf, offset), guid_at(buf, offset + 16), ttbr, sent, message_id, flags
     )
     if header.hop_count > MAX_HOP_COUNT:
-        raise fail(R_HOP_COUNT, flags_at, f"Flags.RC is {header.hop_count}, above 0x1D")
+        breach(findings, R_HOP_COUNT, flags_at, f"Flags.RC is {header.hop_count}, above 0x1D")
     if header.delivery > 1:
-        raise fail(R_DELIVERY, flags_at, f"Flags.DM is {header.delivery}, not 0 or 1")
+        breach(findings, R_DELIVERY, flags_at, f"Flags.DM is {header.delivery}, not 0 or 1")
     if header.dq not in DQ_CODES:
         raise fail(R_DQ, flags_at + 1, f"Flags.DQ is {header.dq}, not 0, 3, 5 or 7")
     if header.aq not in AQ_CODES:
         raise fail(R_AQ, flags_at + 1, f"Flags.AQ is {header.aq}, not 0, 2, 3, 5, 6 or 7")
     if flags & TH and header.delivery == 0:
-        raise fail(R_TRANSACTIONAL_EXPRESS, flags_at, "Flags.TH is set but Flags.DM is express")
+        breach(
+            findings, R_TRANSACTIONAL_EXPRESS, flags_at, "Flags.TH is set but Flags.DM is express"
+        )
     if not flags & MP:
         raise fail(R_MP, flags_at + 2, "Flags.MP is clear: no MessagePropertiesHeader")
     if flags & AH:
-        raise fail(R_AH, flags_at + 3, "Flags.AH is set in a packet on the wire")
+        breach(findings, R_AH, flags_at + 3, "Flags.AH is set in a packet on the wire")
     if header.dq == 7 and header.destination_qm != NIL:
-        raise fail(
+        breach(
+            findings,
             R_DIRECT_NULL_QM,
             offset + 16,
             f"the destination is direct but QueueManagerAddress is {header.destination_qm}",

@@ -13,8 +13,11 @@ Headers, in wire order, and the flag that announces each::
     SessionHeader (16 bytes)    BaseHeader.Flags.SH - after PacketSize, not counted in it
 
 Every header is padded to a 4-byte boundary; BaseHeader.PacketSize covers everything up to
-the SessionHeader.  :func:`decode_user_message` reads and judges one packet (a DecodeError
-names the first wire requirement it breaks and the byte offset); :func:`encode_user_message`
+the SessionHeader.  :func:`decode_user_message` reads and judges one packet: a *structural*
+requirement broken (sizes, offsets, header presence, lengths: what reading needs) raises a
+DecodeError naming it and the byte offset; a *value rule* broken (acknowledgments without an
+administration queue, a reserved bit, an algorithm, a class...) is a finding in the decoded
+packet's ``findings``, and the packet is read all the same; :func:`encode_user_message`
 writes one, computing PacketSize; :func:`finalize` sets the flag bits that say which headers
 are present, so a packet built from parts encodes.
 
@@ -35,11 +38,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from mqcn_model.catalog import req
-from mqcn_model.errors import fail
+from mqcn_model.errors import Violation, fail
 from mqcn_model.wire import base as B
 from mqcn_model.wire import user as U
 from mqcn_model.wire.acks import FinalAckBody, OrderAckBody, ack_kind, check_ack
 from mqcn_model.wire.base import BaseHeader, decode_base_header, encode_base_header
+from mqcn_model.wire.common import Findings, breach
 from mqcn_model.wire.debug import DebugHeader, decode_debug, encode_debug
 from mqcn_model.wire.mqf import MultiQueueFormat, decode_mqf, encode_mqf
 from mqcn_model.wire.properties import (
@@ -85,6 +89,8 @@ class UserMessage:
     session: SessionHeader | None = None
     # the body of an OrderAck / FinalAck as decoded (derived from properties.body)
     ack: OrderAckBody | FinalAckBody | None = field(default=None, compare=False)
+    # the value rules of the wire catalog the packet breaks, in wire order (decoded packets)
+    findings: list[Violation] = field(default_factory=list, compare=False)
 
     @property
     def kind(self) -> str:
@@ -131,10 +137,12 @@ def finalize(message: UserMessage) -> UserMessage:
 
 def decode_user_message(buf: bytes, offset: int = 0) -> tuple[UserMessage, int]:
     """Read and judge the UserMessage Packet at ``offset``; return it and the offset after it
-    (after its SessionHeader, if any).  Raises DecodeError naming the broken requirement."""
+    (after its SessionHeader, if any).  Raises DecodeError naming the broken structural
+    requirement; the value rules it breaks are in ``packet.findings``."""
     if type(buf) is not bytes:
         buf = bytes(buf)
     start = offset
+    findings: list[Violation] = []
     base, offset = decode_base_header(buf, offset)
     if base.internal:
         raise fail(R_NOT_INTERNAL, start + 2, "BaseHeader.Flags.IN is set: an internal packet")
@@ -146,26 +154,27 @@ def decode_user_message(buf: bytes, offset: int = 0) -> tuple[UserMessage, int]:
             f"PacketSize is {base.packet_size} but {len(buf) - start} bytes are given",
         )
     if base.trace and not base.debug:
-        raise fail(R_TRACE_NEEDS_DEBUG, start + 2, "Flags.TR is set without Flags.DH")
-    user, offset = decode_user_header(buf, offset, end)
+        breach(findings, R_TRACE_NEEDS_DEBUG, start + 2, "Flags.TR is set without Flags.DH")
+    user, offset = decode_user_header(buf, offset, end, findings)
     if user.has(U.TH) and base.priority:
-        raise fail(
+        breach(
+            findings,
             R_TRANSACTIONAL_PRIORITY,
             start + 2,
             f"a transactional message has priority {base.priority}, not 0",
         )
-    message = UserMessage(base, user, MessageProperties())
+    message = UserMessage(base, user, MessageProperties(), findings=findings)
     if user.has(U.TH):
-        message.transaction, offset = decode_transaction(buf, offset, end)
+        message.transaction, offset = decode_transaction(buf, offset, end, findings)
     if user.has(U.SH):
-        message.security, offset = decode_security(buf, offset, end)
-    message.properties, offset = decode_properties(buf, offset, end)
+        message.security, offset = decode_security(buf, offset, end, findings)
+    message.properties, offset = decode_properties(buf, offset, end, findings)
     if base.debug:
         message.debug, offset = decode_debug(buf, offset, end)
     if user.has(U.HH):
-        message.soap, offset = decode_soap(buf, offset, end)
+        message.soap, offset = decode_soap(buf, offset, end, findings)
     if user.has(U.MQ):
-        message.mqf, offset = decode_mqf(buf, offset, end)
+        message.mqf, offset = decode_mqf(buf, offset, end, findings)
     if offset != end:
         raise fail(
             R_PACKET_SIZE,
@@ -180,19 +189,25 @@ def decode_user_message(buf: bytes, offset: int = 0) -> tuple[UserMessage, int]:
                 end,
                 "BaseHeader.Flags.SH is set but the SessionHeader after PacketSize is missing",
             )
-        message.session, offset = decode_session(buf, end, len(buf))
-    _cross_checks(message, start)
+        message.session, offset = decode_session(buf, end, len(buf), findings)
+    _cross_checks(message, findings)
     kind = ack_kind(user, message.properties)
     if kind is not None:
-        message.ack = check_ack(kind, base.flags, user, message.properties, start)
+        message.ack = check_ack(kind, base.flags, user, message.properties, start, findings)
+    findings.sort(key=_wire_order)
     return message, offset
 
 
-def _cross_checks(message: UserMessage, start: int) -> None:
-    """Requirements that tie two headers together."""
+def _wire_order(finding: Violation) -> int:
+    return finding.offset if finding.offset is not None else -1
+
+
+def _cross_checks(message: UserMessage, findings: Findings) -> None:
+    """Value rules that tie two headers together."""
     properties = message.properties
     if properties.flags & 0x0F and message.user.aq == 0:
-        raise fail(
+        breach(
+            findings,
             R_ADMIN_QUEUE,
             properties.offset,
             f"acknowledgments 0x{properties.flags & 0x0F:x} are requested but no "
@@ -201,14 +216,16 @@ def _cross_checks(message: UserMessage, start: int) -> None:
     security = message.security
     signed = security is not None and bool(security.signature)
     if signed and properties.hash_algorithm not in HASH_ALGORITHMS:
-        raise fail(
+        breach(
+            findings,
             R_HASH,
             properties.offset + 44,
             f"the message is signed but HashAlgorithm is 0x{properties.hash_algorithm:x}",
         )
     encrypted = security is not None and security.encrypted
     if encrypted != (properties.privacy_level != 0):
-        raise fail(
+        breach(
+            findings,
             R_ENCRYPTED,
             properties.offset + 40,
             f"PrivacyLevel is {properties.privacy_level} but SecurityHeader.Flags.EB is "

@@ -7,12 +7,15 @@ and statement) or, with ``--json``, as the document :func:`verdict_to_json` buil
 3 internal error (:class:`~mqcn_suite.commands._common.ExitCode`).
 
 With ``--packet`` the bytes are a whole UserMessage Packet ([MS-MQMQ] 2.2.20), as it travels
-on an MS-MQQB session: :func:`judge_packet` decodes it with the wire codec (a broken wire
-requirement is a violation naming its wire ID, e.g. ``MQMQ-2.2.19.1-2``), reads the Envelope
-MS-MQCN sees, and judges the body as above.  The human output shows every header; ``--json``
-is the document :func:`packet_verdict_to_json` builds (schema:
-``mqcn_suite/report/decode-packet.schema.json``, whose ``body`` is the document above).
-Conforming (exit 0) means no wire violation and a conforming body.
+on an MS-MQQB session: :func:`judge_packet` decodes it with the wire codec and judges it with
+the model's :func:`~mqcn_model.wire.judgement.judge_user_message`.  Bytes whose structure
+cannot be read are refused (the structural wire ID, e.g. ``MQMQ-2.2.19.1-2``); a packet that
+reads is shown whole, with every wire value rule it breaks (ID and byte offset), the Envelope
+MS-MQCN sees and what the 3.3.5.3 sender rules say of it, and the verdict on its body as
+above.  The human output shows every header; ``--json`` is the document
+:func:`packet_verdict_to_json` builds (schema: ``mqcn_suite/report/decode-packet.schema.json``,
+whose ``body`` is the document above).  Conforming (exit 0) means no wire finding, no
+envelope finding and a conforming body.
 
 The command is the function :func:`decode`; ``mqcn_suite.cli`` registers it.
 """
@@ -30,7 +33,6 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from mqcn_model.capture.stream import is_notification_queue
 from mqcn_model.catalog import req, requirement
 from mqcn_model.codec.message import ChangeNotificationMessage
 from mqcn_model.codec.update import ZERO_RESERVED, NotificationUpdate
@@ -40,14 +42,8 @@ from mqcn_model.errata import LENIENT, STRICT, Readings
 from mqcn_model.errors import DecodeError, Violation
 from mqcn_model.judge import Verdict, judge
 from mqcn_model.render import message_to_json, value_to_json
-from mqcn_model.wire import (
-    NotRepresentable,
-    UserMessage,
-    decode_user_message,
-    packet_to_envelope,
-    packet_to_json,
-)
-from mqcn_model.wire.queues import format_name
+from mqcn_model.wire import UserMessage, decode_user_message, packet_to_json
+from mqcn_model.wire.judgement import MessageJudgement, judge_user_message
 from mqcn_suite.commands._common import (
     ExitCode,
     UsageError,
@@ -262,51 +258,73 @@ def print_verdict(console: Console, verdict: Verdict, readings: Readings) -> Non
 
 @dataclass(frozen=True)
 class PacketVerdict:
-    """The verdict on a UserMessage Packet: wire violations, the packet, its Envelope (or why
-    it has none), whether it goes to a notification queue, and the verdict on its body."""
+    """The verdict on a UserMessage Packet: ``refused`` when its structure cannot be read,
+    else the model's :class:`~mqcn_model.wire.judgement.MessageJudgement` (every header, the
+    wire and envelope findings, the body's verdict) and ``trailing``, bytes given after the
+    packet's end."""
 
     size: int
-    violations: tuple[Violation, ...]
-    packet: UserMessage | None
-    notification_queue: bool | None
-    envelope: Envelope | None
-    envelope_problem: str | None
-    body: Verdict | None
+    refused: Violation | None
+    judgement: MessageJudgement | None
+    trailing: Violation | None = None
+
+    @property
+    def packet(self) -> UserMessage | None:
+        return self.judgement.packet if self.judgement is not None else None
+
+    @property
+    def violations(self) -> tuple[Violation, ...]:
+        """The wire requirements broken: the structural one that stopped the decoder, or
+        every value rule the packet breaks (and bytes after it)."""
+        if self.judgement is None:
+            return (self.refused,) if self.refused is not None else ()
+        trailing = (self.trailing,) if self.trailing is not None else ()
+        return self.judgement.wire + trailing
+
+    @property
+    def envelope_findings(self) -> tuple[Violation, ...]:
+        return self.judgement.envelope_findings if self.judgement is not None else ()
+
+    @property
+    def envelope(self) -> Envelope | None:
+        return self.judgement.envelope if self.judgement is not None else None
+
+    @property
+    def notification_queue(self) -> bool | None:
+        return self.judgement.notification_queue if self.judgement is not None else None
+
+    @property
+    def body(self) -> Verdict | None:
+        return self.judgement.body if self.judgement is not None else None
 
     @property
     def conforming(self) -> bool:
-        return not self.violations and self.body is not None and self.body.conforming
+        return (
+            not self.violations
+            and not self.envelope_findings
+            and self.body is not None
+            and self.body.conforming
+        )
 
 
 def judge_packet(buf: bytes, readings: Readings = STRICT) -> PacketVerdict:
-    """Decode ``buf`` as one whole UserMessage Packet and judge it and its body."""
+    """Decode ``buf`` as one whole UserMessage Packet and judge it (the model's
+    :func:`~mqcn_model.wire.judgement.judge_user_message`): only bytes whose structure
+    cannot be read are refused."""
     try:
         packet, end = decode_user_message(buf)
     except DecodeError as exc:
-        return PacketVerdict(len(buf), (exc.violation,), None, None, None, None, None)
-    violations: tuple[Violation, ...] = ()
+        return PacketVerdict(len(buf), exc.violation, None)
+    trailing = None
     if end != len(buf):
         extra = len(buf) - end
-        violations = (
-            Violation(
-                R_PACKET_SIZE,
-                end,
-                f"{extra} {'byte follows' if extra == 1 else 'bytes follow'} the packet, "
-                f"which ends at byte {end} (PacketSize {packet.base.packet_size})",
-            ),
+        trailing = Violation(
+            R_PACKET_SIZE,
+            end,
+            f"{extra} {'byte follows' if extra == 1 else 'bytes follow'} the packet, "
+            f"which ends at byte {end} (PacketSize {packet.base.packet_size})",
         )
-    user = packet.user
-    name = format_name(user.destination, source=user.source_qm, destination=user.destination_qm)
-    envelope: Envelope | None = None
-    problem: str | None = None
-    try:
-        envelope, _ = packet_to_envelope(packet)
-    except NotRepresentable as exc:
-        problem = str(exc)
-    queue = is_notification_queue(name, str(user.destination_qm))
-    return PacketVerdict(
-        len(buf), violations, packet, queue, envelope, problem, judge(packet.body, readings)
-    )
+    return PacketVerdict(len(buf), None, judge_user_message(packet, readings), trailing)
 
 
 def _envelope_json(envelope: Envelope) -> dict[str, Any]:
@@ -330,7 +348,7 @@ def packet_verdict_to_json(verdict: PacketVerdict, readings: Readings) -> dict[s
         "packet": packet_to_json(verdict.packet) if verdict.packet is not None else None,
         "notification_queue": verdict.notification_queue,
         "envelope": _envelope_json(verdict.envelope) if verdict.envelope is not None else None,
-        "envelope_problem": verdict.envelope_problem,
+        "envelope_findings": [v.to_json() for v in verdict.envelope_findings],
         "body": verdict_to_json(verdict.body, readings) if verdict.body is not None else None,
     }
 
@@ -404,13 +422,11 @@ def print_packet_verdict(console: Console, verdict: PacketVerdict, readings: Rea
         if verdict.envelope is not None:
             rows = [(n, _human_json(n, v)) for n, v in _envelope_json(verdict.envelope).items()]
             _print_fields(console, rows, "  ")
-        else:
-            console.print(f"  none: {_safe(verdict.envelope_problem or '')}")
         if not verdict.notification_queue:
             console.print(
                 Text(
-                    "  The destination is not a notification queue; the body is judged as a "
-                    "Change Notification Message all the same.",
+                    "  The destination is not a notification queue; the envelope and the body "
+                    "are judged as a change notification's all the same.",
                     style="yellow",
                 )
             )
@@ -423,18 +439,32 @@ def print_packet_verdict(console: Console, verdict: PacketVerdict, readings: Rea
             _print_finding(console, violation, "x", "bold red")
     else:
         console.print(Text("WIRE: CONFORMING", style="bold green"), "- no wire MUST broken")
+    if verdict.envelope_findings:
+        count = len(verdict.envelope_findings)
+        noun = "requirement" if count == 1 else "requirements"
+        console.print(
+            Text("ENVELOPE: NOT CONFORMING", style="bold red"),
+            f"- {count} 3.3.5.3 sender {noun} broken:",
+        )
+        for finding in verdict.envelope_findings:
+            _print_finding(console, finding, "x", "bold red")
+    elif verdict.envelope is not None:
+        console.print(
+            Text("ENVELOPE: CONFORMING", style="bold green"), "- the 3.3.5.3 sender rules hold"
+        )
     if verdict.body is not None:
         console.print()
         console.print(Text("Body", style="bold"))
         print_verdict(console, verdict.body, readings)
     console.print()
     if verdict.conforming:
-        console.print(Text("Packet: CONFORMING", style="bold green"), "- wire and body")
+        console.print(Text("Packet: CONFORMING", style="bold green"), "- wire, envelope and body")
     else:
         body = len(verdict.body.violations) if verdict.body is not None else "not judged"
         console.print(
             Text("Packet: NOT CONFORMING", style="bold red"),
-            f"- wire: {len(verdict.violations)} broken, body: {body}",
+            f"- wire: {len(verdict.violations)} broken, envelope: "
+            f"{len(verdict.envelope_findings)} broken, body: {body}",
         )
 
 

@@ -186,7 +186,7 @@ def allocation_peak() -> Iterator[Peak]:
 
 _SENDER_TYPES = tuple(SenderIdType)
 _AUTH_LEVELS = tuple(AuthLevel)
-_HASHES = (None, *HashAlgorithm)
+_HASHES = (None, HashAlgorithm.MD5, HashAlgorithm.SHA1, HashAlgorithm.SHA512)  # the senders' (E-16)
 _DESTINATION = notify_queue_format_name(str(QM))
 
 

@@ -17,16 +17,16 @@ by the reader's, not the file's); many captures spread over the executors.
 
 **The task.**  :func:`mqcn_model.capture.iter_capture` turns the file into records
 (:mod:`mqcn_model.capture.records`).  Each :class:`~mqcn_model.capture.Message` (a
-UserMessage to a notification queue) is judged exactly as a Parquet row with the same
-envelope (the :class:`~.judging.Auditor`: verdict and server view), and its verdict row also
-names the ``capture`` file, the ``frames``, the ``stream`` ("src -> dst") and the
-``capture_time`` of its last frame.  Everything else is counted or quarantined, never
-dropped:
+UserMessage to a notification queue: the destination alone decides) is judged exactly as a
+Parquet row with the same envelope (the :class:`~.judging.Auditor`: verdict and server
+view); its verdict row also holds its wire and envelope ``findings`` (the value rules of the
+wire catalog it breaks, the 3.3.5.3 sender rules its envelope breaks) and names the
+``capture`` file, the ``frames``, the ``stream`` ("src -> dst") and the ``capture_time`` of
+the frame that completed it.  Everything else is counted or quarantined, never dropped:
 
-* a UserMessage to another queue (or one the Envelope cannot hold) is an *other message*;
-  every packet is counted by kind;
-* a UserMessage the wire codec refuses is quarantined (scope ``capture packet``: 1 message,
-  its bytes, the wire requirement);
+* a UserMessage to another queue is an *other message*; every packet is counted by kind;
+* a UserMessage whose structure the wire codec cannot read is quarantined (scope ``capture
+  packet``: 1 message, its bytes, the structural wire requirement);
 * bytes that are no packet (:class:`~mqcn_model.capture.Quarantine`) and bytes the capture
   does not hold (:class:`~mqcn_model.capture.Lost`: ``gap``, ``snaplen``) are quarantined
   with scope ``capture bytes``: their bytes, their reason, where they were (rows unknown);
@@ -111,12 +111,16 @@ C_OUT_OF_ORDER = "out_of_order_segments"
 C_MID_SESSION = "mid_session_streams"
 C_USER_MESSAGES = "user_messages"  # UserMessage Packets framed
 C_NOTIFICATIONS = "change_notifications"  # of them, to a notification queue (judged)
-C_OTHER = "other_messages"  # of them, to another queue or not an Envelope (counted)
+C_OTHER = "other_messages"  # of them, to another queue (counted)
+C_WITH_FINDINGS = "messages_with_findings"  # change notifications with wire/envelope findings
 C_REFUSED = "user_messages_refused"  # of them, refused by the wire codec (quarantined)
 P_FORMAT = "format:"  # + pcap / pcapng / unknown: captures
 P_FRAMES = "frames:"  # + the kind of frame (tcp-1801, udp, non-ip...; docs/capture.md)
 P_PACKETS = "packets:"  # + the packet's kind (EstablishConnection, UserMessage...)
 P_REFUSED = "refused:"  # + the wire requirement a refused packet breaks
+# + a wire value rule a packet that is no change notification breaks (its own finding: an
+# internal packet, an acknowledgment, a UserMessage to another queue)
+P_PACKET_FINDINGS = "packet-finding:"
 
 
 # --- detection and planning -----------------------------------------------------------------
@@ -266,6 +270,7 @@ def _judge_records(
             [m.envelope.sender_identifier_type.name.rstrip("_") for m in messages],
             [m.envelope.authentication_level.name.rstrip("_") for m in messages],
             captures=[where_values(m.where) for m in messages],
+            findings=[m.findings for m in messages],
         )
         messages.clear()
 
@@ -273,8 +278,10 @@ def _judge_records(
         if isinstance(record, Message):
             count(C_USER_MESSAGES)
             count(C_NOTIFICATIONS)
-            count(P_PACKETS + USER_MESSAGE)
+            count(P_PACKETS + record.packet.kind)  # UserMessage (or OrderAck by its class)
             count(C_PACKET_BYTES, record.where.size)
+            if record.findings:
+                count(C_WITH_FINDINGS)
             messages.append(record)
             if len(messages) >= batch:
                 judge_messages()
@@ -312,11 +319,14 @@ def _packet(rows: RowBuilder, record: Packet) -> None:
     violation = record.violation
     if violation is not None:
         count(P_REFUSED + violation.requirement)
+    if record.packet is not None:
+        for requirement in dict.fromkeys(f.requirement for f in record.packet.findings):
+            count(P_PACKET_FINDINGS + requirement)
     if record.kind != USER_MESSAGE:
         return
     count(C_USER_MESSAGES)
     if violation is None:
-        count(C_OTHER)  # to another queue, or values an Envelope cannot hold (record.note)
+        count(C_OTHER)  # to another queue (record.note): the destination alone decides
         return
     count(C_REFUSED)
     where = record.where
@@ -423,9 +433,11 @@ def capture_summary(counters: dict[str, int]) -> dict[str, Any]:
         "user_messages": n(C_USER_MESSAGES, 0),
         "change_notifications": n(C_NOTIFICATIONS, 0),
         "other_messages": n(C_OTHER, 0),
+        "messages_with_findings": n(C_WITH_FINDINGS, 0),
         "user_messages_refused": n(C_REFUSED, 0),
         "packets_by_kind": _with_prefix(counters, P_PACKETS),
         "refused_by_requirement": _with_prefix(counters, P_REFUSED),
+        "packet_findings_by_requirement": _with_prefix(counters, P_PACKET_FINDINGS),
         "stream_bytes": n(C_STREAM_BYTES, 0),
         "packet_bytes": n(C_PACKET_BYTES, 0),
         "quarantined_bytes": n(C_QUARANTINED_BYTES, 0),
@@ -466,5 +478,6 @@ def capture_balance_text(balance: dict[str, Any], capture: dict[str, Any]) -> st
         f"quarantined {capture['quarantined_bytes']} + lost {capture['lost_bytes']} "
         f"({capture['files']} capture file{'' if capture['files'] == 1 else 's'}, "
         f"{capture['frames']} frames, {capture['streams']} streams, {entries} quarantine "
-        f"entr{'y' if entries == 1 else 'ies'})"
+        f"entr{'y' if entries == 1 else 'ies'}); "
+        f"{capture['messages_with_findings']} with wire or envelope findings"
     )

@@ -77,12 +77,14 @@ class AuditResult:
 
     @property
     def clean(self) -> bool:
-        """Every input row read and conforming: nothing non-conforming, nothing set aside."""
+        """Every input row read and conforming: nothing non-conforming, nothing set aside,
+        and (captures) no wire or envelope finding."""
         return not (
             self.non_conforming
             or self.quarantined
             or self.files_without_footer
             or self.quarantine_entries
+            or (self.capture or {}).get("messages_with_findings", 0)
         )
 
     @property

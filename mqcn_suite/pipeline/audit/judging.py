@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import struct
 import uuid
+from collections.abc import Sequence
 from typing import Any
 
 from mqcn_model.catalog import req
@@ -22,6 +23,7 @@ from mqcn_model.constants import AuthLevel, Command, Event, PropId, SenderIdType
 from mqcn_model.directory import InMemoryDirectory
 from mqcn_model.envelope import Envelope, MessageId
 from mqcn_model.errata import STRICT, Readings
+from mqcn_model.errors import Violation
 from mqcn_model.judge import judge
 from mqcn_model.server import Decoded, NotificationServer, ProcessingRecord, QueueManager
 from mqcn_suite.pipeline.audit.schema import CAPTURE_COLUMNS, VERDICT_COLUMNS
@@ -142,6 +144,7 @@ class Auditor:
         sender_type: str | None = "QueueManagerIdentifier",
         auth_level: str | None = "Sig20",
         capture: tuple[Any, ...] = _NO_CAPTURE,
+        findings: Sequence[Violation] = (),
     ) -> tuple[Any, ...]:
         """The verdict row of one message: its values in the order of :data:`VERDICT_COLUMNS`.
 
@@ -149,7 +152,8 @@ class Auditor:
         them (``None`` for ``None_``); a name that is not one is no verdict on the body, but
         the server view is then ``unknown`` for reason ``envelope``.  ``capture``: the values
         of the capture columns (file, frames, stream, capture time) of a message read from a
-        capture; null for the other inputs.
+        capture; null for the other inputs.  ``findings``: the wire and envelope findings of
+        a captured message (:func:`mqcn_model.wire.judgement.judge_user_message`).
         """
         verdict = judge(body, self.readings)
         violations = verdict.violations
@@ -215,6 +219,8 @@ class Auditor:
             updates,
             controller,
             *view,
+            tuple(dict.fromkeys([f.requirement for f in findings])) if findings else _NONE,
+            tuple([str(f) for f in findings]) if findings else _NONE,
             *capture,
         )
 

@@ -36,6 +36,11 @@ VERDICT_SCHEMA = pa.schema(
         ("server_reason", pa.string()),  # authentication / object type / malformed / version
         ("server_requirement", pa.string()),
         ("server_detail", pa.string()),
+        # Captures: the wire value rules the packet breaks, then the 3.3.5.3 sender rules its
+        # envelope breaks (requirement IDs; ``conforming`` is the body's verdict), and each
+        # as "ID at byte N: sentence".  Empty for the other input kinds.
+        ("findings", pa.list_(pa.string())),
+        ("finding_messages", pa.list_(pa.string())),
         # Where a message of a capture was (mode "capture"; null for the other input kinds):
         ("capture", pa.string()),  # the capture file
         ("frames", pa.list_(pa.int64())),  # its frame numbers, 1-based as Wireshark numbers them

@@ -1,7 +1,8 @@
 """The summary: counts each task makes of its own rows, merged once into ``summary.json``.
 
 Every task keeps a :class:`Tally` of the rows it emits -- verdicts by conformance, by broken
-requirement, by sender, by version and by server outcome (counted a batch at a time with
+requirement, by wire or envelope finding (captures), by sender, by version and by server
+outcome (counted a batch at a time with
 Arrow group-bys); quarantine entries by scope and by reason -- and emits it at its end as a
 few rows of status ``tally`` beside its verdicts.  :func:`summarize` merges all tallies in
 one Spark job (sums per key; the senders and the quarantine reasons, whose numbers have no
@@ -20,7 +21,8 @@ from typing import TYPE_CHECKING, Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from mqcn_model.catalog import CATALOG
+from mqcn_model.catalog import CATALOG, WIRE_CATALOG
+from mqcn_model.catalog import requirement as catalog_entry
 from mqcn_model.errata import LENIENT, STRICT, Readings
 from mqcn_suite.pipeline.audit.schema import (
     QUARANTINE_COLUMNS,
@@ -41,6 +43,7 @@ TOP_REASONS = 50
 # The counts of a tally (the ``tally`` column of its rows) and the columns that key them.
 T_VERDICTS = "verdicts"  # conforming
 T_REQUIREMENT = "requirement"  # requirement
+T_FINDING = "finding"  # requirement: a wire or envelope finding (captures)
 T_SENDER = "sender"  # sender
 T_VERSION = "version"  # version
 T_SERVER = "server"  # server_outcome, server_reason, server_requirement
@@ -50,6 +53,7 @@ T_CAPTURE = "capture"  # counter: what captures held (.capture), e.g. "frames", 
 _KEYS = {
     T_VERDICTS: ("conforming",),
     T_REQUIREMENT: ("requirement",),
+    T_FINDING: ("requirement",),
     T_SENDER: ("sender",),
     T_VERSION: ("version",),
     T_SERVER: ("server_outcome", "server_reason", "server_requirement"),
@@ -60,7 +64,8 @@ _KEYS = {
 _KEY_COLUMNS = tuple(dict.fromkeys(c for keys in _KEYS.values() for c in keys))
 _COUNT_COLUMNS = ("n", "bad", "rows", "bytes")
 _SERVER_KEYS = _KEYS[T_SERVER]
-_TALLIED = ("conforming", "violations", "sender", "version", *_SERVER_KEYS)  # verdict columns
+# the verdict columns a tally reads
+_TALLIED = ("conforming", "violations", "findings", "sender", "version", *_SERVER_KEYS)
 
 
 def _add(total: int | None, value: int | None) -> int | None:
@@ -76,6 +81,7 @@ class Tally:
     def __init__(self) -> None:
         self.verdicts: dict[bool, int] = {}
         self.requirements: dict[str, int] = {}
+        self.findings: dict[str, int] = {}  # messages per wire or envelope finding
         self.senders: dict[str | None, list[int]] = {}  # [messages, non-conforming]
         self.versions: dict[int | None, list[int]] = {}
         self.server: dict[tuple[Any, ...], int] = {}
@@ -94,10 +100,10 @@ class Tally:
         table = table.append_column("non_conforming", bad)
         for row in pc.value_counts(table.column("conforming")).to_pylist():
             self.verdicts[row["values"]] = self.verdicts.get(row["values"], 0) + row["counts"]
-        requirements = pc.value_counts(pc.list_flatten(table.column("violations")))
-        for row in requirements.to_pylist():
-            key = row["values"]
-            self.requirements[key] = self.requirements.get(key, 0) + row["counts"]
+        for column, counts in (("violations", self.requirements), ("findings", self.findings)):
+            for row in pc.value_counts(pc.list_flatten(table.column(column))).to_pylist():
+                key = row["values"]
+                counts[key] = counts.get(key, 0) + row["counts"]
         with_bad = [([], "count_all"), ("non_conforming", "sum")]
         for counts, name in ((self.senders, "sender"), (self.versions, "version")):
             for row in table.group_by(name, use_threads=False).aggregate(with_bad).to_pylist():
@@ -125,8 +131,9 @@ class Tally:
         rows: list[dict[str, Any]] = []
         for conforming, n in self.verdicts.items():
             rows.append({"tally": T_VERDICTS, "conforming": conforming, "n": n})
-        for requirement, n in self.requirements.items():
-            rows.append({"tally": T_REQUIREMENT, "requirement": requirement, "n": n})
+        for tally, counts in ((T_REQUIREMENT, self.requirements), (T_FINDING, self.findings)):
+            for requirement, n in counts.items():
+                rows.append({"tally": tally, "requirement": requirement, "n": n})
         for sender, (n, bad) in self.senders.items():
             rows.append({"tally": T_SENDER, "sender": sender, "n": n, "bad": bad})
         for version, (n, bad) in self.versions.items():
@@ -249,6 +256,20 @@ def document(
         }
         for r in sorted(groups[T_REQUIREMENT], key=lambda r: (-r["n"], r["requirement"]))
     ]
+    by_finding = [
+        {
+            "requirement": r["requirement"],
+            "kind": "envelope" if r["requirement"] in CATALOG else "wire",
+            "rule": WIRE_CATALOG[r["requirement"]].rule
+            if r["requirement"] in WIRE_CATALOG
+            else None,
+            "messages": r["n"],
+            "section": catalog_entry(r["requirement"]).section,
+            "keyword": catalog_entry(r["requirement"]).keyword,
+            "statement": catalog_entry(r["requirement"]).statement,
+        }
+        for r in sorted(groups[T_FINDING], key=lambda r: (-r["n"], r["requirement"]))
+    ]
     by_sender = [
         {"sender": r["sender"], "messages": r["n"], "non_conforming": r["bad"]}
         for r in sorted(groups[T_SENDER], key=lambda r: (-r["n"], _nulls_first(r["sender"])))
@@ -334,6 +355,7 @@ def document(
         "generated": datetime.now(UTC).isoformat(timespec="seconds"),
         "balance": balance,
         "by_requirement": by_requirement,
+        "findings_by_requirement": by_finding,
         "by_sender": by_sender,
         "distinct_senders": distinct.get(T_SENDER, 0),
         "by_version": by_version,

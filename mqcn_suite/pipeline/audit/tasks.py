@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import pyarrow as pa
 
 from mqcn_model.errata import Readings
+from mqcn_model.errors import Violation
 from mqcn_suite.pipeline.audit.judging import Auditor
 from mqcn_suite.pipeline.audit.schema import (
     CAPTURE_COLUMNS,
@@ -80,13 +81,15 @@ class RowBuilder:
         sender_types: Sequence[str | None] | None = None,
         auth_levels: Sequence[str | None] | None = None,
         captures: Sequence[tuple[Any, ...]] | None = None,
+        findings: Sequence[Sequence[Violation]] | None = None,
     ) -> None:
         """Judge each message of a batch, or quarantine the ones that cannot be judged at all.
 
         The arguments are columns, one value per message.  An envelope column not given holds
         what a corpus without it is taken to hold: no message id, an authenticated
         (``Sig20``) ``QueueManagerIdentifier`` sender.  ``captures``: the values of the
-        capture columns of each message (:data:`~.schema.CAPTURE_COLUMNS`), for a capture.
+        capture columns of each message (:data:`~.schema.CAPTURE_COLUMNS`), for a capture;
+        ``findings``: its wire and envelope findings.
         """
         values, verdicts, quarantine = auditor.values, self._verdicts, self._quarantine
         count = len(bodies)
@@ -95,9 +98,10 @@ class RowBuilder:
             ["QueueManagerIdentifier"] * count if sender_types is None else sender_types,
             ["Sig20"] * count if auth_levels is None else auth_levels,
             [_NO_CAPTURE] * count if captures is None else captures,
+            [()] * count if findings is None else findings,
             strict=True,
         )
-        for source, body, (message_id, kind, level, where) in zip(
+        for source, body, (message_id, kind, level, where, found) in zip(
             sources, bodies, envelopes, strict=True
         ):
             if body is None:
@@ -105,7 +109,7 @@ class RowBuilder:
                 quarantine.append(_placed(entry, where))
                 continue
             try:
-                verdicts.append(values(source, bytes(body), message_id, kind, level, where))
+                verdicts.append(values(source, bytes(body), message_id, kind, level, where, found))
             except Exception as exc:  # a bug in the model must not lose the row
                 reason = f"internal error: {type(exc).__name__}: {exc}"
                 quarantine.append(_placed(quarantine_row(source, reason, 1, message_id), where))
