@@ -229,6 +229,7 @@ def render_html(document: dict[str, Any]) -> str:
         percent=percent,
         failing=failing,
         readings=document.get("readings", []),
+        readings_overall=document.get("readings_overall", "not observed"),
     )
 
 
