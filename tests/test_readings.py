@@ -207,3 +207,34 @@ def test_errata_admitting_names_the_switch_a_malformed_message_needs() -> None:
     body = DEFECTS["PathName with a lone surrogate"].build(IDS)
     assert [s.errata for s in errata_admitting(body)] == ["E-07"]
     assert errata_admitting(DEFECTS["Command 0x03"].build(IDS)) == ()
+
+
+class _OtherDefaultsServer(NotificationServer):
+    """Set Queue Defaults with a Quota of 0 where the suite's model takes 0xFFFFFFFF (errata
+    E-19 leaves the defaults open)."""
+
+    def _v1_create_queue(self, update: Any, effects: list[Any]) -> None:
+        before = {k: q.Quota for k, q in self.qm.QueueCollection.items()}
+        super()._v1_create_queue(update, effects)
+        for key, queue in self.qm.QueueCollection.items():
+            if queue.Quota == 0xFFFFFFFF and before.get(key) != 0xFFFFFFFF:
+                queue.Quota = 0
+
+
+class LetterWithOtherDefaults(ReferenceTarget):
+    """The letter everywhere, with other queue defaults: a replaced or nil-identified queue
+    takes them."""
+
+    name = "letter-other-defaults"
+    server_class = _OtherDefaultsServer
+
+    def __init__(self) -> None:
+        super().__init__(following("letter"))
+
+
+def test_a_reading_that_creates_a_queue_is_judged_up_to_its_defaults(tmp_path: Path) -> None:
+    code, document = run(tmp_path, "python:tests.test_readings:LetterWithOtherDefaults")
+    assert failing(document) == {}
+    assert code == 0
+    assert reading_of(document, "E-24")["observed"] == "replace"
+    assert reading_of(document, "E-22")["observed"] == "nil-identifier"
