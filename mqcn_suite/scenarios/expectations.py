@@ -411,16 +411,19 @@ def state_fits(observed: dict[str, Any], expected: dict[str, Any], before: dict[
     """Is ``observed`` the queue manager state ``expected`` (what the reference reaches),
     up to the defaults Set Queue Defaults gives (errata E-19)?
 
-    An attribute of a queue the reference created or re-created, holding the default there
-    where ``before`` held something else (or no queue), may hold any value: the defaults are
-    not MS-MQCN's to say.  Every other attribute, every queue and the queue manager must match.
+    In a queue the reference created or changed, an attribute holding the suite's default
+    may hold any value: the defaults are not MS-MQCN's to say — except the queue's earlier
+    value where that was no default (a queue made afresh from defaults does not keep it; that
+    is what tells replacing a queue from merging into it, E-24).  Every other attribute,
+    every queue and the queue manager must match.
 
     >>> default = Queue.with_defaults(uuid.UUID(int=1)).to_json()
     >>> made = {"queue_manager": {}, "queues": {"q": default | {"Label": "x"}}}
     >>> other = {"queue_manager": {}, "queues": {"q": default | {"Label": "x", "Quota": 0}}}
+    >>> kept = {"queue_manager": {}, "queues": {"q": default | {"Label": "x", "Quota": 9}}}
     >>> empty = {"queue_manager": {}, "queues": {}}
-    >>> state_fits(other, made, empty), state_fits(other, made, made)
-    (True, False)
+    >>> state_fits(other, made, empty), state_fits(other, made, made), state_fits(kept, made, kept)
+    (True, False, False)
     """
     if observed.get("queue_manager") != expected.get("queue_manager"):
         return False
@@ -429,11 +432,13 @@ def state_fits(observed: dict[str, Any], expected: dict[str, Any], before: dict[
         return False
     default = Queue.with_defaults(uuid.UUID(int=0)).to_json()
     for guid, queue in wanted.items():
-        earlier = before.get("queues", {}).get(guid) or {}
+        earlier = before.get("queues", {}).get(guid)
+        made = earlier != queue
         for name, value in queue.items():
-            open_default = (
-                name != "Identifier" and value == default.get(name) and earlier.get(name) != value
-            )
-            if queues[guid].get(name) != value and not open_default:
+            got = queues[guid].get(name)
+            if got == value:
+                continue
+            kept = earlier is not None and got == earlier.get(name) != default.get(name)
+            if not (made and name != "Identifier" and value == default.get(name) and not kept):
                 return False
     return True
