@@ -314,19 +314,32 @@ def followed(readings: Readings) -> dict[str, str]:
 
 
 def spelt(readings: Readings) -> str:
-    """``readings`` as a target suffix: ``letter``, or the changed items (``E-07,E-24=merge``).
+    """``readings`` as a target suffix: the changed items (``E-07,E-24=merge``), or relative
+    to the letter where that is shorter (``letter``, ``letter,E-14``).
 
     >>> spelt(LETTER), spelt(following("E-07", "E-24=merge")), spelt(STRICT)
     ('letter', 'E-07,E-24=merge', '')
+    >>> spelt(following("letter", "E-14")), spelt(following("letter", "E-01=strict"))
+    ('letter,E-14', 'letter,E-01=strict')
     """
-    if readings == LETTER:
-        return "letter"
-    parts = []
-    for switch in _changed(readings):
-        name = readings.reading_of(switch.errata)
-        plain = switch.binary or name == switch.flipped.reading_of(switch.errata)
-        parts.append(switch.errata if plain else f"{switch.errata}={name}")
-    return ",".join(parts)
+    from_suite = [_spell(readings, s) for s in _changed(readings)]
+    from_letter = [
+        _spell(readings, s)
+        for s in SWITCHES
+        if getattr(readings, s.field) != getattr(LETTER, s.field)
+    ]
+    if from_suite and len(from_letter) + 1 < len(from_suite):
+        return ",".join(["letter", *from_letter])
+    return ",".join(from_suite)
+
+
+def _spell(readings: Readings, switch: Switch) -> str:
+    """One item of :func:`spelt`: ``E-07`` where :func:`following` reads the bare ID back as
+    this reading, else ``E-24=merge``."""
+    name = readings.reading_of(switch.errata)
+    if name == switch.flipped.reading_of(switch.errata):
+        return switch.errata
+    return f"{switch.errata}={name}"
 
 
 # --- the registry: every item, switched or justified ---------------------------------------

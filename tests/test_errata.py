@@ -81,3 +81,15 @@ def test_named_readings_select_and_spell_back() -> None:
         following("E-24=sometimes")
     with pytest.raises(ValueError, match="'E-02' is not a switchable errata item"):
         following("E-02")
+
+
+def test_every_single_reading_spells_back_to_itself() -> None:
+    """``reference:<spelt>`` names exactly the readings it follows, from the suite's readings
+    or from the letter (``letter,E-14``)."""
+    cases = [STRICT, LETTER, following("letter", "E-14"), following("letter", "E-01=strict")]
+    cases += [STRICT.with_reading(s.errata, n) for s in SWITCHES for n in s.names]
+    cases += [LETTER.with_reading(s.errata, n) for s in SWITCHES for n in s.names]
+    for readings in cases:
+        text = spelt(readings)
+        assert (following(*text.split(",")) if text else STRICT) == readings, text
+    assert spelt(following("letter", "E-14")) == "letter,E-14"
