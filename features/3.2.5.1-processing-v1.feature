@@ -85,7 +85,14 @@ Feature: 3.2.5.1 Processing a Version 0x01 message - updates from the directory 
       | queue creation | PROPID_D_OBJTYPE   | nothing             |
       | machine update | PROPID_D_OBJTYPE   | nothing             |
       | queue creation | PROPID_QM_SECURITY | nothing             |
-      | queue update   | PROPID_QM_SECURITY | nothing             |
+
+  @MQCN-3.2.5.1-6 @MQCN-3.2.5.1-14
+  Scenario: A queue update led by PROPID_QM_SECURITY is of object type 2: the queue it names is untouched, the queue manager follows errata E-23
+    Given a queue update whose PropertyId[0] is PROPID_QM_SECURITY
+    When the target receives the message
+    Then the message left the queue orders as it was (MQCN-3.2.5.1-6)
+    And the outcome is what a reading of errata E-23 gives (MQCN-3.2.5.1-14)
+    And the target still serves the next notification (MQCN-3.2.5.1-5)
 
   @MQCN-3.2.5.1-5 @MQCN-3.2.5.1-7
   Scenario Outline: PropertyId[0] of 1000 or less: a <kind> led by <propid> changes <changed>
@@ -168,18 +175,31 @@ Feature: 3.2.5.1 Processing a Version 0x01 message - updates from the directory 
     And the DirectoryPath of the new queue is not the PROPID_Q_ADS_PATH of the creation (MQCN-3.3.5.2-16)
 
   @MQCN-3.2.5.1-10
-  Scenario: A creation of a queue the queue manager already owns leaves that queue unchanged (errata E-24)
+  Scenario: A creation of a queue the queue manager already owns follows a reading of errata E-24
     Given a creation of the queue orders with distinctive values
     When the target receives the message
-    Then the queue manager state is unchanged (MQCN-3.2.5.1-10)
-    And the Quota of the queue orders is 1000 (MQCN-3.2.5.1-10)
+    Then the outcome is what a reading of errata E-24 gives (MQCN-3.2.5.1-10)
+    And the target still serves the next notification (MQCN-3.2.5.1-10)
+
+  @MQCN-3.2.5.1-10
+  Scenario: A creation of a queue the queue manager already owns, carrying only its path name and label, follows a reading of errata E-24
+    Given a creation of the queue orders carrying only its identifier, the path name "qm1\orders" and the label "relabelled"
+    When the target receives the message
+    Then the outcome is what a reading of errata E-24 gives (MQCN-3.2.5.1-10)
+    And the target still serves the next notification (MQCN-3.2.5.1-10)
+
+  @MQCN-3.2.5.1-10
+  Scenario: After a creation of a queue the queue manager already owns, the next update of the message follows the same reading of errata E-24
+    Given a Version 0x01 message of a creation of the queue orders with distinctive values and a Quota change of the queue orders
+    When the target receives the message
+    Then the outcome is what a reading of errata E-24 gives (MQCN-3.2.5.1-10)
     And the target still serves the next notification (MQCN-3.2.5.1-10)
 
   @MQCN-3.2.5.1-9 @MQCN-3.2.5.1-10
-  Scenario: A queue creation without PROPID_Q_INSTANCE names no queue and creates nothing (errata E-22)
+  Scenario: A queue creation without PROPID_Q_INSTANCE follows a reading of errata E-22
     Given a creation of the new queue with distinctive values but no PROPID_Q_INSTANCE
     When the target receives the message
-    Then the queue manager state is unchanged (MQCN-3.2.5.1-10)
+    Then the outcome is what a reading of errata E-22 gives (MQCN-3.2.5.1-10)
     And the target still serves the next notification (MQCN-3.2.5.1-10)
 
   @MQCN-3.2.5.1-9 @MQCN-3.2.5.1-10
@@ -287,10 +307,10 @@ Feature: 3.2.5.1 Processing a Version 0x01 message - updates from the directory 
       | PROPID_Q_LABEL         | ignored-label                                                              |
 
   @MQCN-3.2.5.1-14
-  Scenario: A machine update whose GuidIdentifier names another queue manager changes nothing (errata E-23)
+  Scenario: A machine update whose GuidIdentifier names another queue manager follows a reading of errata E-23
     Given an update of another queue manager carrying all three modifiable properties
     When the target receives the message
-    Then the queue manager state is unchanged (MQCN-3.2.5.1-14)
+    Then the outcome is what a reading of errata E-23 gives (MQCN-3.2.5.1-14)
     And the target still serves the next notification (MQCN-3.2.5.1-14)
 
   # --- deletion ----------------------------------------------------------------------------------
@@ -351,10 +371,10 @@ Feature: 3.2.5.1 Processing a Version 0x01 message - updates from the directory 
     And the target still serves the next notification (MQCN-3.2.5.1-16)
 
   @MQCN-3.2.5.1-16
-  Scenario Outline: A deletion whose PropertyId[1] is <second>, not PROPID_D_OBJTYPE, is disregarded though its value is 1 (errata E-12)
+  Scenario Outline: A deletion whose PropertyId[1] is <second>, not PROPID_D_OBJTYPE, with the value 1 follows a reading of errata E-12
     Given a deletion of the queue orders carrying <first> = 1 and then <second> = 1
     When the target receives the message
-    Then the queue manager state is unchanged (MQCN-3.2.5.1-16)
+    Then the outcome is what a reading of errata E-12 gives (MQCN-3.2.5.1-16)
     And the target still serves the next notification (MQCN-3.2.5.1-16)
 
     Examples:

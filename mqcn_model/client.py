@@ -39,6 +39,7 @@ from mqcn_model.constants import (
     QUEUE_ATTRIBUTE_OF,
     QUEUE_UPDATE_MODIFIABLE,
     DeliveryGuarantee,
+    HashAlgorithm,
     MessageClass,
     Operation,
     PropId,
@@ -189,11 +190,18 @@ class NotificationClient:
             authentication_level=self.profile.authentication_level,
             delivery_guarantee=DeliveryGuarantee.Express,
             message_class=MessageClass.Normal,
-            hash_algorithm=self.profile.hash_algorithm,
+            hash_algorithm=self._hash_algorithm(),
             destination_format_name=self.opened[destination].destination_format_name,
         )
         self.sequence += 1
         return envelope
+
+    def _hash_algorithm(self) -> HashAlgorithm:
+        """The profile's HashAlgorithm; SHA-1 for MSMQ 2.0 under the lenient reading of
+        errata E-16 (note <12> lists version 2 under SHA1 as well as MD5)."""
+        if self.readings.note12_hashes and self.profile.msmq_version.startswith("2."):
+            return HashAlgorithm.SHA1
+        return self.profile.hash_algorithm
 
 
 def _changes(

@@ -1,11 +1,23 @@
-"""The readings this suite takes where MS-MQCN is inconsistent or silent (docs/errata.md).
+"""Every errata item of docs/errata.md, the readings this suite takes, and the letter.
 
-Each switchable item is a field of :class:`Readings`.  ``STRICT`` is the default everywhere;
-``LENIENT`` accepts every reading an implementation may reasonably take.  A caller can also
-flip single items: ``dataclasses.replace(STRICT, trailing_data=True)``.
+Where MS-MQCN (or the MSMQ wire documents) is inconsistent or silent, :data:`ERRATA` holds one
+:class:`Item` per ID (E-01..E-24, W-01..W-10): its topic, the suite's reading, *the letter*
+(what an implementer who does exactly what the words say does), and either the
+:class:`Switch` that accepts the other readings or why the words admit one behaviour only.
+
+A switch has named readings, the suite's own first; a binary switch keeps the names
+``strict`` and ``lenient``.  :class:`Readings` holds one value per switch: a ``bool`` field for
+a binary switch (True = ``lenient``), a ``str`` field naming the reading otherwise.
+``STRICT`` (the suite's readings) is the default everywhere; ``LENIENT`` accepts the other
+reading of every binary switch (what ``mqcn decode --lenient`` judges with); ``LETTER``
+follows the letter of every item.
 
 >>> LENIENT.objectguid_close_with_space, STRICT.objectguid_close_with_space
 (True, False)
+>>> LETTER.reading_of("E-24"), STRICT.reading_of("E-24"), LETTER.reading_of("E-14")
+('replace', 'keep', 'strict')
+>>> following("E-24=merge").reading_of("E-24")
+'merge'
 """
 
 from __future__ import annotations
@@ -15,132 +27,603 @@ from dataclasses import dataclass, fields, replace
 
 @dataclass(frozen=True, slots=True)
 class Readings:
-    """Which errata readings are accepted (True = the lenient reading is accepted)."""
+    """Which reading of each errata switch is followed (``bool``: True = ``lenient``)."""
 
     objectguid_close_with_space: bool = False  # E-01: "</ObjectGuid >" as the ABNF spells it
     trailing_data: bool = False  # E-05: bytes after the last update beyond the spare byte
     lone_surrogates: bool = False  # E-07: unpaired UTF-16 surrogates in VT_LPWSTR / PathName
     pathname_msmq10_charset: bool = False  # E-10: MSMQ 1.0 QueueName characters (+ , ")
     extra_update_propids: bool = False  # E-11: PROPIDs beyond the lists of 3.3.5.2
+    deletion_object_type: str = "named"  # E-12: named | positional
     shallow_value_checks: bool = False  # E-13: only the wire type of BLOB/URL/address values
     disregard_whole_message: bool = False  # E-14: a v1 disregard also undoes earlier updates
+    note12_hashes: bool = False  # E-16: note <12>'s MSMQ 2.0 may hash with SHA-1 too
+    creation_without_instance: str = "nothing"  # E-22: nothing | nil-identifier
+    foreign_machine_update: str = "unchanged"  # E-23: unchanged | local
+    existing_queue_creation: str = "keep"  # E-24: keep | replace | merge | disregard
 
     @property
     def is_strict(self) -> bool:
         return self == STRICT
 
-    def describe(self) -> dict[str, bool]:
+    def describe(self) -> dict[str, bool | str]:
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
+    def reading_of(self, errata: str) -> str:
+        """The name of the reading followed for switch ``errata``."""
+        value = getattr(self, switch_of(errata).field)
+        if isinstance(value, bool):
+            return "lenient" if value else "strict"
+        return value
 
-STRICT = Readings()
-LENIENT = Readings(**{f.name: True for f in fields(Readings)})
+    def with_reading(self, errata: str, name: str) -> Readings:
+        """These readings with switch ``errata`` set to its reading ``name``."""
+        switch = switch_of(errata)
+        if name not in switch.names:
+            raise ValueError(
+                f"{name!r} is not a reading of {errata}; one of {', '.join(switch.names)}"
+            )
+        value: bool | str = name == "lenient" if switch.binary else name
+        return replace(self, **{switch.field: value})
 
 
 @dataclass(frozen=True, slots=True)
 class Switch:
     """One errata item where implementations may reasonably differ (docs/errata.md).
 
-    ``strict`` and ``lenient`` say in a phrase what an implementation following each reading
-    does; the report names the one a target was seen to follow.  ``judging_only`` switches
-    change only how the suite judges bytes a sender took from its directory: no conforming
-    implementation chooses between them, so no scenario can observe which one it follows
-    (docs/errata.md says why for each).
+    ``readings`` pairs each reading's name with what an implementation following it does, in
+    a phrase; the first is the suite's own.  ``letter`` names the reading that does what the
+    words say.  The report names the reading a target was seen to follow.  ``judging_only``
+    switches change only how the suite judges bytes a sender took from its directory: no
+    conforming implementation chooses between them, so no scenario can observe which one it
+    follows (docs/errata.md says why for each).
     """
 
     errata: str
     field: str
     topic: str
-    strict: str
-    lenient: str
+    readings: tuple[tuple[str, str], ...]
+    letter: str
     judging_only: bool = False
 
     @property
-    def readings(self) -> Readings:
-        """The strict readings with this one item flipped."""
-        return following(self.errata)
+    def names(self) -> tuple[str, ...]:
+        return tuple(name for name, _ in self.readings)
+
+    @property
+    def suite(self) -> str:
+        """The suite's own reading (the default of ``STRICT``)."""
+        return self.readings[0][0]
+
+    @property
+    def others(self) -> tuple[str, ...]:
+        """Every reading but the suite's own."""
+        return self.names[1:]
+
+    @property
+    def binary(self) -> bool:
+        return self.names == READING_NAMES
+
+    def phrase(self, name: str) -> str:
+        return dict(self.readings)[name]
+
+    @property
+    def strict(self) -> str:
+        """What the suite's reading does (kept for callers of the binary switches)."""
+        return self.readings[0][1]
+
+    @property
+    def lenient(self) -> str:
+        """What the first other reading does."""
+        return self.readings[1][1]
+
+    @property
+    def flipped(self) -> Readings:
+        """The suite's readings with this item at its letter (or, where the letter is the
+        suite's reading, at its first other reading)."""
+        name = self.letter if self.letter != self.suite else self.others[0]
+        return STRICT.with_reading(self.errata, name)
+
+
+READING_NAMES = ("strict", "lenient")
+READING_SEPARATOR = "|"  # an observation that fits several readings names them all: keep|merge
+
+
+def _binary(
+    errata: str,
+    field: str,
+    topic: str,
+    strict: str,
+    lenient: str,
+    letter: str,
+    judging_only: bool = False,
+) -> Switch:
+    return Switch(
+        errata, field, topic, (("strict", strict), ("lenient", lenient)), letter, judging_only
+    )
 
 
 SWITCHES: tuple[Switch, ...] = (
-    Switch(
+    _binary(
         "E-01",
         "objectguid_close_with_space",
         "</ObjectGuid > in the ABNF vs </ObjectGuid> in the template (2.2.5)",
         "only </ObjectGuid> closes the GUID element",
         "</ObjectGuid > as the ABNF spells it is accepted (and may be sent)",
+        "lenient",
     ),
-    Switch(
+    _binary(
         "E-05",
         "trailing_data",
         "bytes after the announced updates beyond the spare byte (2.2.4, 3.3.5.3)",
         "at most the one spare byte follows the structure",
         "more bytes after the announced updates are ignored (and may be sent)",
+        "strict",
     ),
-    Switch(
+    _binary(
         "E-07",
         "lone_surrogates",
         "unpaired UTF-16 surrogates in VT_LPWSTR and PathName (2.2.3.10, 2.2.6)",
         "a lone surrogate makes the string malformed",
-        "any 16-bit unit is a character, as the glossary says",
+        "any 16-bit unit is a character, as the glossary says (the unit is kept)",
+        "lenient",
     ),
-    Switch(
+    _binary(
         "E-10",
         "pathname_msmq10_charset",
         'QueueName character set of MSMQ 1.0 (+ , ") in path names (2.2.6, [MS-MQMQ] 2.1.1)',
         "QueueName uses the MSMQ 2.0 and later set",
         'the MSMQ 1.0 set (with + , ") is accepted',
+        "lenient",
         judging_only=True,
     ),
-    Switch(
+    _binary(
         "E-11",
         "extra_update_propids",
         "properties beyond the lists of 3.3.5.2 (note <11>)",
         "an update carries only the listed PROPIDs",
         "other known PROPIDs may ride along (the server ignores them)",
+        "strict",
     ),
     Switch(
+        "E-12",
+        "deletion_object_type",
+        "where a deletion's object type comes from (3.2.5.1)",
+        (
+            (
+                "named",
+                "the object type is PropertyValue[1] only where PropertyId[1] is "
+                "PROPID_D_OBJTYPE; otherwise the deletion is disregarded",
+            ),
+            ("positional", "the object type is PropertyValue[1] whatever PropertyId[1] is"),
+        ),
+        "positional",
+    ),
+    _binary(
         "E-13",
         "shallow_value_checks",
         "depth of [MS-MQMQ] checks of descriptors, addresses, URLs (3.3.5.2)",
         "the outer structure of each value is checked",
         "only the wire type of those values is checked",
+        "strict",
         judging_only=True,
     ),
-    Switch(
+    _binary(
         "E-14",
         "disregard_whole_message",
         "what disregarding a Version 0x01 message undoes (3.2.5.1)",
         "updates before the disregarded one stay applied",
         "none of the message's updates stays applied (all or nothing)",
+        "strict",
+    ),
+    _binary(
+        "E-16",
+        "note12_hashes",
+        "HashAlgorithm of MSMQ 2.0: the table of [MS-MQMQ] note <7> or note <12> (3.3.5.3)",
+        "MSMQ 2.0 hashes with MD5",
+        "MSMQ 2.0 may hash with SHA-1, as note <12> also lists version 2 under SHA1",
+        "strict",
+    ),
+    Switch(
+        "E-22",
+        "creation_without_instance",
+        "a queue creation without PROPID_Q_INSTANCE (3.2.5.1)",
+        (
+            ("nothing", "the creation names no queue: nothing is created"),
+            ("nil-identifier", "the queue is created with the default (nil GUID) Identifier"),
+        ),
+        "nil-identifier",
+    ),
+    Switch(
+        "E-23",
+        "foreign_machine_update",
+        "a machine update that names another queue manager (3.2.5.1, 3.2.5.2)",
+        (
+            ("unchanged", "the local queue manager is left unchanged"),
+            ("local", "the local queue manager is updated, as the words say"),
+        ),
+        "local",
+    ),
+    Switch(
+        "E-24",
+        "existing_queue_creation",
+        "a creation of a queue the queue manager already has (3.2.5.1, 3.2.5.2)",
+        (
+            ("keep", "the existing queue is kept unchanged; the message goes on"),
+            (
+                "replace",
+                "the queue is created afresh from the defaults and what the creation "
+                "carries, replacing the existing one",
+            ),
+            ("merge", "what the creation carries is set on the existing queue"),
+            ("disregard", "the message is disregarded from that update on"),
+        ),
+        "replace",
     ),
 )
 SWITCH_OF: dict[str, Switch] = {s.errata: s for s in SWITCHES}
-READING_NAMES = ("strict", "lenient")
+
+
+def switch_of(errata: str) -> Switch:
+    """The switch of ``errata``; ValueError naming the switchable items otherwise."""
+    try:
+        return SWITCH_OF[errata]
+    except KeyError:
+        raise ValueError(
+            f"{errata!r} is not a switchable errata item; one of {', '.join(SWITCH_OF)}"
+        ) from None
+
+
+STRICT = Readings()
+LENIENT = Readings(**{s.field: True for s in SWITCHES if s.binary})
+LETTER = Readings(**{s.field: (s.letter == "lenient" if s.binary else s.letter) for s in SWITCHES})
 
 
 def following(*errata: str) -> Readings:
-    """The strict readings with the named errata items flipped to their other reading.
+    """The suite's readings with the named items changed: ``E-07`` to its other reading (for
+    a switch with several, to the letter, or the first other reading where the letter is the
+    suite's), ``E-24=merge`` to the reading named, ``letter`` to the letter everywhere.
 
     >>> following("E-07").lone_surrogates, following("E-07").trailing_data
     (True, False)
+    >>> following("letter", "E-14=lenient").reading_of("E-14")
+    'lenient'
     """
-    flips = {}
-    for errata_id in errata:
-        if errata_id not in SWITCH_OF:
-            raise ValueError(
-                f"{errata_id!r} is not a switchable errata item; one of {', '.join(SWITCH_OF)}"
+    readings = STRICT
+    for spec in errata:
+        if spec == "letter":
+            readings = replace(
+                LETTER, **{s.field: getattr(readings, s.field) for s in _changed(readings)}
             )
-        flips[SWITCH_OF[errata_id].field] = True
-    return replace(STRICT, **flips)
+            continue
+        errata_id, _, name = spec.partition("=")
+        switch = switch_of(errata_id)
+        name = name or switch.flipped.reading_of(errata_id)
+        readings = readings.with_reading(errata_id, name)
+    return readings
+
+
+def _changed(readings: Readings) -> list[Switch]:
+    """The switches ``readings`` sets away from the suite's reading."""
+    return [s for s in SWITCHES if getattr(readings, s.field) != getattr(STRICT, s.field)]
 
 
 def followed(readings: Readings) -> dict[str, str]:
     """Which reading ``readings`` takes for every switch: ``{"E-01": "strict", ...}``."""
-    return {s.errata: "lenient" if getattr(readings, s.field) else "strict" for s in SWITCHES}
+    return {s.errata: readings.reading_of(s.errata) for s in SWITCHES}
 
 
-# Errata IDs and the Readings field that switches each (None: a fixed reading, no switch).
-ERRATA_SWITCHES: dict[str, str | None] = {
-    **{f"E-{n:02d}": None for n in range(1, 25)},
-    **{s.errata: s.field for s in SWITCHES},
+def spelt(readings: Readings) -> str:
+    """``readings`` as a target suffix: the changed items (``E-07,E-24=merge``), or relative
+    to the letter where that is shorter (``letter``, ``letter,E-14``).
+
+    >>> spelt(LETTER), spelt(following("E-07", "E-24=merge")), spelt(STRICT)
+    ('letter', 'E-07,E-24=merge', '')
+    >>> spelt(following("letter", "E-14")), spelt(following("letter", "E-01=strict"))
+    ('letter,E-14', 'letter,E-01=strict')
+    """
+    from_suite = [_spell(readings, s) for s in _changed(readings)]
+    from_letter = [
+        _spell(readings, s)
+        for s in SWITCHES
+        if getattr(readings, s.field) != getattr(LETTER, s.field)
+    ]
+    if from_suite and len(from_letter) + 1 < len(from_suite):
+        return ",".join(["letter", *from_letter])
+    return ",".join(from_suite)
+
+
+def _spell(readings: Readings, switch: Switch) -> str:
+    """One item of :func:`spelt`: ``E-07`` where :func:`following` reads the bare ID back as
+    this reading, else ``E-24=merge``."""
+    name = readings.reading_of(switch.errata)
+    if name == switch.flipped.reading_of(switch.errata):
+        return switch.errata
+    return f"{switch.errata}={name}"
+
+
+# --- the registry: every item, switched or justified ---------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """One errata item: what the suite reads, what the words alone make an implementer do
+    (the letter), and the switch accepting the other readings — or, with none, why the words
+    admit one behaviour only (``why_no_switch``).  docs/errata.md states the same."""
+
+    id: str
+    topic: str
+    reading: str
+    letter: str
+    switch: Switch | None = None
+    why_no_switch: str | None = None
+
+    def __post_init__(self) -> None:
+        if (self.switch is None) == (self.why_no_switch is None):
+            raise ValueError(f"{self.id}: an item has a switch or says why it has none")
+
+
+def _item(id_: str, topic: str, reading: str, letter: str, why: str | None = None) -> Item:
+    return Item(id_, topic, reading, letter, SWITCH_OF.get(id_), why)
+
+
+_WIRE_WHY = (
+    "the wire codec only frames and reads captured bytes; no target chooses this in a "
+    "scenario (targets talk through the adapter protocol, not MSMQ packets), and the reading "
+    "is the one Windows' own packet code takes, so another would only refuse real traffic."
+)
+
+ERRATA: dict[str, Item] = {
+    item.id: item
+    for item in (
+        _item(
+            "E-01",
+            "`</ObjectGuid >` in the ABNF vs `</ObjectGuid>` in the template",
+            "the template's `</ObjectGuid>`",
+            "the ABNF is the grammar: `</ObjectGuid >` with the space is accepted and may be sent.",
+        ),
+        _item(
+            "E-02",
+            "Case of ABNF literals and hex digits",
+            "tags and hexadecimal digits match in any case",
+            "RFC 5234 makes quoted ABNF strings case-insensitive: any case matches.",
+            "the suite's reading is what RFC 5234 says the ABNF means; no other behaviour "
+            "follows the words.",
+        ),
+        _item(
+            "E-03",
+            "NUL terminator and BOM of the Notification Body string",
+            "one trailing U+0000 is accepted and ignored, none required; a BOM breaks MQCN-2.2.5-5",
+            "a body with or without one U+0000 terminator (the glossary allows both), never a BOM.",
+            "the suite's reading already accepts both forms the glossary allows; a BOM is "
+            "excluded by the glossary itself, so every behaviour the words admit passes.",
+        ),
+        _item(
+            "E-04",
+            "GUID comment with 13 digits in the last group",
+            "the rule governs: 8-4-4-4-12",
+            "the ABNF rule `12HEXDIG` governs; the comment beside it is no rule.",
+            "only the rule is normative grammar; a 13-digit group matches no rule, so one "
+            "behaviour follows the words.",
+        ),
+        _item(
+            "E-05",
+            "Bytes after the structure beyond the spare byte",
+            "at most the spare byte follows the structure",
+            "a sender puts nothing after the announced updates but the spare byte (2.2.4 counts "
+            "every update in Data); a receiver reads the announced updates.",
+        ),
+        _item(
+            "E-06",
+            "[MS-MQMQ] sections cited two ways",
+            "the PROPID values of 2.2.2.1 govern",
+            "the PROPID numbers 2.2.2.1 lists are what travels; a citation names no number.",
+            "the bytes carry the 2.2.2.1 values whichever section is cited; the citations "
+            "change no behaviour.",
+        ),
+        _item(
+            "E-07",
+            "Unpaired UTF-16 surrogates in strings",
+            "a lone surrogate breaks MQCN-2.2.3.10-2 / MQCN-2.2.6-4",
+            "the glossary's Unicode character is any 16-bit code unit: a lone surrogate is a "
+            "character and is kept as that unit.",
+        ),
+        _item(
+            "E-08",
+            "A Version 1 message that fails to parse part-way",
+            "a message that does not decode is disregarded whole",
+            "3.2.5 parses the whole body before any processing: a body that does not parse is "
+            "never processed, and the loop goes on.",
+            "parsing comes before processing in 3.2.5, so no update of a body that fails to "
+            "parse is ever reached; applying a prefix would process an unparsed message.",
+        ),
+        _item(
+            "E-09",
+            "PROPIDs that [MS-MQMQ] defines but 2.2.2.1 does not list",
+            "an unknown PROPID stops decoding (MQCN-2.2.2-1)",
+            "a receiver walks past a value only by its type, which the wire does not carry.",
+            "a value of unknown type cannot be skipped, so no reader can go on past it; there "
+            "is one behaviour (E-08 then disregards the message).",
+        ),
+        _item(
+            "E-10",
+            "QueuePathName character set and the `Computer` rule",
+            "the MSMQ 2.0+ QueueName set",
+            "[MS-MQMQ] 2.1.1 gives the QueueName set per MSMQ version, the MSMQ 1.0 one included.",
+        ),
+        _item(
+            "E-11",
+            "Properties beyond the lists of 3.3.5.2",
+            "only the listed PROPIDs",
+            "a sender carries the properties 3.3.5.2 lists; a receiver ignores others (3.2.5.1).",
+        ),
+        _item(
+            "E-12",
+            "Where a deletion's object type comes from",
+            "PropertyValue[1] only where PropertyId[1] is PROPID_D_OBJTYPE",
+            "the object type is PropertyValue[1], whatever PropertyId[1] is.",
+        ),
+        _item(
+            "E-13",
+            "Depth of [MS-MQMQ] value checks for BLOBs, URLs, addresses",
+            "the outer structure of each value is checked",
+            "each value obeys [MS-MQMQ] for its PROPID, its structure included.",
+        ),
+        _item(
+            "E-14",
+            'What "disregard the message" undoes in a Version 1 message',
+            "updates before the disregarded one stay applied",
+            '"perform no further processing" stops at the update; nothing says to undo '
+            "what was done before it.",
+        ),
+        _item(
+            "E-15",
+            "The numeric value of SenderIdentifierType QueueManagerIdentifier",
+            "QueueManagerIdentifier = 2",
+            "the type is named QueueManagerIdentifier; the adapter protocol carries the name.",
+            "a target is judged by the name, never by a number, so no number it picks can "
+            "be failed.",
+        ),
+        _item(
+            "E-16",
+            "HashAlgorithm per MSMQ version (note <12>)",
+            "the table of [MS-MQMQ] note <7>: MSMQ 2.0 uses MD5",
+            "note <12> lists version 2 under MD5 and under SHA1: an MSMQ 2.0 sender may use "
+            "either.",
+        ),
+        _item(
+            "E-17",
+            "ADM attribute names spelt several ways",
+            "the spellings name the same attribute",
+            "the same attribute under each spelling.",
+            "a spelling is no behaviour: whichever name an implementation uses, the attribute "
+            "and its value are the same.",
+        ),
+        _item(
+            "E-18",
+            "A Version 1 message with no updates",
+            "conforming; the server does nothing and dequeues the next",
+            "a count of 0 with an empty Data satisfies 2.2.4; there is nothing to process.",
+            "2.2.4 is satisfied and 3.2.5 processes each of zero updates: one behaviour.",
+        ),
+        _item(
+            "E-19",
+            "The values Set Queue Defaults gives",
+            "the [MS-MQMQ] defaults",
+            "the defaults of [MS-MQDMPR] 3.1.7.1.33, whatever an implementation takes them to be.",
+            "no scenario judges an attribute a creation does not carry, so every set of "
+            "defaults passes; the suite's values only fill its own model.",
+        ),
+        _item(
+            "E-20",
+            "What a receiver does with a message breaking a sender's rule",
+            "the server processes a Version 0x01 message whose announced updates parse",
+            "3.2.5 parses and processes; it gives no receiver a reason to reject a sender's "
+            "violation.",
+            "the words give one behaviour (process); a receiver that also disregards such "
+            "messages is stricter than asked and the scenarios accept it too.",
+        ),
+        _item(
+            "E-21",
+            "The SenderIdentifier of a Version 0x01 message",
+            "the owning queue manager's GUID",
+            "the Identifier of the QueueManager the iDirectoryObject argument references.",
+            '3.3.5.3 names the value exactly; only a reader\'s expectation of a "sender" '
+            "differs, not the words.",
+        ),
+        _item(
+            "E-22",
+            "A queue creation without PROPID_Q_INSTANCE",
+            "the creation names no queue: nothing is created",
+            "Set Queue Defaults, then an Identifier from a property that is not there: the "
+            "queue keeps the default (nil GUID) Identifier and is created.",
+        ),
+        _item(
+            "E-23",
+            "A machine update that names another queue manager",
+            "the local queue manager is left unchanged",
+            "the attributes are set on the local QueueManager, whatever the GuidIdentifier or "
+            "ObjectGuid names.",
+        ),
+        _item(
+            "E-24",
+            "A creation of a queue that already exists",
+            "the existing queue is kept unchanged",
+            "Create Queue with the values the creation gives: the queue is made afresh and "
+            "takes the place of the existing one.",
+        ),
+        _item(
+            "W-01",
+            "PacketSize and the SessionHeader",
+            "PacketSize of a UserMessage stops before the SessionHeader; of an internal packet "
+            "it counts everything",
+            "2.2.19.1 excludes the SessionHeader; [MS-MQDMPR] 3.1.7.1.32 counts the whole packet.",
+            _WIRE_WHY,
+        ),
+        _item(
+            "W-02",
+            "The room of the message body: MessageSize or AllocationBodySize",
+            "the body occupies AllocationBodySize bytes",
+            "the body is MessageSize bytes inside a room of AllocationBodySize bytes.",
+            _WIRE_WHY,
+        ),
+        _item(
+            "W-03",
+            "An administration queue without requested acknowledgments",
+            "acknowledgments need an administration queue; an unused one is accepted",
+            "2.2.19.2 ties the AdminQueue to the acknowledgment flags both ways.",
+            _WIRE_WHY,
+        ),
+        _item(
+            "W-04",
+            "Custom message classes",
+            "a listed value or a custom value within mask 0xE1FF",
+            "2.2.18.1.6 lets an application set a custom class within mask 0xE1FF.",
+            _WIRE_WHY,
+        ),
+        _item(
+            "W-05",
+            "AuthenticationLevel on the wire (Flags.AU / Flags.AS)",
+            "AU and AS are 0 on the wire; a signature says whether the packet is signed",
+            "2.2.20.6 has AU and AS 0 as sent.",
+            _WIRE_WHY,
+        ),
+        _item(
+            "W-06",
+            "ResponseQueue present or not for RQ 0x1 and 0x4",
+            "the table: RQ 0x1 carries nothing, RQ 0x4 a queue number",
+            "the table of 2.2.19.2 gives each RQ value its data type.",
+            _WIRE_WHY,
+        ),
+        _item(
+            "W-07",
+            "Alignment of GUIDs in an MQFFormatNameElement",
+            "every GUID-bearing FormatName starts on a 4-byte boundary",
+            "private and distribution-list GUIDs start on a 4-byte boundary; nothing is said of "
+            "a public one.",
+            _WIRE_WHY,
+        ),
+        _item(
+            "W-08",
+            "Padding inside the SoapHeader",
+            "the Header part and the Body part are each padded to 4 bytes",
+            "2.2.19.1 aligns headers on 4-byte boundaries.",
+            _WIRE_WHY,
+        ),
+        _item(
+            "W-09",
+            "A session acknowledgment riding on an OrderAck or FinalAck",
+            "Flags.SH is allowed on an OrderAck or FinalAck",
+            "a session acknowledgment can ride on any UserMessage Packet, OrderAck and FinalAck "
+            "included.",
+            _WIRE_WHY,
+        ),
+        _item(
+            "W-10",
+            "HashAlgorithm 0x00008003: MD5 or MD4",
+            "MD5",
+            "[MS-MQMQ] 2.2.19.3 and [MS-MQDMPR] 3.1.7.1.32 map 0x00008003 to MD5.",
+            _WIRE_WHY,
+        ),
+    )
 }

@@ -10,7 +10,7 @@ This is what ``mqcn decode``, the reference vectors and the Spark audit all call
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from mqcn_model.codec.message import ChangeNotificationMessage, decode_message
 from mqcn_model.errata import STRICT, SWITCHES, Readings, Switch
@@ -87,7 +87,7 @@ def errata_admitting(buf: bytes) -> tuple[Switch, ...]:
     admitting = []
     for switch in SWITCHES:
         try:
-            decode_message(buf, switch.readings)
+            decode_message(buf, switch.flipped)
         except DecodeError:
             continue
         admitting.append(switch)
@@ -110,8 +110,9 @@ def explain_by_errata(
     if not strict:
         return strict, None
     for switch in SWITCHES:
-        if not getattr(base, switch.field) and not violations_under(
-            replace(base, **{switch.field: True})
-        ):
-            return strict, switch
+        if base.reading_of(switch.errata) != switch.suite:
+            continue
+        for name in switch.others:
+            if not violations_under(base.with_reading(switch.errata, name)):
+                return strict, switch
     return strict, None

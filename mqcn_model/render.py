@@ -18,16 +18,17 @@ from mqcn_model.constants import PROPERTIES
 
 
 def value_to_json(value: object) -> Any:
-    """A property value as JSON: int/bool/str as they are, bytes as hex, GUIDs as text."""
+    """A property value as JSON: int/bool/str as they are, bytes as hex, GUIDs as text.
+
+    A lone surrogate (the lenient reading of errata E-07) stays the code unit it is: JSON
+    carries it as the escape ``"\\ud800"`` (``json.dumps`` writes one; docs/adapter-protocol.md).
+    """
     if isinstance(value, uuid.UUID):
         return str(value)
     if isinstance(value, bytes | bytearray):
         return bytes(value).hex()
     if isinstance(value, tuple):
         return [value_to_json(v) for v in value]
-    if isinstance(value, str):
-        # lone surrogates (lenient reading E-07) are not valid JSON text: escape them
-        return value.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
     return value
 
 

@@ -777,7 +777,10 @@ def hash_of_the_msmq_version(e: Emission, context: SendingContext, r: Readings) 
     """HashAlgorithm is the default of the profile's MSMQ version (3.3.5.3-5 and note <12>,
     both read through errata E-16's table)."""
     wanted = default_hash_algorithm(context.msmq_version)
-    if e.envelope.hash_algorithm is not wanted:
+    allowed = {wanted}
+    if r.note12_hashes and context.msmq_version.startswith("2."):  # E-16: note <12>'s list
+        allowed.add(HashAlgorithm.SHA1)
+    if e.envelope.hash_algorithm not in allowed:
         found = e.envelope.hash_algorithm.name if e.envelope.hash_algorithm else "none"
         yield f"HashAlgorithm is {found}, MSMQ {context.msmq_version} uses {wanted.name}"
 
@@ -992,12 +995,13 @@ def _excused_by_a_reading(
     for switch in SWITCHES:
         if not broken - excused:
             break
-        if getattr(readings, switch.field):
+        if readings.reading_of(switch.errata) != switch.suite:
             continue
-        other = replace(readings, **{switch.field: True})
-        again = replace(emission, verdict=judge(emission.body, other))
-        left = {v.requirement for v in _message_violations(again, context, other)}
-        excused |= broken - left
+        for name in switch.others:
+            other = readings.with_reading(switch.errata, name)
+            again = replace(emission, verdict=judge(emission.body, other))
+            left = {v.requirement for v in _message_violations(again, context, other)}
+            excused |= broken - left
     return frozenset(excused)
 
 

@@ -89,6 +89,7 @@ R_V2_MACHINE = req("MQCN-3.2.5.2-9")
 R_VERSIONS = req("MQCN-1.7-1")
 R_BATCHING = req("MQCN-1.6-3")
 R_WORKGROUP = req("MQCN-3.2.3-6")
+NIL_IDENTIFIER = uuid.UUID(int=0)  # the Identifier Set Queue Defaults leaves (errata E-22)
 
 
 @dataclass(frozen=True, slots=True)
@@ -298,7 +299,10 @@ class NotificationServer:
             return  # a machine "creation" has no processing rule: nothing to do
         if command == Command.DELETE:
             props = update.properties
-            if len(props) < 2 or props[1].propid != PropId.PROPID_D_OBJTYPE:
+            if len(props) < 2:
+                raise _Disregard(R_DELETE_TYPE, "no PropertyValue[1]: object type unknown")
+            named = self.readings.deletion_object_type == "named"  # errata E-12
+            if named and props[1].propid != PropId.PROPID_D_OBJTYPE:
                 raise _Disregard(
                     R_DELETE_TYPE, "PropertyValue[1] is not PROPID_D_OBJTYPE: object type unknown"
                 )
@@ -321,11 +325,15 @@ class NotificationServer:
 
     def _v1_create_queue(self, update: NotificationUpdate, effects: list[Effect]) -> None:
         identifier = update.value_of(PropId.PROPID_Q_INSTANCE)
-        if not isinstance(identifier, uuid.UUID):  # errata E-22: no identity, no queue
-            effects.append(
-                Effect("ignore-update", R_CREATE, {"reason": "creation without PROPID_Q_INSTANCE"})
-            )
-            return
+        if not isinstance(identifier, uuid.UUID):  # errata E-22
+            if self.readings.creation_without_instance == "nothing":  # no identity, no queue
+                effects.append(
+                    Effect(
+                        "ignore-update", R_CREATE, {"reason": "creation without PROPID_Q_INSTANCE"}
+                    )
+                )
+                return
+            identifier = NIL_IDENTIFIER  # the letter: the default Identifier stays
         queue = Queue.with_defaults(identifier)
         changed = []
         for propid in SERVER_QUEUE_CREATE_SETS:
@@ -334,9 +342,11 @@ class NotificationServer:
                 setattr(queue, QUEUE_ATTRIBUTE_OF[propid], update.properties[index].value)
                 changed.append(QUEUE_ATTRIBUTE_OF[propid])
         self._ignore_others(update, set(SERVER_QUEUE_CREATE_SETS), R_CREATE, effects)
-        if queue.Identifier in self.qm.QueueCollection:  # errata E-24: Create Queue fails
-            effects.append(Effect("ignore-update", R_CREATE, {"reason": "the queue exists"}))
-            return
+        existing = self.qm.QueueCollection.get(queue.Identifier)
+        if existing is not None:  # errata E-24
+            carried = {name: getattr(queue, name) for name in changed}
+            if not self._create_existing(existing, queue, carried, R_CREATE, effects):
+                return
         self.qm.QueueCollection[queue.Identifier] = queue
         effects.append(
             Effect(
@@ -369,7 +379,7 @@ class NotificationServer:
 
     def _v1_update_machine(self, update: NotificationUpdate, effects: list[Effect]) -> None:
         named = update.guid_identifier
-        if named is not None and named != self.qm.Identifier:  # errata E-23
+        if self._leaves_local_unchanged(named):  # errata E-23
             effects.append(
                 Effect("ignore-update", R_QM_UPDATE, {"reason": f"names queue manager {named}"})
             )
@@ -382,6 +392,40 @@ class NotificationServer:
                 changed.append(QM_ATTRIBUTE_OF[propid])
         self._ignore_others(update, set(SERVER_QM_UPDATE_SETS), R_QM_UPDATE_IGNORED, effects)
         effects.append(Effect("update-queue-manager", R_QM_UPDATE, {"attributes": changed}))
+
+    def _leaves_local_unchanged(self, named: uuid.UUID | None) -> bool:
+        """Errata E-23: does a machine update naming ``named`` leave the local queue manager
+        unchanged?  Under the suite's reading it does when it names another queue manager;
+        under the letter the local QueueManager is updated whatever it names."""
+        foreign = named is not None and named != self.qm.Identifier
+        return foreign and self.readings.foreign_machine_update == "unchanged"
+
+    def _create_existing(
+        self,
+        existing: Queue,
+        created: Queue,
+        carried: dict[str, Any],
+        requirement: str,
+        effects: list[Effect],
+    ) -> bool:
+        """Errata E-24: a creation of a queue the QueueCollection already holds.
+
+        True when ``created`` is to take its place (``replace``); otherwise the reading was
+        applied here: ``keep`` leaves it, ``merge`` sets the ``carried`` attributes on it,
+        ``disregard`` stops the message."""
+        reading = self.readings.existing_queue_creation
+        if reading == "replace":
+            return True
+        if reading == "disregard":
+            raise _Disregard(requirement, f"queue {existing.Identifier} exists")
+        if reading == "merge":
+            for name, value in carried.items():
+                setattr(existing, READ_NAME_TO_ATTRIBUTE.get(name, name), value)
+            detail = {"queue": str(existing.Identifier), "attributes": sorted(carried)}
+            effects.append(Effect("update-queue", requirement, detail))
+            return False
+        effects.append(Effect("ignore-update", requirement, {"reason": "the queue exists"}))
+        return False
 
     @staticmethod
     def _ignore_others(
@@ -405,10 +449,12 @@ class NotificationServer:
         guid, server = body.object_guid, body.domain_controller
         if body.event == Event.CREATE_QUEUE:
             found = self._read("Queue", guid, V2_QUEUE_READ_ATTRIBUTES, server, effects)
-            if found is not None and guid in self.qm.QueueCollection:  # errata E-24
-                effects.append(Effect("ignore-update", R_V2_CREATE, {"reason": "the queue exists"}))
-            elif found is not None:
-                queue = _queue_from_directory(guid, found)
+            queue = _queue_from_directory(guid, found) if found is not None else None
+            existing = self.qm.QueueCollection.get(guid)
+            if queue is not None and (
+                existing is None
+                or self._create_existing(existing, queue, found or {}, R_V2_CREATE, effects)
+            ):
                 self.qm.QueueCollection[guid] = queue
                 effects.append(
                     Effect(
@@ -426,7 +472,7 @@ class NotificationServer:
                 )
         elif body.event == Event.CHANGE_MACHINE:
             found = self._read("QueueManager", guid, V2_QM_READ_ATTRIBUTES, server, effects)
-            if found is not None and guid != self.qm.Identifier:  # errata E-23
+            if found is not None and self._leaves_local_unchanged(guid):  # errata E-23
                 effects.append(
                     Effect("ignore-update", R_V2_MACHINE, {"reason": f"names queue manager {guid}"})
                 )

@@ -25,7 +25,7 @@ from mqcn_model.constants import (
     SenderIdType,
 )
 from mqcn_model.envelope import Envelope, MessageId
-from mqcn_model.errata import SWITCH_OF, Readings, following
+from mqcn_model.errata import READING_SEPARATOR, STRICT, SWITCH_OF, Readings, following
 from mqcn_model.errors import Violation
 from mqcn_model.judge import errata_admitting, explain_by_errata, judge
 from mqcn_model.profiles import DEFAULT_PROFILE, PROFILES
@@ -38,7 +38,7 @@ from mqcn_model.sending import (
     sending_judgement,
     statement_problem,
 )
-from mqcn_suite.scenarios.expectations import attribute_diff
+from mqcn_suite.scenarios.expectations import attribute_diff, state_fits
 from mqcn_suite.scenarios.fixtures import (
     COMPUTER,
     DS_GUID,
@@ -67,7 +67,7 @@ class Check:
     verdict: str  # pass | fail | claim-fail | warning | info | stopped
     message: str
     errata: str | None = None
-    reading: str | None = None  # strict | lenient
+    reading: str | None = None  # the reading seen (strict, lenient, keep|disregard: any of)
     diff: list[dict[str, Any]] | None = None  # expected against observed, attribute by attribute
     # verdict "stopped": the requirements whose breach kept this one from being judged (the
     # message it needs cannot be read); the report shows "inconclusive (stopped by …)"
@@ -270,36 +270,62 @@ class World:
     def expect_reading(
         self, requirement: str, errata: str, *, strict: bool, lenient: bool, message: str
     ) -> None:
-        """Judge an outcome that depends on errata item ``errata``: either reading passes.
+        """Judge an outcome that depends on the two-reading errata item ``errata``: either
+        reading passes (:meth:`expect_readings` with the readings ``strict`` / ``lenient``
+        say the outcome matches)."""
+        matching = [name for name, ok in (("strict", strict), ("lenient", lenient)) if ok]
+        self.expect_readings(requirement, errata, matching, message=message)
 
-        ``strict`` / ``lenient`` say whether what the target did is what a target following
-        that reading does.  The reading seen is recorded for the report ("Readings
-        followed"); an outcome matching neither fails ``requirement`` as :meth:`expect` does.
+    def expect_readings(
+        self, requirement: str, errata: str, matching: Iterable[str], *, message: str
+    ) -> None:
+        """Judge an outcome that depends on errata item ``errata``: every reading passes.
+
+        ``matching`` names the readings of the item whose outcome is what the target did.
+        Where it is some of them, the check records them for the report ("Readings
+        followed"); where it is all, the scenario cannot tell them apart; only an outcome
+        that no reading gives fails ``requirement`` as :meth:`expect` does.
         """
         switch = SWITCH_OF[errata]
-        if strict and lenient:  # this scenario cannot tell the readings apart
-            self.checks.append(
-                Check(requirement, "pass", f"{message} (either reading of {errata})")
-            )
-        elif strict or lenient:
-            reading = "strict" if strict else "lenient"
-            said = switch.strict if strict else switch.lenient
+        seen = [name for name in switch.names if name in set(matching)]
+        if len(seen) == len(switch.names):  # this scenario cannot tell the readings apart
+            self.checks.append(Check(requirement, "pass", f"{message} (every reading of {errata})"))
+        elif seen:
+            said = " or ".join(f"{name}: {switch.phrase(name)}" for name in seen)
             self._observed(
                 Check(
                     requirement,
                     "pass",
-                    f"{message}: follows the {reading} reading of {errata} ({said})",
+                    f"{message}: follows the {' or '.join(seen)} reading of {errata} ({said})",
                     errata,
-                    reading,
+                    READING_SEPARATOR.join(seen),
                 )
             )
         else:
+            every = "; ".join(f"{name}: {phrase}" for name, phrase in switch.readings)
             self.expect(
                 requirement,
                 False,
-                f"{message}, which neither reading of {errata} allows "
-                f"(strict: {switch.strict}; lenient: {switch.lenient})",
+                f"{message}, which no reading of {errata} allows ({every})",
             )
+
+    def expect_state_by_readings(self, requirement: str, errata: str) -> None:
+        """The queue manager state is what the reference reaches following one of the
+        readings of ``errata`` from this scenario's set-up and deliveries (up to the defaults
+        of a queue it creates, errata E-19: :func:`state_fits`); recorded as
+        :meth:`expect_readings` does."""
+        switch = SWITCH_OF[errata]
+        after, before = self.state(), self.state_before or {}
+        matching = [
+            name
+            for name in switch.names
+            if state_fits(after, self.reference_state(STRICT.with_reading(errata, name)), before)
+        ]
+        diff = attribute_diff(self.state_before or {}, after)
+        changed = "; ".join(describe_change(d) for d in diff[:3]) or "nothing"
+        self.expect_readings(
+            requirement, errata, matching, message=f"the message changed {changed}"
+        )
 
     def _observed(self, check: Check) -> None:
         """Record a check that saw the target follow ``check.reading`` of ``check.errata``.
@@ -311,7 +337,8 @@ class World:
         self.checks.append(check)
         claimed = getattr(getattr(self.target, "pics", None), "claimed_readings", None) or {}
         claim = claimed.get(check.errata or "")
-        if self.reading_claims_binding and claim is not None and claim != check.reading:
+        seen = (check.reading or "").split(READING_SEPARATOR)
+        if self.reading_claims_binding and claim is not None and claim not in seen:
             text = (
                 f"the target claims the {claim} reading of {check.errata}, yet it followed the "
                 f"{check.reading} one here: {check.message}"
@@ -335,7 +362,8 @@ class World:
             )
             return
         switch = admitting[0]
-        lenient = not unchanged and self.state() == self.reference_state(switch.readings)
+        expected = self.reference_state(switch.flipped)
+        lenient = not unchanged and state_fits(after, expected, self.state_before or {})
         self.expect_reading(
             requirement,
             switch.errata,

@@ -220,3 +220,15 @@ def _read_server(world: World, name: str, server: str, requirement: str) -> None
 def _no_read(world: World, requirement: str) -> None:
     reads = world.directory_reads()
     world.expect(requirement, not reads, f"reads made: {reads}")
+
+
+@then(parsers.parse("the outcome is what a reading of errata {errata} gives ({requirement})"))
+def _by_readings(world: World, errata: str, requirement: str) -> None:
+    world.expect_state_by_readings(requirement, errata)
+
+
+@then(parsers.parse("the message left {name} as it was ({requirement})"))
+def _left_as_it_was(world: World, name: str, requirement: str) -> None:
+    key = object_key(name)
+    touched = sorted(k for k in changes(world) if k == key or k.startswith(f"{key}."))
+    world.expect(requirement, not touched, f"the message changed {', '.join(touched)}")

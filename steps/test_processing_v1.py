@@ -175,6 +175,25 @@ def _creation_of_owned(world: World) -> None:
     world.message = v1_body(creation_of(ids, distinctive_creation(ids)))
 
 
+@given(
+    "a Version 0x01 message of a creation of the queue orders with distinctive values and a"
+    " Quota change of the queue orders"
+)
+def _creation_of_owned_then_quota(world: World) -> None:
+    ids = replace(IDS, new_queue=QUEUE_GUID)
+    world.message = v1_body(creation_of(ids, distinctive_creation(ids)), quota_change(IDS))
+
+
+@given(
+    parsers.parse(
+        'a creation of the queue orders carrying only its identifier, the path name "{path}"'
+        ' and the label "{label}"'
+    )
+)
+def _sparse_creation_of_owned(world: World, path: str, label: str) -> None:
+    world.message = v1_body(sparse_creation(replace(IDS, new_queue=QUEUE_GUID), path, label))
+
+
 @given(parsers.parse("a creation of object type 2 naming the queue manager by its {naming}"))
 def _machine_creation(world: World, naming: str) -> None:
     world.message = v1_body(machine_creation(IDS, by_guid=naming == "GuidIdentifier"))

@@ -32,7 +32,7 @@ from mqcn_model.catalog import (
     req,
     sentence_fingerprint,
 )
-from mqcn_model.errata import ERRATA_SWITCHES, LENIENT, STRICT, Readings
+from mqcn_model.errata import ERRATA, LENIENT, STRICT, SWITCHES, Readings
 from mqcn_model.errors import DecodeError, Violation, fail
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -318,35 +318,36 @@ def test_catalog_error_is_a_value_error() -> None:
 def test_every_errata_id_in_the_catalog_exists() -> None:
     referenced = {e for r in CATALOG.values() for e in r.errata}
     assert referenced  # the catalog does use errata
-    assert referenced <= set(ERRATA_SWITCHES), referenced - set(ERRATA_SWITCHES)
+    assert referenced <= set(ERRATA), referenced - set(ERRATA)
 
 
 def test_every_switch_is_a_readings_field_and_every_field_a_switch() -> None:
     fields = {f.name for f in dataclasses.fields(Readings)}
-    switches = [s for s in ERRATA_SWITCHES.values() if s is not None]
-    assert set(switches) <= fields
-    assert sorted(switches) == sorted(fields)  # each field switched by exactly one erratum
-    for errata_id in ERRATA_SWITCHES:
-        assert re.fullmatch(r"E-\d{2}", errata_id)
+    switched = [item.switch.field for item in ERRATA.values() if item.switch is not None]
+    assert sorted(switched) == sorted(fields)  # each field switched by exactly one erratum
+    assert [s.field for s in SWITCHES] == [f.name for f in dataclasses.fields(Readings)]
+    for errata_id in ERRATA:
+        assert re.fullmatch(r"[EW]-\d{2}", errata_id)
 
 
 def test_strict_and_lenient_readings() -> None:
     assert STRICT.is_strict and not LENIENT.is_strict
-    assert not any(STRICT.describe().values())
-    assert all(LENIENT.describe().values())
+    assert not any(v for v in STRICT.describe().values() if isinstance(v, bool))
+    assert all(v for v in LENIENT.describe().values() if isinstance(v, bool))
+    assert all(STRICT.reading_of(s.errata) == s.suite for s in SWITCHES)
     assert not dataclasses.replace(STRICT, trailing_data=True).is_strict
 
 
 def test_errata_document_lists_the_same_items_and_switches() -> None:
     text = (ROOT / "docs" / "errata.md").read_text("utf-8")
-    rows = re.findall(r"^\| (E-\d{2}) \|[^|]*\| (.*?) \|$", text, re.MULTILINE)
+    rows = re.findall(r"^\| ([EW]-\d{2}) \|[^|]*\| (.*?) \|$", text, re.MULTILINE)
     table = {errata_id: switch.strip("`") for errata_id, switch in rows}
-    assert set(table) == set(ERRATA_SWITCHES)
-    for errata_id, switch in ERRATA_SWITCHES.items():
-        if switch is None:
+    assert set(table) == set(ERRATA)
+    for errata_id, item in ERRATA.items():
+        if item.switch is None:
             assert table[errata_id].startswith("—"), errata_id
         else:
-            assert table[errata_id] == switch, errata_id
+            assert table[errata_id] == item.switch.field, errata_id
         assert f"### {errata_id} " in text, f"{errata_id} has no section in docs/errata.md"
 
 

@@ -354,12 +354,13 @@ def test_lenient_human_output_says_lenient() -> None:
 
 
 def test_lone_surrogate_is_escaped_in_both_outputs() -> None:
-    """Lenient E-07 lets a lone surrogate through: neither output may choke on it."""
+    """Lenient E-07 lets a lone surrogate through: neither output may choke on it, and the
+    JSON keeps the code unit as its escape (never U+FFFD; docs/adapter-protocol.md)."""
     buf = creation_message(label="a\ud800b")
     code, document = decode_json(buf, "--lenient")
     assert code == 0
     label = next(p for p in document["message"]["updates"][0]["properties"] if p["propid"] == 108)
-    assert label["value"] == "a\ufffdb"
+    assert label["value"] == "a\ud800b"
     human = invoke("decode", "--hex", buf.hex(), "--lenient")
     assert human.exit_code == 0
     assert '"a\\ud800b"' in human.stdout

@@ -76,7 +76,7 @@ def test_a_member_with_an_errata_item_is_read_under_its_other_reading(defect: De
 def test_a_member_without_an_errata_item_is_refused_by_every_reading(defect: Defect) -> None:
     body = defect.build(IDS)
     assert errata_admitting(body) == ()
-    admitting = [s.errata for s in SWITCHES if judge(body, s.readings).conforming]
+    admitting = [s.errata for s in SWITCHES if judge(body, s.flipped).conforming]
     assert admitting == []
 
 

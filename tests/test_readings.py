@@ -1,10 +1,13 @@
-"""Readings are observed, not declared: a target following either reading of an errata item
+"""Readings are observed, not declared: a target following any reading of an errata item
 (docs/errata.md) passes, and the report names the reading it was seen to follow.
 
-* for **every** errata switch (``mqcn_model.errata.SWITCHES``: a new switch is covered by
-  the parametrisation automatically), the reference following the other reading of that
-  item alone gets no failure, and the report's "Readings followed" names it ``lenient`` —
-  or, for a switch that only changes how the suite judges bytes, ``not observed``;
+* for **every** errata item (``mqcn_model.errata.ERRATA``: a new item is covered by the
+  parametrisation automatically), the item is switchable or says why not, and the reference
+  following each other reading of its switch alone gets no ``fail`` and no ``claim-fail``,
+  and the report's "Readings followed" names that reading — or, for a switch that only
+  changes how the suite judges bytes, ``not observed``;
+* ``reference:letter`` (the letter everywhere) passes and is named ``letter`` overall;
+* a target following the letter on one item and the suite's reading on another is ``mixed``;
 * a target following one reading for PathName and the other for VT_LPWSTR is ``mixed``;
 * a PICS claim that the observations contradict is a warning, never a failure.
 """
@@ -19,7 +22,7 @@ import pytest
 from typer.testing import CliRunner
 
 from mqcn_model.codec.message import decode_message
-from mqcn_model.errata import STRICT, SWITCHES, Switch, following
+from mqcn_model.errata import ERRATA, STRICT, SWITCHES, Item, following
 from mqcn_model.errors import DecodeError
 from mqcn_model.judge import errata_admitting
 from mqcn_model.server import NotificationServer
@@ -49,33 +52,62 @@ def reading_of(document: dict[str, Any], errata: str) -> dict[str, Any]:
     return next(r for r in document["readings"] if r["errata"] == errata)
 
 
-@pytest.mark.parametrize("switch", SWITCHES, ids=[s.errata for s in SWITCHES])
-def test_the_reference_following_the_other_reading_passes_and_is_named(
-    tmp_path: Path, switch: Switch
+@pytest.mark.parametrize("item", ERRATA.values(), ids=list(ERRATA))
+def test_every_item_is_switchable_or_justified_and_every_other_reading_passes(
+    tmp_path: Path, item: Item
 ) -> None:
-    code, document = run(tmp_path, f"reference:{switch.errata}")
+    if item.switch is None:
+        assert item.why_no_switch and item.letter, item.id
+        return
+    switch = item.switch
+    assert switch.others, item.id
+    for name in switch.others:
+        code, document = run(tmp_path / name, f"reference:{switch.errata}={name}")
+        assert failing(document) == {}, name
+        assert code == 0, name
+        entry = reading_of(document, switch.errata)
+        if switch.judging_only:
+            assert entry["observed"] == "not observed", entry
+            continue
+        assert entry["observed"] == name, entry
+        assert entry["scenarios"][name], entry
+        others = [r for r in document["readings"] if r["errata"] != switch.errata]
+        assert all(
+            r["observed"] in ("not observed", STRICT.reading_of(r["errata"])) for r in others
+        ), others
+
+
+def test_the_reference_following_the_letter_passes_and_is_named_letter(tmp_path: Path) -> None:
+    code, document = run(tmp_path, "reference:letter")
     assert failing(document) == {}
     assert code == 0
-    entry = reading_of(document, switch.errata)
-    if switch.judging_only:
-        assert entry["observed"] == "not observed", entry
-    else:
-        assert entry["observed"] == "lenient", entry
-        assert entry["scenarios"]["lenient"] and not entry["scenarios"]["strict"]
-    others = [r for r in document["readings"] if r["errata"] != switch.errata]
-    assert all(r["observed"] in ("strict", "not observed") for r in others), others
+    assert document["readings_overall"] == "letter"
+    for switch in SWITCHES:
+        observed = reading_of(document, switch.errata)["observed"]
+        assert observed in (switch.letter, "not observed"), (switch.errata, observed)
+    for errata in ("E-01", "E-07", "E-12", "E-22", "E-23", "E-24"):
+        assert reading_of(document, errata)["observed"] == ERRATA[errata].switch.letter
+
+
+def test_the_letter_on_one_item_and_the_suite_elsewhere_is_mixed(tmp_path: Path) -> None:
+    code, document = run(tmp_path, "reference:E-12")
+    assert code == 0 and failing(document) == {}
+    assert reading_of(document, "E-12")["followed"] == "letter"
+    assert reading_of(document, "E-24")["followed"] == "suite"
+    assert document["readings_overall"] == "mixed"
 
 
 def test_the_strict_reference_is_seen_to_follow_the_strict_readings(tmp_path: Path) -> None:
     code, document = run(tmp_path, "reference")
     assert code == 0 and failing(document) == {}
+    assert document["readings_overall"] == "suite"
     for switch in SWITCHES:
-        wanted = "not observed" if switch.judging_only else "strict"
+        wanted = "not observed" if switch.judging_only else switch.suite
         # a switch observable only on the sending side is not seen on a strict sender:
         # a conforming message is admitted by both readings
         assert reading_of(document, switch.errata)["observed"] in (wanted, "not observed")
-    for errata in ("E-01", "E-07", "E-14"):
-        assert reading_of(document, errata)["observed"] == "strict"
+    for errata in ("E-01", "E-07", "E-12", "E-14", "E-22", "E-23", "E-24"):
+        assert reading_of(document, errata)["observed"] == STRICT.reading_of(errata)
 
 
 class _MixedServer(NotificationServer):
@@ -175,3 +207,34 @@ def test_errata_admitting_names_the_switch_a_malformed_message_needs() -> None:
     body = DEFECTS["PathName with a lone surrogate"].build(IDS)
     assert [s.errata for s in errata_admitting(body)] == ["E-07"]
     assert errata_admitting(DEFECTS["Command 0x03"].build(IDS)) == ()
+
+
+class _OtherDefaultsServer(NotificationServer):
+    """Set Queue Defaults with a Quota of 0 where the suite's model takes 0xFFFFFFFF (errata
+    E-19 leaves the defaults open)."""
+
+    def _v1_create_queue(self, update: Any, effects: list[Any]) -> None:
+        before = {k: q.Quota for k, q in self.qm.QueueCollection.items()}
+        super()._v1_create_queue(update, effects)
+        for key, queue in self.qm.QueueCollection.items():
+            if queue.Quota == 0xFFFFFFFF and before.get(key) != 0xFFFFFFFF:
+                queue.Quota = 0
+
+
+class LetterWithOtherDefaults(ReferenceTarget):
+    """The letter everywhere, with other queue defaults: a replaced or nil-identified queue
+    takes them."""
+
+    name = "letter-other-defaults"
+    server_class = _OtherDefaultsServer
+
+    def __init__(self) -> None:
+        super().__init__(following("letter"))
+
+
+def test_a_reading_that_creates_a_queue_is_judged_up_to_its_defaults(tmp_path: Path) -> None:
+    code, document = run(tmp_path, "python:tests.test_readings:LetterWithOtherDefaults")
+    assert failing(document) == {}
+    assert code == 0
+    assert reading_of(document, "E-24")["observed"] == "replace"
+    assert reading_of(document, "E-22")["observed"] == "nil-identifier"

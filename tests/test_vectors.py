@@ -25,7 +25,7 @@ import pytest
 from mqcn_model.catalog import CATALOG
 from mqcn_model.codec.propvalue import decode_value
 from mqcn_model.constants import VT
-from mqcn_model.errata import ERRATA_SWITCHES, LENIENT, STRICT, Readings
+from mqcn_model.errata import ERRATA, LENIENT, STRICT, Readings
 from mqcn_model.errors import DecodeError
 from mqcn_model.judge import judge
 from mqcn_model.render import message_to_json, value_to_json
@@ -106,7 +106,11 @@ def assert_invalid(outcome: Outcome, test: dict[str, Any]) -> None:
 
 def errata_readings(test: dict[str, Any]) -> Readings:
     """STRICT with only the switches of the errata named in the test's flags turned on."""
-    switches = {ERRATA_SWITCHES[flag]: True for flag in test["flags"] if ERRATA_SWITCHES.get(flag)}
+    switches = {
+        ERRATA[flag].switch.field: True  # type: ignore[union-attr]
+        for flag in test["flags"]
+        if flag in ERRATA and ERRATA[flag].switch is not None
+    }
     assert switches, "an acceptable vector names an errata item that has a switch"
     return dataclasses.replace(STRICT, **switches)
 
@@ -146,7 +150,7 @@ def test_file_is_consistent(path: Path) -> None:
             assert requirement in CATALOG, f"tcId {test['tcId']}: unknown {requirement}"
         for flag in test["flags"]:
             if flag.startswith("E-"):
-                assert flag in ERRATA_SWITCHES, f"tcId {test['tcId']}: unknown errata {flag}"
+                assert flag in ERRATA, f"tcId {test['tcId']}: unknown errata {flag}"
 
 
 EXPECTED_FILES = {

@@ -347,7 +347,8 @@ def print_readings(console: Console, document: dict[str, Any]) -> None:
     shown = [r for r in document.get("readings", []) if r["observed"] != "not observed"]
     if not shown:
         return
-    console.print("Readings followed (docs/errata.md):")
+    overall = document.get("readings_overall", "not observed")
+    console.print(f"Readings followed (docs/errata.md): {overall}")
     for entry in shown:
         line = Text(f"  {entry['errata']} {entry['observed']}")
         if entry["claimed"]:

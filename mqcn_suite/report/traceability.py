@@ -36,7 +36,7 @@ from functools import cache
 from typing import Any
 
 from mqcn_model.catalog import CATALOG, KEYWORDS, Requirement
-from mqcn_model.errata import READING_NAMES, SWITCHES
+from mqcn_model.errata import READING_SEPARATOR, SWITCHES, Switch
 from mqcn_model.judge import judge
 from mqcn_suite.coverage import Coverage, ScenarioRef
 from mqcn_suite.report.results import ItemResult
@@ -396,46 +396,83 @@ def readings_followed(
 ) -> list[dict[str, Any]]:
     """For every errata switch: the reading the target was seen to follow, and where.
 
-    ``observed`` is ``strict`` or ``lenient`` when every scenario that could tell them apart
-    saw the same one, ``mixed`` when scenarios saw both (e.g. lenient for PathName, strict
-    for VT_LPWSTR), ``not observed`` when none could tell.  ``claimed`` is the PICS claim
-    (None: no claim); a claim that the observations contradict gives ``verdict: warning``.
+    Each check that saw a reading names the readings its outcome fits (one, or several a
+    scenario cannot tell apart: ``keep|disregard``).  ``observed`` is the one reading every
+    such check fits (``keep or disregard`` where several still fit them all), ``mixed`` when
+    no reading fits them all (e.g. lenient for PathName, strict for VT_LPWSTR), ``not
+    observed`` when no scenario could tell.  ``claimed`` is the PICS claim (None: no claim); a
+    claim that some check does not fit gives ``verdict: warning``.
     """
     seen: dict[str, dict[str, list[dict[str, str]]]] = {
-        s.errata: {"strict": [], "lenient": []} for s in SWITCHES
+        s.errata: {name: [] for name in s.names} for s in SWITCHES
     }
+    fits: dict[str, list[set[str]]] = {s.errata: [] for s in SWITCHES}
     for item in results:
         for check in item.checks:
             errata, reading = check.get("errata"), check.get("reading")
-            if errata in seen and reading in READING_NAMES:
-                where = {
-                    "scenario": item.scenario or item.name,
-                    "nodeid": item.nodeid,
-                    "requirement": check["requirement"],
-                }
-                if where not in seen[errata][reading]:
-                    seen[errata][reading].append(where)
+            if errata not in seen or not reading:
+                continue
+            names = {n for n in reading.split(READING_SEPARATOR) if n in seen[errata]}
+            if not names:
+                continue
+            fits[errata].append(names)
+            where = {
+                "scenario": item.scenario or item.name,
+                "nodeid": item.nodeid,
+                "requirement": check["requirement"],
+            }
+            for name in names:
+                if where not in seen[errata][name]:
+                    seen[errata][name].append(where)
     entries = []
     for switch in SWITCHES:
-        by_reading = seen[switch.errata]
-        readings = [r for r in READING_NAMES if by_reading[r]]
-        observed = readings[0] if len(readings) == 1 else "mixed" if readings else "not observed"
+        common = [n for n in switch.names if all(n in f for f in fits[switch.errata])]
+        if not fits[switch.errata]:
+            observed = "not observed"
+        elif not common:
+            observed = "mixed"
+        else:
+            observed = " or ".join(common)
         claim = (claimed or {}).get(switch.errata)
-        contradicted = claim is not None and any(by_reading[r] for r in READING_NAMES if r != claim)
+        contradicted = claim is not None and any(claim not in f for f in fits[switch.errata])
         entries.append(
             {
                 "errata": switch.errata,
                 "topic": switch.topic,
-                "strict": switch.strict,
-                "lenient": switch.lenient,
+                "readings": dict(switch.readings),
+                "suite": switch.suite,
+                "letter": switch.letter,
                 "judging_only": switch.judging_only,
                 "observed": observed,
+                "followed": _followed(switch, common if fits[switch.errata] else None),
                 "claimed": claim,
                 "verdict": "warning" if contradicted else "pass",
-                "scenarios": {r: by_reading[r] for r in READING_NAMES},
+                "scenarios": seen[switch.errata],
             }
         )
     return entries
+
+
+def _followed(switch: Switch, common: list[str] | None) -> str | None:
+    """What the readings seen for ``switch`` say of the target: ``suite`` (only the suite's
+    reading fits), ``letter`` (only the letter fits), ``mixed`` (neither: another reading,
+    or none fits every check); None where nothing was seen or both still fit."""
+    if common is None:
+        return None
+    suite, letter = switch.suite in common, switch.letter in common
+    if suite and letter:
+        return None
+    return "suite" if suite else "letter" if letter else "mixed"
+
+
+def readings_overall(entries: list[dict[str, Any]]) -> str:
+    """One word for every switch together: ``suite`` (the target was seen following the
+    suite's readings), ``letter`` (the letter), ``mixed`` (the letter somewhere and the
+    suite's reading elsewhere, or another reading), ``not observed``."""
+    kinds = {e["followed"] for e in entries if e["followed"] is not None}
+    if not kinds:
+        return "not observed"
+    return kinds.pop() if len(kinds) == 1 else "mixed"
 
 
 def build_traceability(
@@ -457,6 +494,7 @@ def build_traceability(
     replay command; ``stopped``: why the run stopped early (the target kept timing out).
     """
     results = list(results)
+    readings = readings_followed(results, claimed_readings)
     evidence = _gather(results, target, options)
     static = coverage.by_requirement(catalog) if coverage is not None else {}
     requirements = []
@@ -495,7 +533,8 @@ def build_traceability(
         },
         "summary": summarise(requirements),
         "requirements": requirements,
-        "readings": readings_followed(results, claimed_readings),
+        "readings": readings,
+        "readings_overall": readings_overall(readings),
         "features": [
             {"feature": f.feature, "name": f.name, "scenarios": f.scenarios}
             for f in (coverage.features if coverage is not None else [])

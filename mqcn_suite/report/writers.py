@@ -125,11 +125,19 @@ def _umask() -> int:
     return mask
 
 
+def json_text(document: Any) -> str:
+    """``document`` as indented JSON text, non-ASCII characters as they are, and a lone
+    surrogate (errata E-07, lenient) as its ``\\udXXX`` escape: UTF-8 cannot hold it."""
+    text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def _atomic_write(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` through a temporary file, so readers never see half a file."""
     fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as stream:
+        # a lone surrogate in a message (errata E-07) is written as its escape
+        with os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace") as stream:
             stream.write(text)
         os.chmod(temporary, 0o666 & ~_umask())  # as a plain open() would have made it
         os.replace(temporary, path)
@@ -229,6 +237,7 @@ def render_html(document: dict[str, Any]) -> str:
         percent=percent,
         failing=failing,
         readings=document.get("readings", []),
+        readings_overall=document.get("readings_overall", "not observed"),
     )
 
 
@@ -237,9 +246,7 @@ def write_report(directory: Path, document: dict[str, Any]) -> dict[str, Path]:
     validate_traceability(document)
     paths = {TRACEABILITY_JSON: directory / TRACEABILITY_JSON, REPORT_HTML: directory / REPORT_HTML}
     try:
-        _atomic_write(
-            paths[TRACEABILITY_JSON], json.dumps(document, indent=2, ensure_ascii=False) + "\n"
-        )
+        _atomic_write(paths[TRACEABILITY_JSON], json_text(document))
         _atomic_write(paths[REPORT_HTML], render_html(document))
     except OSError as exc:
         raise ReportError(

@@ -2,7 +2,8 @@
 into a :class:`~mqcn_suite.targets.base.Target` (docs/adapter-protocol.md):
 
 * ``reference`` — the embedded sans-IO model (``reference:E-07,E-14``: following the other
-  reading of those errata items);
+  reading of those errata items; ``reference:E-24=merge``: the reading named;
+  ``reference:letter``: the letter of every item);
 * ``python:package.module:factory`` — an in-process adapter;
 * ``exec:COMMAND ARGS…`` — any program speaking the adapter protocol as JSON lines;
 * ``zoo:NAME`` — a faulty variant of the reference (:mod:`mqcn_suite.targets.zoo`), e.g.
@@ -44,8 +45,8 @@ __all__ = [
 ]
 
 TARGET_FORMS = (
-    "'reference', 'reference:E-nn,…', 'python:package.module:factory', 'exec:COMMAND ARGS…' "
-    "or 'zoo:NAME'"
+    "'reference', 'reference:E-nn,…', 'reference:letter', 'python:package.module:factory',"
+    " 'exec:COMMAND ARGS…' or 'zoo:NAME'"
 )
 
 

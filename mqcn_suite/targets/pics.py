@@ -41,7 +41,7 @@ if TYPE_CHECKING:  # imported where used: Spark executors import this module wit
     import jsonschema
 
 SCHEMA_PATH = Path(__file__).with_name("adapter-protocol.schema.json")
-READINGS = ("strict", "lenient")
+READINGS = ("strict", "lenient", "letter")  # the short forms of a readings claim
 PICS_HEADER = (
     "# PICS for mqcn-conformance (adapter protocol 1): which parts of [MS-MQCN] the target\n"
     "# implements. Scenarios outside these claims are reported 'not applicable'.\n"
@@ -150,31 +150,47 @@ EVERYTHING = Pics(
 
 
 def _readings_json(claims: tuple[tuple[str, str], ...]) -> list[str] | dict[str, str]:
-    """The short form ``[strict]`` when one reading is claimed for every switch, else a map."""
-    readings = {reading for _, reading in claims}
-    if len(readings) == 1 and {e for e, _ in claims} == set(SWITCH_OF):
-        return sorted(readings)
+    """The short form (``[strict]``, ``[letter]``) when the claims are exactly that, else a map."""
+    for short in ("strict", "letter", "lenient"):
+        if claims == _everywhere(short):
+            return [short]
     return dict(claims)
 
 
-def _claimed_readings(value: Any) -> tuple[tuple[str, str], ...] | None:
-    """The PICS ``readings`` value as (errata, reading) pairs over every switch, or None.
+def _everywhere(short: str) -> tuple[tuple[str, str], ...]:
+    """What ``readings: [short]`` claims: ``strict`` the suite's reading of every switch,
+    ``letter`` the letter of every switch, ``lenient`` the other reading of every binary one."""
+    if short == "strict":
+        return tuple((s.errata, s.suite) for s in SWITCHES)
+    if short == "letter":
+        return tuple((s.errata, s.letter) for s in SWITCHES)
+    return tuple((s.errata, "lenient") for s in SWITCHES if s.binary)
 
-    ``[strict]`` / ``[lenient]`` claim that reading everywhere; both, or no key, claim
-    nothing; a map claims the items it names.
+
+def _claimed_readings(value: Any) -> tuple[tuple[str, str], ...] | None:
+    """The PICS ``readings`` value as (errata, reading) pairs, or None.
+
+    ``[strict]`` / ``[letter]`` / ``[lenient]`` claim that reading everywhere (see
+    :func:`_everywhere`); several, or no key, claim nothing; a map claims the items it names.
     """
     if value is None:
         return None
     if isinstance(value, list):
         if len(set(value)) != 1:
             return None
-        return tuple((s.errata, value[0]) for s in SWITCHES)
+        return _everywhere(value[0])
     unknown = sorted(set(value) - set(SWITCH_OF))
     if unknown:
         raise PicsError(
             f"PICS: readings: {', '.join(unknown)} is not a switchable errata item "
             f"(switchable: {', '.join(SWITCH_OF)})"
         )
+    for errata, reading in value.items():
+        if reading not in SWITCH_OF[errata].names:
+            raise PicsError(
+                f"PICS: readings: {errata}: {reading!r} is not one of its readings "
+                f"({', '.join(SWITCH_OF[errata].names)})"
+            )
     return tuple(sorted(value.items()))
 
 

@@ -1,9 +1,10 @@
 """The embedded reference target: the sans-IO model of mqcn_model behind the Target interface.
 
-``reference`` follows the strict readings of every errata item; ``reference:E-07,E-14``
-follows the other reading of the items named (docs/errata.md), on both sides: its server
+``reference`` follows the suite's reading of every errata item; ``reference:E-07,E-14``
+follows the other reading of the items named (docs/errata.md), ``reference:E-24=merge`` the
+reading named, ``reference:letter`` the letter of every item — on both sides: its server
 accepts what that reading admits, its client sends what that reading allows.  The suite's
-own tests use these to prove that either reading passes.
+own tests use these to prove that every reading passes.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from mqcn_model.client import NotificationClient
 from mqcn_model.constants import Operation
 from mqcn_model.directory import InMemoryDirectory
 from mqcn_model.envelope import Envelope
-from mqcn_model.errata import LENIENT, STRICT, SWITCH_OF, Readings, followed, following
+from mqcn_model.errata import LENIENT, STRICT, Readings, followed, following, spelt
 from mqcn_model.profiles import PROFILES
 from mqcn_model.server import NotificationServer
 from mqcn_suite.targets.base import Setup, TargetError
@@ -34,9 +35,8 @@ class ReferenceTarget:
 
     def __init__(self, readings: Readings = STRICT) -> None:
         self.readings = readings
-        flipped = [e for e, sw in SWITCH_OF.items() if getattr(readings, sw.field)]
-        if flipped:
-            self.name = f"reference:{','.join(flipped)}"
+        if spelt(readings):
+            self.name = f"reference:{spelt(readings)}"
         self.server: NotificationServer | None = None
         self.client: NotificationClient | None = None
         self.directory = InMemoryDirectory()
@@ -145,10 +145,13 @@ class ReferenceTarget:
 
 
 def reference_following(errata: str) -> ReferenceTarget:
-    """``reference:E-07,E-14``: the reference following the other reading of those items.
+    """``reference:E-07,E-14``: the reference following the other reading of those items
+    (``E-24=merge``: the reading named; ``letter``: the letter of every item).
 
-    >>> reference_following("E-14").name
-    'reference:E-14'
+    >>> reference_following("E-14").name, reference_following("letter").name
+    ('reference:E-14', 'reference:letter')
+    >>> reference_following("E-24=merge").readings.existing_queue_creation
+    'merge'
     """
     names = [e.strip() for e in errata.split(",") if e.strip()]
     try:
