@@ -38,6 +38,7 @@ from mqcn_model.wire import layers as L
 from mqcn_model.wire.common import READING
 from mqcn_model.wire.mqf import ADDRESS_FIXED_SIZE, MultiQueueFormat, encode_mqf
 from mqcn_model.wire.queues import MQFElement, QueueFormat, encode_mqf_element
+from mqcn_model.wire.soap import SoapHeader, encode_soap
 from mqcn_model.wire.usermessage import UserMessage, _decode, finalize
 
 PUBLIC_GUID = uuid.UUID("00112233-4455-6677-8899-aabbccddeeff")
@@ -255,6 +256,24 @@ def test_a_truly_broken_packet_is_still_refused_with_its_structural_id(
         decode_user_message(cut)
     assert info.value.violation == reading.value.violation
     assert info.value.requirement == requirement
+
+
+def test_a_soap_header_read_to_its_letter_is_named_too() -> None:
+    """W-08 (read both ways before this work, silently): a packet whose SoapHeader has no
+    padding between its parts says it was read to the letter."""
+    soap = SoapHeader("ab", "c")
+    packet = notification(soap=soap)
+    wire = encode_user_message(packet)
+    padded = encode_soap(soap)
+    at = wire.index(padded)
+    letter = bytes.fromhex("2003000003000000") + "ab".encode("utf-16-le") + bytes(2)
+    letter += bytes.fromhex("8403000002000000") + "c".encode("utf-16-le") + bytes(2)
+    letter += bytes(-len(letter) % 4)
+    decoded_packet, _ = decode_user_message(resized(wire[:at] + letter + wire[at + len(padded) :]))
+    assert decoded_packet == packet
+    (reading,) = decoded_packet.letter
+    assert (reading.errata, reading.offset) == ("W-08", at + 8 + 6)
+    assert decode_user_message(wire)[0].letter == []
 
 
 # --- the scapy layers build the letter forms ------------------------------------------------------

@@ -88,7 +88,9 @@ def utf16z(buf: bytes, offset: int, end: int, requirement: str, what: str) -> tu
 
 # --- the letter of the wire errata ---------------------------------------------------------------
 
-LETTER_ITEMS = ("W-02", "W-06", "W-07")  # the wire errata whose letter lays bytes out otherwise
+# the wire errata whose letter is tried as a second layout of a whole packet; W-08's letter is
+# read where it stands (by where BodySectionID is) and named the same way
+LETTER_ITEMS = ("W-02", "W-06", "W-07")
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,4 +131,6 @@ class Letter:
         self.used.append(WireReading(errata, offset, note))
 
 
-READING = Letter()  # the suite's reading of every item; never records anything
+READING = (
+    Letter()
+)  # the suite's reading of every item, for a header decoded on its own: records nothing

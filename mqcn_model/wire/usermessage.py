@@ -47,7 +47,7 @@ from mqcn_model.wire import base as B
 from mqcn_model.wire import user as U
 from mqcn_model.wire.acks import FinalAckBody, OrderAckBody, ack_kind, check_ack
 from mqcn_model.wire.base import BaseHeader, decode_base_header, encode_base_header
-from mqcn_model.wire.common import LETTER_ITEMS, READING, Findings, Letter, WireReading, breach
+from mqcn_model.wire.common import LETTER_ITEMS, Findings, Letter, WireReading, breach
 from mqcn_model.wire.debug import DebugHeader, decode_debug, encode_debug
 from mqcn_model.wire.mqf import MultiQueueFormat, decode_mqf, encode_mqf
 from mqcn_model.wire.properties import (
@@ -96,6 +96,7 @@ class UserMessage:
     # the value rules of the wire catalog the packet breaks, in wire order (decoded packets)
     findings: list[Violation] = field(default_factory=list, compare=False)
     # the wire errata read to their letter because the packet's structure adds up only so
+    # (W-02, W-06, W-07), or because a BodySectionID stands only at the letter's place (W-08)
     letter: list[WireReading] = field(default_factory=list, compare=False)
 
     @property
@@ -160,18 +161,33 @@ def decode_user_message(buf: bytes, offset: int = 0) -> tuple[UserMessage, int]:
     if type(buf) is not bytes:
         buf = bytes(buf)
     try:
-        return _decode(buf, offset, READING)
+        return _decode(buf, offset, Letter())
     except DecodeError as refused:
-        for items in LETTER_TRIALS:
+        for items in _letter_trials(buf, offset):
             letter = Letter(items)
             try:
                 message, after = _decode(buf, offset, letter)
             except DecodeError:
                 continue
-            if {reading.errata for reading in letter.used} == items:  # each item mattered
-                message.letter = letter.used
+            if {r.errata for r in letter.used} >= items:  # each item tried mattered
                 return message, after
         raise refused from None
+
+
+def _letter_trials(buf: bytes, offset: int) -> tuple[frozenset[str], ...]:
+    """The :data:`LETTER_TRIALS` that can change how these bytes are read: W-06 only with
+    UserHeader.Flags.RQ 0x1 or 0x4, W-07 only with Flags.MQ (a refused packet costs one
+    decode per trial)."""
+    at = offset + B.BASE_HEADER_SIZE + U.USER_FIXED_SIZE - 4  # UserHeader.Flags
+    if at + 4 > len(buf):
+        return LETTER_TRIALS
+    flags = int.from_bytes(buf[at : at + 4], "little")
+    skip = set()
+    if (flags >> U.RQ_SHIFT) & 7 not in (1, 4):
+        skip.add("W-06")
+    if not flags & U.MQ:
+        skip.add("W-07")
+    return tuple(items for items in LETTER_TRIALS if not items & skip)
 
 
 def _decode(buf: bytes, offset: int, letter: Letter) -> tuple[UserMessage, int]:
@@ -207,7 +223,7 @@ def _decode(buf: bytes, offset: int, letter: Letter) -> tuple[UserMessage, int]:
     if base.debug:
         message.debug, offset = decode_debug(buf, offset, end)
     if user.has(U.HH):
-        message.soap, offset = decode_soap(buf, offset, end, findings)
+        message.soap, offset = decode_soap(buf, offset, end, findings, letter)
     if user.has(U.MQ):
         message.mqf, offset = decode_mqf(buf, offset, end, findings, letter)
     if offset != end:
@@ -230,6 +246,7 @@ def _decode(buf: bytes, offset: int, letter: Letter) -> tuple[UserMessage, int]:
     if kind is not None:
         message.ack = check_ack(kind, base.flags, user, message.properties, start, findings)
     findings.sort(key=_wire_order)
+    message.letter = letter.used
     return message, offset
 
 
