@@ -30,6 +30,7 @@ from mqcn_model.errors import Violation
 
 if TYPE_CHECKING:
     from mqcn_model.wire import Packet as WirePacket
+    from mqcn_model.wire.common import WireReading
 
 # Quarantine reasons (the ``reason`` field); ``detail`` says more in one sentence.
 MID_SESSION = "mid-session-start"  # a stream seen from its middle: bytes before the first packet
@@ -117,6 +118,12 @@ class Message:
     # the wire value rules the packet breaks, then what the 3.3.5.3 sender rules say of its
     # envelope (:func:`mqcn_model.wire.judgement.judge_user_message`)
     findings: tuple[Violation, ...] = ()
+
+    @property
+    def letter(self) -> tuple[WireReading, ...]:
+        """The wire errata read to their letter to decode the packet (W-02, W-06, W-07 of
+        docs/errata.md; empty when the suite's reading reads it)."""
+        return tuple(getattr(self.packet, "letter", ()))
 
 
 @dataclass(frozen=True, slots=True)

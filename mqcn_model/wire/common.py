@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import struct
 import uuid
+from dataclasses import dataclass, field
 
 from mqcn_model.codec.guid import guid_at
 from mqcn_model.errors import DecodeError, Violation, fail
@@ -32,6 +33,8 @@ __all__ = [
     "U32",
     "U64",
     "Findings",
+    "Letter",
+    "WireReading",
     "align4",
     "breach",
     "guid_at",
@@ -81,3 +84,53 @@ def utf16z(buf: bytes, offset: int, end: int, requirement: str, what: str) -> tu
     if len(raw) < 2 or len(raw) % 2 or raw[-2:] != b"\x00\x00":
         raise fail(requirement, offset, f"{what} is not a UTF-16 string ending in 0x0000")
     return raw[:-2].decode("utf-16-le", "surrogatepass"), end
+
+
+# --- the letter of the wire errata ---------------------------------------------------------------
+
+# the wire errata whose letter is tried as a second layout of a whole packet; W-08's letter is
+# read where it stands (by where BodySectionID is) and named the same way
+LETTER_ITEMS = ("W-02", "W-06", "W-07")
+
+
+@dataclass(frozen=True, slots=True)
+class WireReading:
+    """A packet was read to the *letter* of wire errata item ``errata`` (docs/errata.md), not
+    the suite's reading, because its structure adds up only so: ``offset`` is the byte where
+    the two layouts part, ``note`` says how it was read."""
+
+    errata: str
+    offset: int
+    note: str
+    reading: str = "letter"
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "errata": self.errata,
+            "reading": self.reading,
+            "offset": self.offset,
+            "note": self.note,
+        }
+
+    def __str__(self) -> str:
+        return f"{self.errata} read to the {self.reading} at byte {self.offset}: {self.note}"
+
+
+@dataclass(slots=True)
+class Letter:
+    """The errata items whose letter a decoder follows (``items``; empty: the suite's reading
+    everywhere) and the places it did so (``used``, filled by the decoders)."""
+
+    items: frozenset[str] = frozenset()
+    used: list[WireReading] = field(default_factory=list)
+
+    def follows(self, errata: str) -> bool:
+        return errata in self.items
+
+    def read(self, errata: str, offset: int, note: str) -> None:
+        self.used.append(WireReading(errata, offset, note))
+
+
+READING = (
+    Letter()
+)  # the suite's reading of every item, for a header decoded on its own: records nothing

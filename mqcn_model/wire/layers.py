@@ -339,12 +339,14 @@ _QUEUE_CLASSES: dict[str, type[Packet]] = {
 
 
 def _queue_field(name: str, code: Callable[[Packet], int]) -> MultipleTypeField:
-    """The queue field typed by ``code(pkt)`` (DQ, AQ or RQ); no bytes for codes 0 and 1."""
+    """The queue field typed by ``code(pkt)`` (DQ, AQ or RQ); no bytes for codes 0 and 1 when
+    read, and the bytes given when built (``RQ=1`` with a ResponseQueue: W-06's letter; a
+    layout code with ``b""``: the field left out, as W-06's letter writes RQ 4)."""
     choices = []
     for layout, cls in _QUEUE_CLASSES.items():
         codes = {c for c, lay in fast_queues.LAYOUT.items() if lay == layout}
         choices.append((StrictPacketField(name, cls(), cls), lambda p, c=codes: code(p) in c))
-    return MultipleTypeField(choices, StrFixedLenField(name, b"", 0))
+    return MultipleTypeField(choices, StrLenField(name, b"", length_from=lambda p: 0))
 
 
 # --- UserHeader (2.2.19.2) ----------------------------------------------------------------------
@@ -387,9 +389,12 @@ class UserHeader(_Header):
 
 
 def _properties_used(p: Packet) -> int:
+    """The bytes before the padding: those the body room *holds* (MessageBody and BodySlack),
+    so a header whose AllocationBodySize states more than it holds (W-02's letter) is padded
+    after its body."""
     label = len(p.get_field("Label").i2m(p, p.Label))
-    allocation = p.get_field("AllocationBodySize").i2m(p, p.AllocationBodySize)
-    return fast_properties.PROPERTIES_FIXED_SIZE + label + len(p.ExtensionData or b"") + allocation
+    room = len(p.MessageBody or b"") + len(p.BodySlack or b"")
+    return fast_properties.PROPERTIES_FIXED_SIZE + label + len(p.ExtensionData or b"") + room
 
 
 class MessagePropertiesHeader(_Header):
@@ -868,6 +873,7 @@ def _user_message_layer(message: FastUserMessage) -> UserMessagePacket:
             ExtensionData=props.extension,
             MessageBody=props.body,
             BodySlack=props.body_slack,
+            AllocationBodySize=props.declared_allocation,  # None: computed
             **split_bits(MessagePropertiesHeader, "X", 8, props.flags),
         ),
     }

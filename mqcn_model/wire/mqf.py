@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from mqcn_model.catalog import req
 from mqcn_model.errors import fail
-from mqcn_model.wire.common import Findings, align4, breach, need
+from mqcn_model.wire.common import READING, Findings, Letter, align4, breach, need
 from mqcn_model.wire.queues import MQFElement, decode_mqf_element, encode_mqf_element
 
 R_PACKET_SIZE = req("MQMQ-2.2.19.1-3")
@@ -53,7 +53,12 @@ class MultiQueueFormat:
 
 
 def decode_address(
-    buf: bytes, offset: int, end: int, header_id: int, findings: Findings = None
+    buf: bytes,
+    offset: int,
+    end: int,
+    header_id: int,
+    findings: Findings = None,
+    letter: Letter = READING,
 ) -> tuple[list[MQFElement], int, int]:
     """Read one MQFAddressHeader that must carry ``header_id``; (elements, reserved, end)."""
     start = offset
@@ -74,7 +79,7 @@ def decode_address(
     if count > (size - ADDRESS_FIXED_SIZE) // 2:  # every element takes at least 2 bytes
         raise fail(R_ADDRESS_SIZE, start + 8, f"ElementCount {count} cannot fit HeaderSize {size}")
     for _ in range(count):
-        element, offset = decode_mqf_element(buf, offset, stop, start)
+        element, offset = decode_mqf_element(buf, offset, stop, start, letter)
         elements.append(element)
     if start + align4(offset - start) != stop:
         raise fail(
@@ -85,22 +90,25 @@ def decode_address(
     return elements, reserved, stop
 
 
-def encode_address(elements: list[MQFElement], header_id: int, reserved: int = 0) -> bytes:
+def encode_address(
+    elements: list[MQFElement], header_id: int, reserved: int = 0, *, letter: bool = False
+) -> bytes:
+    """One MQFAddressHeader (``letter``: public GUIDs unpadded, W-07's letter)."""
     body = b""
     for element in elements:
-        body += encode_mqf_element(element, ADDRESS_FIXED_SIZE + len(body))
+        body += encode_mqf_element(element, ADDRESS_FIXED_SIZE + len(body), letter=letter)
     size = align4(ADDRESS_FIXED_SIZE + len(body))
     head = _ADDRESS.pack(size, header_id, reserved, len(elements))
     return head + body + bytes(size - ADDRESS_FIXED_SIZE - len(body))
 
 
 def decode_mqf(
-    buf: bytes, offset: int, end: int, findings: Findings = None
+    buf: bytes, offset: int, end: int, findings: Findings = None, letter: Letter = READING
 ) -> tuple[MultiQueueFormat, int]:
     lists = []
     reserved = []
     for header_id in ADDRESS_IDS:
-        elements, spare, offset = decode_address(buf, offset, end, header_id, findings)
+        elements, spare, offset = decode_address(buf, offset, end, header_id, findings, letter)
         lists.append(elements)
         reserved.append(spare)
     need(offset, _SIGNATURE.size, end, R_PACKET_SIZE, "an MQFSignatureHeader")
@@ -119,11 +127,12 @@ def decode_mqf(
     return mqf, after
 
 
-def encode_mqf(mqf: MultiQueueFormat) -> bytes:
+def encode_mqf(mqf: MultiQueueFormat, *, letter: bool = False) -> bytes:
+    """The header's bytes (``letter``: public GUIDs unpadded, as W-07's letter lays them)."""
     parts = [
-        encode_address(mqf.destination, DESTINATION_ID, mqf.reserved[0]),
-        encode_address(mqf.admin, ADMIN_ID, mqf.reserved[1]),
-        encode_address(mqf.response, RESPONSE_ID, mqf.reserved[2]),
+        encode_address(mqf.destination, DESTINATION_ID, mqf.reserved[0], letter=letter),
+        encode_address(mqf.admin, ADMIN_ID, mqf.reserved[1], letter=letter),
+        encode_address(mqf.response, RESPONSE_ID, mqf.reserved[2], letter=letter),
         _SIGNATURE.pack(SIGNATURE_ID, mqf.reserved[3], len(mqf.signature)),
         mqf.signature,
         bytes(align4(len(mqf.signature)) - len(mqf.signature)),

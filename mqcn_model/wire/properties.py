@@ -8,9 +8,12 @@ Layout::
     MessageBody ... padding to a multiple of 4
 
 The body occupies AllocationBodySize bytes, of which the first MessageSize are the body
-(errata W-02: the spec gives the body MessageSize bytes; the Windows sources skip
-AllocationBodySize bytes, and an encrypted body may need the extra room).  The extra room
-is kept in ``body_slack``; the final padding bytes may hold anything and are not kept.
+(errata W-02's reading: the Windows sources skip AllocationBodySize bytes, and an encrypted
+body may need the extra room).  The extra room is kept in ``body_slack``; the final padding
+bytes may hold anything and are not kept.  W-02's letter (MessageBody is MessageSize bytes;
+AllocationBodySize only states a size and moves no reader) is read when the packet's
+structure adds up only so (``Letter``): the body is then MessageSize bytes, no slack, and
+``declared_allocation`` keeps the AllocationBodySize the header states.
 
 Flags bits 0-3 request administration acknowledgments: PA, PR, NA, NR.
 
@@ -28,7 +31,7 @@ from dataclasses import dataclass, field
 from mqcn_model.catalog import req
 from mqcn_model.constants import HashAlgorithm, MessageClass
 from mqcn_model.errors import fail
-from mqcn_model.wire.common import Findings, align4, breach, need
+from mqcn_model.wire.common import READING, Findings, Letter, align4, breach, need
 
 R_PACKET_SIZE = req("MQMQ-2.2.19.1-3")
 R_LABEL_LENGTH = req("MQMQ-2.2.19.3-1")
@@ -72,7 +75,9 @@ class MessageProperties:
     """A decoded (or to-be-built) MessagePropertiesHeader.
 
     ``label`` is None when LabelLength is 0, else the text before its 0x0000 terminator;
-    AllocationBodySize is ``len(body) + len(body_slack)``.
+    AllocationBodySize is ``len(body) + len(body_slack)``, unless ``declared_allocation``
+    states it (a header written to W-02's letter: the body room on the wire is MessageSize
+    bytes whatever AllocationBodySize says).
     """
 
     flags: int = 0
@@ -88,6 +93,7 @@ class MessageProperties:
     body: bytes = b""
     body_slack: bytes = b""
     offset: int = field(default=-1, compare=False)
+    declared_allocation: int | None = None
 
     @property
     def label_length(self) -> int:
@@ -98,6 +104,9 @@ class MessageProperties:
 
     @property
     def allocation_body_size(self) -> int:
+        """AllocationBodySize as the header states it."""
+        if self.declared_allocation is not None:
+            return self.declared_allocation
         return len(self.body) + len(self.body_slack)
 
     @property
@@ -107,17 +116,19 @@ class MessageProperties:
             PROPERTIES_FIXED_SIZE
             + 2 * self.label_length
             + len(self.extension)
-            + self.allocation_body_size
+            + len(self.body)
+            + len(self.body_slack)
         )
 
 
 def decode_properties(
-    buf: bytes, offset: int, end: int, findings: Findings = None
+    buf: bytes, offset: int, end: int, findings: Findings = None, letter: Letter = READING
 ) -> tuple[MessageProperties, int]:
     """Read a MessagePropertiesHeader at ``offset``; return it and the padded end.
 
     A Label that breaks MQMQ-2.2.19.3-2 is kept: its code units before the last one when
-    that one is 0x0000, else all of them."""
+    that one is 0x0000, else all of them.  With ``letter`` following W-02, the body room is
+    MessageSize bytes."""
     start = offset
     need(offset, PROPERTIES_FIXED_SIZE, end, R_PACKET_SIZE, "a MessagePropertiesHeader")
     (
@@ -154,13 +165,23 @@ def decode_properties(
             R_BODY_ROOM, offset + 32, f"MessageSize {size} exceeds AllocationBodySize {allocation}"
         )
     offset += PROPERTIES_FIXED_SIZE
-    variable = 2 * label_length + extension_size + allocation
+    room = allocation
+    declared = None
+    if letter.follows("W-02") and allocation > size:
+        room, declared = size, allocation
+        letter.read(
+            "W-02",
+            start + 36,
+            f"the body room is MessageSize ({size} bytes), not AllocationBodySize "
+            f"({allocation}): the next header follows the body",
+        )
+    variable = 2 * label_length + extension_size + room
     if offset + variable > end:
         raise fail(
             R_FITS,
             start + 52,
             f"Label ({2 * label_length}), ExtensionData ({extension_size}) and the body room "
-            f"({allocation}) need {variable} bytes, {max(0, end - offset)} left in the packet",
+            f"({room}) need {variable} bytes, {max(0, end - offset)} left in the packet",
         )
     label = None
     if label_length:
@@ -175,8 +196,8 @@ def decode_properties(
     extension = bytes(buf[offset : offset + extension_size])
     offset += extension_size
     body = bytes(buf[offset : offset + size])
-    slack = bytes(buf[offset + size : offset + allocation])
-    offset += allocation
+    slack = bytes(buf[offset + size : offset + room])
+    offset += room
     after = start + align4(offset - start)
     need(after, 0, end, R_PACKET_SIZE, "the MessagePropertiesHeader padding")
     properties = MessageProperties(
@@ -193,6 +214,7 @@ def decode_properties(
         body,
         slack,
         start,
+        declared,
     )
     return properties, after
 

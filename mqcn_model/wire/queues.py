@@ -18,7 +18,8 @@ A PrivateQueueFormatNameId carries only the queue number; its host is the source
 manager (code 2), the destination (3) or the administration queue's host (RQ 4).  The
 MQFFormatNameElement (2.2.18.1.4) of the MultiQueueFormatHeader is self-typed instead
 (FormatType 1 public, 2 private, 3 direct, 6 distribution list); its GUIDs start on a 4-byte
-boundary of the header (errata W-07).
+boundary of the header (errata W-07's reading).  W-07's letter, read when a packet adds up
+only so, puts a public element's GUID right after its FormatType.
 
 Text forms are the [MS-MQMQ] 2.1 format names the suite uses (``PRIVATE=<guid>\\<hex>``,
 ``PUBLIC=<guid>``, ``DIRECT=<name>``, ``DL=<guid>``); the queue number is written in hex
@@ -38,7 +39,7 @@ from dataclasses import dataclass
 
 from mqcn_model.catalog import req
 from mqcn_model.errors import fail
-from mqcn_model.wire.common import GUID_SIZE, U16, U32, align4, guid_at, need
+from mqcn_model.wire.common import GUID_SIZE, READING, U16, U32, Letter, align4, guid_at, need
 
 R_DIRECT = req("MQMQ-2.2.18.1.5.2-1")
 R_PACKET_SIZE = req("MQMQ-2.2.19.1-3")
@@ -211,14 +212,26 @@ def _utf16z_scan(buf: bytes, offset: int, end: int) -> int:
 
 
 def decode_mqf_element(
-    buf: bytes, offset: int, end: int, header_start: int
+    buf: bytes, offset: int, end: int, header_start: int, letter: Letter = READING
 ) -> tuple[MQFElement, int]:
-    """Read one MQFFormatNameElement at ``offset`` (``end``: the MQFAddressHeader's end)."""
+    """Read one MQFFormatNameElement at ``offset`` (``end``: the MQFAddressHeader's end).
+
+    With ``letter`` following W-07, a public element's GUID follows its FormatType unpadded
+    (the spec asks alignment only of private and distribution list GUIDs)."""
     need(offset, 2, end, R_MQF_FITS, "a FormatType")
     kind = U16.unpack_from(buf, offset)[0]
     offset += 2
     if kind in (MQF_PUBLIC, MQF_PRIVATE, MQF_DL):
-        offset = header_start + align4(offset - header_start)  # errata W-07
+        aligned = header_start + align4(offset - header_start)  # errata W-07's reading
+        if kind == MQF_PUBLIC and aligned != offset and letter.follows("W-07"):
+            letter.read(
+                "W-07",
+                offset,
+                "the public FormatName's GUID follows its FormatType unpadded "
+                f"(not at the 4-byte boundary {aligned})",
+            )
+        else:
+            offset = aligned
         size = GUID_SIZE + (4 if kind == MQF_PRIVATE else 0)
         need(offset, size, end, R_MQF_FITS, "a format name element")
         element = MQFElement(kind, guid=guid_at(buf, offset))
@@ -234,13 +247,16 @@ def decode_mqf_element(
     raise fail(R_MQF_TYPE, offset - 2, f"FormatType is 0x{kind:04x}, not 1, 2, 3 or 6")
 
 
-def encode_mqf_element(element: MQFElement, position: int) -> bytes:
-    """The bytes of ``element`` when it starts ``position`` bytes into its header."""
+def encode_mqf_element(element: MQFElement, position: int, *, letter: bool = False) -> bytes:
+    """The bytes of ``element`` when it starts ``position`` bytes into its header
+    (``letter``: a public GUID unpadded, as W-07's letter lays it out)."""
     head = U16.pack(element.format_type)
     if element.format_type in (MQF_PUBLIC, MQF_PRIVATE, MQF_DL):
         if element.guid is None:
             raise ValueError("a public, private or distribution list element needs a GUID")
         pad = bytes(align4(position + 2) - position - 2)
+        if letter and element.format_type == MQF_PUBLIC:
+            pad = b""
         tail = b""
         if element.format_type == MQF_PRIVATE:
             if element.private_id is None:

@@ -290,4 +290,5 @@ def packet_to_json(packet: UserMessage | InternalPacket | Ping) -> dict[str, Any
         "multi_queue_format_header": mqf_to_json(packet.mqf) if packet.mqf else None,
         "session_header": session_to_json(packet.session) if packet.session else None,
         "ack_body": _ack(packet.ack),
+        "letter": [reading.to_json() for reading in packet.letter],
     }

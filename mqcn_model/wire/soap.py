@@ -23,7 +23,17 @@ from dataclasses import dataclass
 
 from mqcn_model.catalog import req
 from mqcn_model.errors import fail
-from mqcn_model.wire.common import U16, Findings, align4, breach, need, utf16z
+from mqcn_model.wire.common import (
+    READING,
+    U16,
+    Findings,
+    Letter,
+    WireReading,
+    align4,
+    breach,
+    need,
+    utf16z,
+)
 
 R_PACKET_SIZE = req("MQMQ-2.2.19.1-3")
 R_HEADER_ID = req("MQMQ-2.2.20.7-1")
@@ -70,8 +80,10 @@ def _section_id_at(buf: bytes, offset: int, end: int) -> int | None:
 
 
 def decode_soap(
-    buf: bytes, offset: int, end: int, findings: Findings = None
+    buf: bytes, offset: int, end: int, findings: Findings = None, letter: Letter = READING
 ) -> tuple[SoapHeader, int]:
+    """Read a SoapHeader; a Body part read at the letter's place is noted in ``letter``
+    (whatever items it follows: only that place holds a BodySectionID)."""
     start = offset
     header, reserved, stop = _decode_part(
         buf, offset, end, HEADER_SECTION_ID, R_HEADER_ID, "Header", findings
@@ -83,6 +95,15 @@ def decode_soap(
         and _section_id_at(buf, stop, end) == BODY_SECTION_ID
     ):
         body_at = stop  # the letter of the layout: BodySectionID right after Header
+        if letter is not READING:
+            letter.used.append(
+                WireReading(
+                    "W-08",
+                    stop,
+                    "the Body part follows the Header unpadded (BodySectionID 0x0384 is "
+                    f"there, not at the 4-byte boundary {start + align4(stop - start)})",
+                )
+            )
     body, reserved1, stop = _decode_part(
         buf, body_at, end, BODY_SECTION_ID, R_BODY_ID, "Body", findings
     )

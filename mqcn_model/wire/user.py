@@ -27,13 +27,23 @@ from dataclasses import dataclass
 
 from mqcn_model.catalog import req
 from mqcn_model.errors import fail
-from mqcn_model.wire.common import GUID_SIZE, NIL, Findings, breach, guid_at, need
+from mqcn_model.wire.common import (
+    GUID_SIZE,
+    NIL,
+    READING,
+    Findings,
+    Letter,
+    breach,
+    guid_at,
+    need,
+)
 from mqcn_model.wire.queues import (
     AQ_CODES,
     DQ_CODES,
     QueueFormat,
     decode_queue,
     encode_queue,
+    format_name,
 )
 
 R_PACKET_SIZE = req("MQMQ-2.2.19.1-3")
@@ -164,9 +174,13 @@ class UserHeader:
 
 
 def decode_user_header(
-    buf: bytes, offset: int, end: int, findings: Findings = None
+    buf: bytes, offset: int, end: int, findings: Findings = None, letter: Letter = READING
 ) -> tuple[UserHeader, int]:
-    """Read a UserHeader at ``offset``; ``end`` is where the packet ends (PacketSize)."""
+    """Read a UserHeader at ``offset``; ``end`` is where the packet ends (PacketSize).
+
+    With ``letter`` following W-06, RQ 0x4 has no ResponseQueue field and RQ 0x1 has one,
+    laid out as the administration queue (whose copy it is); ``response`` stays None for
+    both, as the field names no other queue than the 2.2.19.2 text gives."""
     start = offset
     need(offset, USER_FIXED_SIZE, end, R_PACKET_SIZE, "a UserHeader")
     _, _, ttbr, sent, message_id, flags = _FIXED.unpack_from(buf, offset)
@@ -202,12 +216,41 @@ def decode_user_header(
         buf, offset, end, header.dq, start, what="destination"
     )
     header.admin, offset = decode_queue(buf, offset, end, header.aq, start, what="admin")
-    header.response, offset = decode_queue(buf, offset, end, header.rq, start, what="response")
+    if letter.follows("W-06") and header.rq in (1, 4):
+        offset = _letter_response(buf, offset, end, header, start, letter)
+    else:
+        header.response, offset = decode_queue(buf, offset, end, header.rq, start, what="response")
     if flags & CQ:
         need(offset, GUID_SIZE, end, R_PACKET_SIZE, "the ConnectorType")
         header.connector_type = guid_at(buf, offset)
         offset += GUID_SIZE
     return header, offset
+
+
+def _letter_response(
+    buf: bytes, offset: int, end: int, header: UserHeader, start: int, letter: Letter
+) -> int:
+    """W-06's letter of the ResponseQueue for RQ 0x1 and 0x4; the offset after it."""
+    if header.rq == 4:
+        letter.read(
+            "W-06",
+            offset,
+            "RQ 0x4 carries no ResponseQueue field (the response queue is a private queue "
+            "on the administration queue's host, its number not given)",
+        )
+        return offset
+    if header.admin is None:  # AQ 0: no layout to copy, both readings read nothing
+        return offset
+    copy, after = decode_queue(buf, offset, end, header.aq, start, what="response")
+    same = "the same as" if copy == header.admin else "NOT the same as"
+    name = format_name(copy, source=header.source_qm, destination=header.destination_qm)
+    letter.read(
+        "W-06",
+        offset,
+        f"RQ 0x1 carries a ResponseQueue field ({after - offset} bytes, laid out as AQ "
+        f"0x{header.aq:x}: {name}), {same} the AdminQueue",
+    )
+    return after
 
 
 def _check_queue(label: str, code: int, queue: QueueFormat | None) -> None:

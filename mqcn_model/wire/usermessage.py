@@ -17,7 +17,10 @@ the SessionHeader.  :func:`decode_user_message` reads and judges one packet: a *
 requirement broken (sizes, offsets, header presence, lengths: what reading needs) raises a
 DecodeError naming it and the byte offset; a *value rule* broken (acknowledgments without an
 administration queue, a reserved bit, an algorithm, a class...) is a finding in the decoded
-packet's ``findings``, and the packet is read all the same; :func:`encode_user_message`
+packet's ``findings``, and the packet is read all the same.  Where the structure does not
+add up under the suite's reading of wire errata W-02, W-06 and W-07 (docs/errata.md), the
+letter's layout of those items is tried, and a packet read so says which item and where in
+``letter`` (never silently; when both layouts fit, the reading is kept); :func:`encode_user_message`
 writes one, computing PacketSize; :func:`finalize` sets the flag bits that say which headers
 are present, so a packet built from parts encodes.
 
@@ -36,14 +39,15 @@ are present, so a packet built from parts encodes.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from itertools import combinations
 
 from mqcn_model.catalog import req
-from mqcn_model.errors import Violation, fail
+from mqcn_model.errors import DecodeError, Violation, fail
 from mqcn_model.wire import base as B
 from mqcn_model.wire import user as U
 from mqcn_model.wire.acks import FinalAckBody, OrderAckBody, ack_kind, check_ack
 from mqcn_model.wire.base import BaseHeader, decode_base_header, encode_base_header
-from mqcn_model.wire.common import Findings, breach
+from mqcn_model.wire.common import LETTER_ITEMS, Findings, Letter, WireReading, breach
 from mqcn_model.wire.debug import DebugHeader, decode_debug, encode_debug
 from mqcn_model.wire.mqf import MultiQueueFormat, decode_mqf, encode_mqf
 from mqcn_model.wire.properties import (
@@ -91,6 +95,9 @@ class UserMessage:
     ack: OrderAckBody | FinalAckBody | None = field(default=None, compare=False)
     # the value rules of the wire catalog the packet breaks, in wire order (decoded packets)
     findings: list[Violation] = field(default_factory=list, compare=False)
+    # the wire errata read to their letter because the packet's structure adds up only so
+    # (W-02, W-06, W-07), or because a BodySectionID stands only at the letter's place (W-08)
+    letter: list[WireReading] = field(default_factory=list, compare=False)
 
     @property
     def kind(self) -> str:
@@ -135,12 +142,56 @@ def finalize(message: UserMessage) -> UserMessage:
     )
 
 
+# the letter layouts tried, in order, when the reading's does not add up: one item, then two,
+# then all (a sender by the letter may follow it on several items at once)
+LETTER_TRIALS: tuple[frozenset[str], ...] = tuple(
+    frozenset(items)
+    for n in range(1, len(LETTER_ITEMS) + 1)
+    for items in combinations(LETTER_ITEMS, n)
+)
+
+
 def decode_user_message(buf: bytes, offset: int = 0) -> tuple[UserMessage, int]:
     """Read and judge the UserMessage Packet at ``offset``; return it and the offset after it
     (after its SessionHeader, if any).  Raises DecodeError naming the broken structural
-    requirement; the value rules it breaks are in ``packet.findings``."""
+    requirement (under the suite's reading); the value rules it breaks are in
+    ``packet.findings``.  A packet whose structure adds up only under the letter of W-02,
+    W-06 or W-07 is read so, and ``packet.letter`` names each item and the byte where it
+    mattered."""
     if type(buf) is not bytes:
         buf = bytes(buf)
+    try:
+        return _decode(buf, offset, Letter())
+    except DecodeError as refused:
+        for items in _letter_trials(buf, offset):
+            letter = Letter(items)
+            try:
+                message, after = _decode(buf, offset, letter)
+            except DecodeError:
+                continue
+            if {r.errata for r in letter.used} >= items:  # each item tried mattered
+                return message, after
+        raise refused from None
+
+
+def _letter_trials(buf: bytes, offset: int) -> tuple[frozenset[str], ...]:
+    """The :data:`LETTER_TRIALS` that can change how these bytes are read: W-06 only with
+    UserHeader.Flags.RQ 0x1 or 0x4, W-07 only with Flags.MQ (a refused packet costs one
+    decode per trial)."""
+    at = offset + B.BASE_HEADER_SIZE + U.USER_FIXED_SIZE - 4  # UserHeader.Flags
+    if at + 4 > len(buf):
+        return LETTER_TRIALS
+    flags = int.from_bytes(buf[at : at + 4], "little")
+    skip = set()
+    if (flags >> U.RQ_SHIFT) & 7 not in (1, 4):
+        skip.add("W-06")
+    if not flags & U.MQ:
+        skip.add("W-07")
+    return tuple(items for items in LETTER_TRIALS if not items & skip)
+
+
+def _decode(buf: bytes, offset: int, letter: Letter) -> tuple[UserMessage, int]:
+    """:func:`decode_user_message` under one layout of the wire errata (``letter``)."""
     start = offset
     findings: list[Violation] = []
     base, offset = decode_base_header(buf, offset)
@@ -155,7 +206,7 @@ def decode_user_message(buf: bytes, offset: int = 0) -> tuple[UserMessage, int]:
         )
     if base.trace and not base.debug:
         breach(findings, R_TRACE_NEEDS_DEBUG, start + 2, "Flags.TR is set without Flags.DH")
-    user, offset = decode_user_header(buf, offset, end, findings)
+    user, offset = decode_user_header(buf, offset, end, findings, letter)
     if user.has(U.TH) and base.priority:
         breach(
             findings,
@@ -168,13 +219,13 @@ def decode_user_message(buf: bytes, offset: int = 0) -> tuple[UserMessage, int]:
         message.transaction, offset = decode_transaction(buf, offset, end, findings)
     if user.has(U.SH):
         message.security, offset = decode_security(buf, offset, end, findings)
-    message.properties, offset = decode_properties(buf, offset, end, findings)
+    message.properties, offset = decode_properties(buf, offset, end, findings, letter)
     if base.debug:
         message.debug, offset = decode_debug(buf, offset, end)
     if user.has(U.HH):
-        message.soap, offset = decode_soap(buf, offset, end, findings)
+        message.soap, offset = decode_soap(buf, offset, end, findings, letter)
     if user.has(U.MQ):
-        message.mqf, offset = decode_mqf(buf, offset, end, findings)
+        message.mqf, offset = decode_mqf(buf, offset, end, findings, letter)
     if offset != end:
         raise fail(
             R_PACKET_SIZE,
@@ -195,6 +246,7 @@ def decode_user_message(buf: bytes, offset: int = 0) -> tuple[UserMessage, int]:
     if kind is not None:
         message.ack = check_ack(kind, base.flags, user, message.properties, start, findings)
     findings.sort(key=_wire_order)
+    message.letter = letter.used
     return message, offset
 
 

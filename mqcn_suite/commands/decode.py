@@ -418,6 +418,12 @@ def print_packet_verdict(console: Console, verdict: PacketVerdict, readings: Rea
             console.print(Text(title, style="bold cyan"))
             _print_fields(console, [(n, _human_json(n, v)) for n, v in _flatten(view[key])], "  ")
         console.print(f"Absent: {', '.join(absent) or 'none'}")
+        for reading in verdict.packet.letter:
+            console.print(
+                Text("Read to the letter", style="bold yellow"),
+                f"- {reading} (docs/errata.md {reading.errata}: the suite's reading does not "
+                "add up for these bytes)",
+            )
         console.print(Text("Envelope (the Message attributes MS-MQCN reads)", style="bold cyan"))
         if verdict.envelope is not None:
             rows = [(n, _human_json(n, v)) for n, v in _envelope_json(verdict.envelope).items()]
