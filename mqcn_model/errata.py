@@ -367,12 +367,6 @@ def _item(id_: str, topic: str, reading: str, letter: str, why: str | None = Non
     return Item(id_, topic, reading, letter, SWITCH_OF.get(id_), why)
 
 
-_WIRE_WHY = (
-    "the wire codec only frames and reads captured bytes; no target chooses this in a "
-    "scenario (targets talk through the adapter protocol, not MSMQ packets), and the reading "
-    "is the one Windows' own packet code takes, so another would only refuse real traffic."
-)
-
 ERRATA: dict[str, Item] = {
     item.id: item
     for item in (
@@ -555,75 +549,96 @@ ERRATA: dict[str, Item] = {
         _item(
             "W-01",
             "PacketSize and the SessionHeader",
-            "PacketSize of a UserMessage stops before the SessionHeader; of an internal packet "
-            "it counts everything",
-            "2.2.19.1 excludes the SessionHeader; [MS-MQDMPR] 3.1.7.1.32 counts the whole packet.",
-            _WIRE_WHY,
+            "PacketSize of a UserMessage stops before the SessionHeader; of an internal packet it "
+            "counts everything",
+            "2.2.19.1 keeps the SessionHeader out of PacketSize, so a SessionAck written to the "
+            "letter says 20 and its 16-byte SessionHeader follows.",
+            "both forms are framed and decoded (`framing`, `decode_internal`): a receiver reads "
+            "what comes, so neither a sender following the letter nor one following the reading "
+            "is refused, and there is nothing to switch.",
         ),
         _item(
             "W-02",
             "The room of the message body: MessageSize or AllocationBodySize",
             "the body occupies AllocationBodySize bytes",
-            "the body is MessageSize bytes inside a room of AllocationBodySize bytes.",
-            _WIRE_WHY,
+            "MessageBody is MessageSize bytes and the header is padded to 4 bytes after it; "
+            "AllocationBodySize only states the room allocated.",
+            "both layouts are read: a packet whose headers add up only under the letter is "
+            "decoded so and names W-02 in its `letter` list, so there is nothing to switch.",
         ),
         _item(
             "W-03",
             "An administration queue without requested acknowledgments",
             "acknowledgments need an administration queue; an unused one is accepted",
-            "2.2.19.2 ties the AdminQueue to the acknowledgment flags both ways.",
-            _WIRE_WHY,
+            "2.2.19.2 ties the AdminQueue to the acknowledgment flags both ways: present exactly "
+            "when an acknowledgment is requested.",
+            "every packet the letter allows is read and passes under the reading, and "
+            "acknowledgments without an administration queue are a finding (MQMQ-2.2.19.2-9) on a "
+            "decoded packet, never a refusal: no sender is refused for either.",
         ),
         _item(
             "W-04",
             "Custom message classes",
             "a listed value or a custom value within mask 0xE1FF",
-            "2.2.18.1.6 lets an application set a custom class within mask 0xE1FF.",
-            _WIRE_WHY,
+            "MessageClass is one of the MESSAGE_CLASS_VALUES of 2.2.19.3.",
+            "the letter's classes are a subset of what the reading accepts, and any other class "
+            "is a finding (MQMQ-2.2.19.3-3) on a decoded packet, never a refusal.",
         ),
         _item(
             "W-05",
             "AuthenticationLevel on the wire (Flags.AU / Flags.AS)",
             "AU and AS are 0 on the wire; a signature says whether the packet is signed",
-            "2.2.20.6 has AU and AS 0 as sent.",
-            _WIRE_WHY,
+            "AU and AS are 0 as sent (2.2.20.6), and [MS-MQDMPR] 3.1.7.1.31 reads "
+            "AuthenticationLevel from the AU bit.",
+            "a sender by the letter passes (AU or AS set is a finding, not a refusal). Read to "
+            "the letter, a receiver would take the level from a bit that is always 0, so no "
+            "message could ever be authenticated and 3.2.5.1 could process none: that is no "
+            "working behaviour, and the suite's reading is the only one under which the "
+            "authentication rule can be met.",
         ),
         _item(
             "W-06",
             "ResponseQueue present or not for RQ 0x1 and 0x4",
             "the table: RQ 0x1 carries nothing, RQ 0x4 a queue number",
-            "the table of 2.2.19.2 gives each RQ value its data type.",
-            _WIRE_WHY,
+            "the text's list of present codes leaves 0x4 out, so RQ 0x4 carries no ResponseQueue "
+            "field; it names 0x1 both present and absent, so RQ 0x1 may carry one.",
+            "both layouts are read: a packet whose headers add up only under the letter is "
+            "decoded so and names W-06 in its `letter` list, so there is nothing to switch.",
         ),
         _item(
             "W-07",
             "Alignment of GUIDs in an MQFFormatNameElement",
             "every GUID-bearing FormatName starts on a 4-byte boundary",
-            "private and distribution-list GUIDs start on a 4-byte boundary; nothing is said of "
-            "a public one.",
-            _WIRE_WHY,
+            "a public element's GUID follows its FormatType with no padding; only private and "
+            "distribution-list GUIDs start on a 4-byte boundary.",
+            "both layouts are read and a packet read to the letter names W-07; where a public "
+            "element ends its list both layouts fit the sizes and the reading is kept (said "
+            "above), the one place where bytes alone cannot tell the two apart.",
         ),
         _item(
             "W-08",
             "Padding inside the SoapHeader",
             "the Header part and the Body part are each padded to 4 bytes",
-            "2.2.19.1 aligns headers on 4-byte boundaries.",
-            _WIRE_WHY,
+            "BodySectionID follows Header directly; only the SoapHeader as a whole is aligned to "
+            "4 bytes.",
+            "both layouts are read: a SoapHeader without inner padding is decoded so and names "
+            "W-08 in its `letter` list, so there is nothing to switch.",
         ),
         _item(
             "W-09",
             "A session acknowledgment riding on an OrderAck or FinalAck",
             "Flags.SH is allowed on an OrderAck or FinalAck",
-            "a session acknowledgment can ride on any UserMessage Packet, OrderAck and FinalAck "
-            "included.",
-            _WIRE_WHY,
+            "every BaseHeader.Flags bit of an OrderAck or FinalAck is clear, SH included.",
+            "the letter's packets are a subset of what the reading accepts, and any other bit set "
+            "is a finding (MQQB-2.2.4-1) on a decoded packet, never a refusal.",
         ),
         _item(
             "W-10",
             "HashAlgorithm 0x00008003: MD5 or MD4",
             "MD5",
-            "[MS-MQMQ] 2.2.19.3 and [MS-MQDMPR] 3.1.7.1.32 map 0x00008003 to MD5.",
-            _WIRE_WHY,
+            "0x00008003 is MD5 in [MS-MQMQ] 2.2.19.3 and [MS-MQDMPR] 3.1.7.1.32, MD4 in the "
+            "3.1.7.1.31 table.",
+            "the same number travels whatever it is called; no behaviour depends on the name.",
         ),
     )
 }
