@@ -148,3 +148,26 @@ def test_combinations_start_with_the_suite_reading() -> None:
 @pytest.mark.parametrize("module", ["mqcn_model.fitting", "mqcn_suite.pipeline.fuzz"])
 def test_the_doctests_hold(module: str) -> None:
     assert doctest.testmod(importlib.import_module(module)).failed == 0
+
+
+def test_a_queue_created_with_other_defaults_is_judged_up_to_them() -> None:
+    # The letter with another Set Queue Defaults (Quota 0): errata E-19 leaves the defaults
+    # open, and the fuzzer judges a created queue as the scenarios do (state_fits).
+    rows = rows_of("python:tests.test_readings:LetterWithOtherDefaults")
+    assert divergences(rows) == [], divergences(rows)[:2]
+    seen = readings_seen(rows)
+    assert "nil-identifier" in seen["E-22"] and any("replace" in n for n in seen["E-24"])
+
+
+def test_the_command_replays_a_reading_case_as_no_divergence() -> None:
+    from typer.testing import CliRunner
+
+    from mqcn_suite.cli import app
+
+    case = next(r["case"] for r in rows_of("reference:E-22", 200))
+    shown = CliRunner().invoke(
+        app, ["fuzz", "--target", "reference:E-22", "--seed", str(SEED), "--case", str(case)]
+    )
+    assert shown.exit_code == 0, (shown.stdout, shown.stderr)
+    assert "reading: the target follows E-22 nil-identifier" in shown.stdout
+    assert "not a divergence" in shown.stdout
