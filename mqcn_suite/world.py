@@ -25,8 +25,9 @@ from mqcn_model.constants import (
     SenderIdType,
 )
 from mqcn_model.envelope import Envelope, MessageId
-from mqcn_model.errata import READING_SEPARATOR, STRICT, SWITCH_OF, Readings, following
+from mqcn_model.errata import READING_SEPARATOR, SWITCH_OF, Readings, following
 from mqcn_model.errors import Violation
+from mqcn_model.fitting import combinations, state_fits
 from mqcn_model.judge import errata_admitting, explain_by_errata, judge
 from mqcn_model.profiles import DEFAULT_PROFILE, PROFILES
 from mqcn_model.sending import (
@@ -38,7 +39,7 @@ from mqcn_model.sending import (
     sending_judgement,
     statement_problem,
 )
-from mqcn_suite.scenarios.expectations import attribute_diff, state_fits
+from mqcn_suite.scenarios.expectations import attribute_diff
 from mqcn_suite.scenarios.fixtures import (
     COMPUTER,
     DS_GUID,
@@ -312,14 +313,13 @@ class World:
     def expect_state_by_readings(self, requirement: str, errata: str) -> None:
         """The queue manager state is what the reference reaches following one of the
         readings of ``errata`` from this scenario's set-up and deliveries (up to the defaults
-        of a queue it creates, errata E-19: :func:`state_fits`); recorded as
+        of a queue it creates, errata E-19: :func:`~mqcn_model.fitting.state_fits`); recorded as
         :meth:`expect_readings` does."""
-        switch = SWITCH_OF[errata]
         after, before = self.state(), self.state_before or {}
         matching = [
-            name
-            for name in switch.names
-            if state_fits(after, self.reference_state(STRICT.with_reading(errata, name)), before)
+            readings.reading_of(errata)
+            for readings in combinations([SWITCH_OF[errata]])
+            if state_fits(after, self.reference_state(readings), before)
         ]
         diff = attribute_diff(self.state_before or {}, after)
         changed = "; ".join(describe_change(d) for d in diff[:3]) or "nothing"

@@ -677,6 +677,43 @@ def test_fuzz_finds_a_faulty_target(spark: Any, app: typer.Typer, tmp_path: Path
     assert shown.exit_code == 0 and "target and model agree" in shown.stdout
 
 
+def test_fuzz_admits_the_letter_and_names_the_readings_it_saw(
+    spark: Any, app: typer.Typer, tmp_path: Path
+) -> None:
+    # The reference following the letter of every errata item (E-12, E-22, E-23, E-24, ...)
+    # never diverges; the readings it was seen to follow are reading rows, tallied by item in
+    # summary.json and on the terminal (tests/test_fuzz_readings.py: each reading, in process).
+    out = tmp_path / "f"
+    ran = invoke(
+        app,
+        "fuzz",
+        "--target",
+        "reference:letter",
+        "--cases",
+        "400",
+        "--seed",
+        "0",
+        "--out",
+        str(out),
+    )
+    assert ran.exit_code == 0, (ran.stdout, ran.stderr)
+    summary = json.loads((out / "summary.json").read_text())
+    lines = [json.loads(x) for x in (out / "divergences.jsonl").read_text().splitlines()]
+    assert summary["divergences"] == 0 and summary["other_reading"] == len(lines) > 0
+    assert {row["divergence"] for row in lines} == {"reading"}
+    followed = summary["readings_followed"]
+    assert {"E-12", "E-22", "E-23", "E-24"} <= set(followed), followed
+    assert followed["E-22"] == {
+        "nil-identifier": sum("E-22=nil-identifier" in r["readings"] for r in lines)
+    }
+    assert all("replace" in names.split("|") for names in followed["E-24"])
+    assert f"0 divergences (and {len(lines)} reading cases)" in ran.stdout
+    assert (
+        "readings followed (docs/errata.md): E-" in ran.stdout
+        and "E-22 nil-identifier" in ran.stdout
+    )
+
+
 NODE_TARGET = Path(__file__).resolve().parent.parent / "examples" / "node-target" / "target.js"
 
 

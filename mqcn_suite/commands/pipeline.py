@@ -14,10 +14,10 @@ All three take ``--master URL`` (default ``local[2]``) and repeatable ``--conf K
 
 Exit codes (those of every ``mqcn`` command, :class:`~mqcn_suite.commands._common.ExitCode`):
 0 ok; 1 non-conforming or quarantined input found (audit) / divergences found (fuzz, the run
-and ``--case`` alike; stricter-receiver rows are no divergence); 2 usage error, one line on
-stderr (bad master, missing input, a corpus without a body column, an --out that cannot be
-written, --count 0, --cases 0, ...); 3 internal error, one line, no traceback; 4 the target
-kept timing out (fuzz); 5 nothing judged: the audit's input held no message.
+and ``--case`` alike; reading and stricter-receiver rows are no divergence); 2 usage error,
+one line on stderr (bad master, missing input, a corpus without a body column, an --out that
+cannot be written, --count 0, --cases 0, ...); 3 internal error, one line, no traceback; 4 the
+target kept timing out (fuzz); 5 nothing judged: the audit's input held no message.
 
 Everything a command can refuse is refused before Spark starts
 (:mod:`mqcn_suite.pipeline.checks`).
@@ -317,11 +317,14 @@ def _print_audit(console: Console, result: AuditResult) -> None:
 FUZZ_HELP = (
     "Differential fuzzing on Spark: each partition generates valid and malformed messages "
     "(scapy layers, mutated reference vectors), delivers each to the target and to the "
-    "reference model, and records every divergence (state or directory reads differ, or the "
-    "target fails) with its requirement IDs, hex and a replay command. --case I replays one "
-    "case in process. A target stricter than the model where the spec allows it (errata E-20) "
-    "gives stricter-receiver rows, and cases a stopped partition never ran give not-run rows: "
-    "both are written and counted apart, never as divergences.\n\n"
+    "reference model, and records every divergence (state or directory reads that no reading "
+    "of the errata items involved gives, or the target fails) with its requirement IDs, hex "
+    "and a replay command. --case I replays one case in process. A target following another "
+    "reading of an errata item (docs/errata.md; the letter of the spec included) gives reading "
+    "rows naming it, tallied as 'readings followed'; a target stricter than the model where "
+    "the spec allows it (errata E-20) gives stricter-receiver rows, and cases a stopped "
+    "partition never ran give not-run rows: all are written and counted apart, never as "
+    "divergences.\n\n"
     "Exit 0: no divergence. Exit 1: divergences (the same rule for a run and for --case). "
     "Exit 2: usage error (--cases below 1, an --out that is not an empty writable directory: "
     "before Spark starts). Exit 3: internal error. Exit 4: the target kept timing out "
@@ -428,10 +431,12 @@ def fuzz_command(
             check_master(master)
 
         from mqcn_suite.pipeline.fuzz import (
+            READING,
             STRICTER,
             check_fuzz_arguments,
             fuzz,
             is_divergence,
+            readings_line,
             replay,
         )
         from mqcn_suite.pipeline.progress import spark_progress
@@ -469,7 +474,8 @@ def fuzz_command(
                 console.print(Text(f"  replay: {row['replay']}", style="dim"))
             where = f"; divergences in {result.out}" if result.out else ""
             style = "bold red" if result.divergences else "bold green"
-            noted = [f"{result.stricter} {STRICTER} cases, errata E-20"] if result.stricter else []
+            noted = [f"{result.other_reading} {READING} cases"] if result.other_reading else []
+            noted += [f"{result.stricter} {STRICTER} cases, errata E-20"] if result.stricter else []
             noted += [f"{result.not_run} cases not run"] if result.not_run else []
             also = f" (and {'; '.join(noted)})" if noted else ""
             console.print(
@@ -479,6 +485,7 @@ def fuzz_command(
                     style=style,
                 )
             )
+            console.print(readings_line(result.readings_followed))
         not_run = result.not_run
         if not_run:
             typer.echo(
@@ -491,7 +498,7 @@ def fuzz_command(
 
 
 def _print_replay(found: dict[str, Any], as_json: bool) -> None:
-    from mqcn_suite.pipeline.fuzz import STRICTER
+    from mqcn_suite.pipeline.fuzz import READING, STRICTER
 
     if as_json:
         sys.stdout.write(json.dumps(found, indent=2, default=str) + "\n")
@@ -515,6 +522,14 @@ def _print_replay(found: dict[str, Any], as_json: bool) -> None:
                 f"{STRICTER}: {divergence['detail']} -- not a divergence: the target disregarded "
                 "a message that breaks a sender's rule, which the model processes (errata E-20)",
                 style="bold yellow",
+            )
+        )
+    elif divergence["divergence"] == READING:
+        console.print(
+            Text(
+                f"{READING}: the target {divergence['detail']} -- not a divergence: the model "
+                "following that reading does the same (docs/errata.md)",
+                style="bold green",
             )
         )
     else:

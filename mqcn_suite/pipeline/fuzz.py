@@ -12,18 +12,28 @@ model, and for every case does, on both:
 
 The setup (:func:`fuzz_setup`) gives the queue manager queues of its own and a directory that
 knows them, and the generators aim at those objects, so updates, deletions and Version 0x02
-reads have visible effects.  A case *diverges* when the target's state or directory reads
-differ from the model's, or when the target fails where the model did not.  Every divergence
+reads have visible effects.  The target's state and directory reads are judged as the
+scenarios judge them: against the model following the suite's readings first, up to the
+defaults of a queue it creates (errata E-19, :func:`mqcn_model.fitting.state_fits`); where
+they differ, against the model following the other readings of the errata switches the case
+involves (:func:`mqcn_model.fitting.search_readings`: only the switches that change the
+model's outcome, and their combinations).  An outcome some reading gives is a ``reading`` row
+naming the readings it fits (``E-24=replace``), tallied by item and reading in
+``summary.json`` (``readings_followed``) and on the terminal.  A case *diverges* when no
+reading gives the target's state and directory reads, or when the target fails where the
+model did not.  Every divergence
 is written with the requirement IDs involved (what the model's server did -- e.g.
 MQCN-3.2.5.1-4 when it disregarded an unauthenticated message -- plus what
 :func:`mqcn_model.judge.judge` finds in the bytes), the body in hex, and a one-line replay::
 
     mqcn decode --hex 0101...; mqcn fuzz --target reference --seed 7 --case 123
 
-Against ``reference`` the expected number of divergences is 0.  Two other kinds of row are
-written beside the divergences and counted apart, never as divergences (:func:`is_divergence`,
-the one rule for the exit code of a run and of ``--case``): ``stricter-receiver`` (errata
-E-20) and ``not-run`` (a partition stopped calling a target that kept timing out).
+Against ``reference`` -- and against ``reference:letter`` or any other reading of the switches
+-- the expected number of divergences is 0.  Three other kinds of row are written beside the
+divergences and counted apart, never as divergences (:func:`is_divergence`, the one rule for
+the exit code of a run and of ``--case``): ``reading`` (another reading of an errata item,
+docs/errata.md), ``stricter-receiver`` (errata E-20) and ``not-run`` (a partition stopped
+calling a target that kept timing out).
 """
 
 from __future__ import annotations
@@ -43,6 +53,8 @@ import pyarrow as pa
 from mqcn_model.catalog import req
 from mqcn_model.codec import body_buffer
 from mqcn_model.envelope import Envelope
+from mqcn_model.errata import READING_SEPARATOR, STRICT, SWITCH_OF, Readings
+from mqcn_model.fitting import Fit, search_readings, state_fits
 from mqcn_model.judge import judge
 from mqcn_suite.pipeline.checks import check_cases, check_out
 from mqcn_suite.pipeline.errors import TaskFailure
@@ -50,6 +62,7 @@ from mqcn_suite.pipeline.generators import (
     World,
     envelope,
     malformed_message,
+    reading_message,
     row_rng,
     valid_message,
 )
@@ -74,6 +87,9 @@ DIVERGENCES_DIR = "divergences"
 # A target that disregards a non-conforming message the model processes (errata E-20): the
 # row is written and tallied by kind, but it is no divergence and does not fail the run.
 STRICTER = "stricter-receiver"
+# A target whose outcome is what the model gives following another reading of the errata
+# switches the case involves (docs/errata.md): written with the readings, tallied, allowed.
+READING = "reading"
 NOT_RUN = "not-run"  # cases a partition never ran: its target kept timing out
 DIVERGENCES_JSONL = "divergences.jsonl"
 SUMMARY_JSON = "summary.json"
@@ -86,9 +102,11 @@ DIVERGENCE_SCHEMA = pa.schema(
         ("case", pa.int64()),
         ("family", pa.string()),  # generator family: v1:..., v2:..., mutation, defect:<name>, ...
         # state / directory-reads / target-error / model-error: divergences (is_divergence);
-        # stricter-receiver and not-run rows are written too, and counted apart
+        # reading, stricter-receiver and not-run rows are written too, and counted apart
         ("divergence", pa.string()),
         ("requirements", pa.list_(pa.string())),
+        # the readings the target's outcome fits, one per errata item: "E-24=replace|merge"
+        ("readings", pa.list_(pa.string())),
         ("hex", pa.string()),
         ("envelope", pa.string()),  # Envelope.to_json()
         ("model_outcome", pa.string()),
@@ -132,12 +150,24 @@ def fuzz_setup(seed: int) -> Setup:
     )
 
 
+# the share of cases whose effect only an errata reading decides (E-12, E-22: the other items'
+# cases come from the valid and malformed families), so every reading is met in a short run
+READING_SHARE = 0.06
+
+
 def fuzz_case(seed: int, case: int) -> tuple[str, Envelope]:
-    """Case ``case`` of ``seed``: (generator family, envelope). Pure and replayable."""
+    """Case ``case`` of ``seed``: (generator family, envelope). Pure and replayable.
+
+    Half valid messages, :data:`READING_SHARE` messages only a reading decides
+    (:func:`~mqcn_suite.pipeline.generators.reading_message`), the rest malformed."""
     rng = row_rng(seed, case)
     world = fuzz_world(seed)
-    if rng.random() < 0.5:
+    draw = rng.random()
+    if draw < 0.5:
         family, message = valid_message(rng, world)
+        body = body_buffer(message)
+    elif draw < 0.5 + READING_SHARE:
+        family, message = reading_message(rng, world)
         body = body_buffer(message)
     else:
         family, body = malformed_message(rng, world)
@@ -198,12 +228,16 @@ def _differences(a: Any, b: Any, path: str = "", limit: int = 4) -> list[str]:
 def is_divergence(row: dict[str, Any] | None) -> bool:
     """Whether a row of ``divergences/`` is a divergence: the target and the model disagree.
 
-    A ``stricter-receiver`` row (errata E-20) and a ``not-run`` row are written beside the
-    divergences and counted apart: the first is a reading the spec allows, the second a case
-    that never ran (the run's exit code says so on its own).  ``mqcn fuzz`` and ``mqcn fuzz
-    --case I`` both use this one rule for their exit code.
+    A ``reading`` row (another reading of an errata item), a ``stricter-receiver`` row
+    (errata E-20) and a ``not-run`` row are written beside the divergences and counted apart:
+    the first two are behaviours the spec allows, the last a case that never ran (the run's
+    exit code says so on its own).  ``mqcn fuzz`` and ``mqcn fuzz --case I`` both use this one
+    rule for their exit code.
     """
-    return row is not None and row["divergence"] not in (STRICTER, NOT_RUN)
+    return row is not None and row["divergence"] not in ALLOWED
+
+
+ALLOWED = (READING, STRICTER, NOT_RUN)  # row kinds written and counted, never divergences
 
 
 def replay_line(target_name: str, seed: int, case: int, hex_body: str) -> str:
@@ -212,29 +246,96 @@ def replay_line(target_name: str, seed: int, case: int, hex_body: str) -> str:
     return f"{decode}; mqcn fuzz --target {shlex.quote(target_name)} --seed {seed} --case {case}"
 
 
+def _outcome_key(seen: Observation, model: ReferenceTarget) -> str:
+    """What the model did with the case, for telling readings apart: its state, directory
+    reads and error, and what its server did (the kinds of effect: a reading under which the
+    message is processed differs from one under which it is disregarded even where the state
+    ends the same, so a switch that matters only together with another is still found)."""
+    records = model.server.records if model.server is not None else []
+    did = [(r.outcome, [(e.kind, e.requirement) for e in r.effects]) for r in records[-1:]]
+    return json.dumps([seen.state, seen.reads, seen.error, did], sort_keys=True, default=str)
+
+
+def fit_readings(
+    got: Observation, expected: Observation, model: ReferenceTarget, setup: Setup, env: Envelope
+) -> Fit | None:
+    """Which readings of the errata switches the target's outcome fits (None: the suite's do).
+
+    ``expected`` is what ``model`` (following the suite's readings) did with ``env``; only
+    where the target's outcome does not fit it is the model run following other readings
+    (each combination once).
+    """
+    before = got.before or {}
+
+    def fits_outcome(seen: Observation) -> bool:
+        return (
+            seen.error is None
+            and seen.state is not None
+            and got.state is not None
+            and state_fits(got.state, seen.state, before)
+            and got.reads == seen.reads
+        )
+
+    if fits_outcome(expected):
+        return None
+    runs: dict[Readings, tuple[Observation, str]] = {
+        STRICT: (expected, _outcome_key(expected, model))
+    }
+
+    def run(readings: Readings) -> tuple[Observation, str]:
+        if readings not in runs:
+            other = ReferenceTarget(readings=readings)
+            seen = observe(other, setup, env)
+            runs[readings] = (seen, _outcome_key(seen, other))
+        return runs[readings]
+
+    return search_readings(lambda r: run(r)[1], lambda r: fits_outcome(run(r)[0]))
+
+
+def followed_phrase(readings: list[str]) -> str:
+    """``["E-24=replace|merge"]`` as a reader says it: ``E-24 replace or merge (...)``."""
+    said = []
+    for token in readings:
+        errata, _, names = token.partition("=")
+        each = names.split(READING_SEPARATOR)
+        phrases = "; ".join(SWITCH_OF[errata].phrase(n) for n in each)
+        said.append(f"{errata} {' or '.join(each)} ({phrases})")
+    return "follows " + ", ".join(said)
+
+
 def compare_case(
     model: ReferenceTarget, target: Target, target_name: str, setup: Setup, seed: int, case: int
 ) -> dict[str, Any] | None:
-    """The divergence row of case ``case`` (None when target and model agree)."""
+    """The row of case ``case``: None when the target's outcome is what the model following
+    the suite's readings gives; a ``reading`` row when another reading of the errata items
+    involved gives it; else a divergence (or a ``stricter-receiver`` row, errata E-20)."""
     family, env = fuzz_case(seed, case)
     expected = observe(model, setup, env)
     got = observe(target, setup, env)
     if got.not_applicable is not None:
         return None  # the target declines the case: nothing to compare
+    readings: list[str] = []
     if expected.error is not None:
         kind, detail = "model-error", expected.error  # a bug in the suite: report it loudly
     elif got.error is not None:
         kind, detail = "target-error", got.error
-    elif got.state != expected.state:
-        kind, detail = "state", "; ".join(_differences(expected.state, got.state))
-        if got.state == expected.before and not judge(env.body).conforming:
-            # The target disregarded a message that breaks a sender's rule, which the model
-            # processes: stricter than the spec asks, not wrong (errata E-20). Kept, not counted.
-            kind = STRICTER
-    elif got.reads != expected.reads:
-        kind, detail = "directory-reads", "; ".join(_differences(expected.reads, got.reads))
-    else:
+    elif (fit := fit_readings(got, expected, model, setup, env)) is None:
         return None
+    elif fit.fitting:
+        readings = [f"{errata}={names}" for errata, names in fit.followed().items()]
+        kind, detail = READING, followed_phrase(readings)
+    else:
+        involved = ", ".join(s.errata for s in fit.involved)
+        unexplained = f" (no reading of {involved} gives it either)" if involved else ""
+        if got.state is None or not state_fits(got.state, expected.state or {}, got.before or {}):
+            kind, detail = "state", "; ".join(_differences(expected.state, got.state))
+            if got.state == expected.before and not judge(env.body).conforming:
+                # The target disregarded a message that breaks a sender's rule, which the
+                # model processes: stricter than the spec asks, not wrong (errata E-20).
+                kind = STRICTER
+        else:
+            kind, detail = "directory-reads", "; ".join(_differences(expected.reads, got.reads))
+        detail += unexplained if kind != STRICTER else ""
     record = model.server.records[-1] if model.server is not None and model.server.records else None
     requirements: list[str] = []
     if record is not None:
@@ -249,6 +350,7 @@ def compare_case(
         "family": family,
         "divergence": kind,
         "requirements": list(dict.fromkeys(requirements)),
+        "readings": readings,
         "hex": hex_body,
         "envelope": json.dumps(env.to_json(), sort_keys=True),
         "model_outcome": (
@@ -303,6 +405,7 @@ def _not_run(case: int, limit: int) -> dict[str, Any]:
         "family": None,
         "divergence": NOT_RUN,
         "requirements": [],
+        "readings": [],
         "hex": "",
         "envelope": "{}",
         "model_outcome": None,
@@ -349,7 +452,7 @@ def run_cases(
                 cases = batch.column(0).to_pylist()
                 rows = [r for c in cases if (r := one(c))]
                 tally = {n: None for n in DIVERGENCE_SCHEMA.names}
-                tally.update(kind="tally", cases=len(cases), requirements=[])
+                tally.update(kind="tally", cases=len(cases), requirements=[], readings=[])
                 yield pa.RecordBatch.from_pylist([*rows, tally], schema=DIVERGENCE_SCHEMA)
         finally:
             made.close()
@@ -366,8 +469,11 @@ class FuzzResult:
 
     ``cases`` = the cases planned; ``not_run`` of them never ran (the target kept timing
     out); ``divergences`` counts only real disagreements (:func:`is_divergence`), and
-    ``stricter`` the stricter-receiver rows (errata E-20), apart.  ``by_kind`` counts every
-    kind of row, ``by_requirement`` the requirements of the divergences.
+    ``stricter`` the stricter-receiver rows (errata E-20), ``other_reading`` the cases whose
+    outcome another reading of an errata item gives, apart.  ``by_kind`` counts every kind of
+    row, ``by_requirement`` the requirements of the divergences, and ``readings_followed`` the
+    readings the target was seen to follow, by errata item and reading (``{"E-24":
+    {"replace": 9, "replace|merge": 2}}``: several names where the case fits each of them).
     """
 
     target: str
@@ -381,6 +487,8 @@ class FuzzResult:
     out: str | None
     not_run: int = 0
     stricter: int = 0
+    other_reading: int = 0
+    readings_followed: dict[str, dict[str, int]] = field(default_factory=dict)
 
     @property
     def ran(self) -> int:
@@ -395,11 +503,45 @@ class FuzzResult:
             "not_run": self.not_run,
             "divergences": self.divergences,
             "stricter_receiver": self.stricter,
+            "other_reading": self.other_reading,
+            "readings_followed": self.readings_followed,
             "by_requirement": self.by_requirement,
             "by_kind": self.by_kind,
             "seconds": self.seconds,
             "cases_per_second": round(self.ran / self.seconds, 1) if self.seconds else None,
         }
+
+
+def tally_readings(seen: dict[str, int]) -> dict[str, dict[str, int]]:
+    """``{"E-24=replace": 9, ...}`` (counts of a row's ``readings`` entries) by errata item,
+    in the order of docs/errata.md, each item's readings most seen first.
+
+    >>> tally_readings({"E-24=replace": 9, "E-12=positional": 2, "E-24=replace|merge": 3})
+    {'E-12': {'positional': 2}, 'E-24': {'replace': 9, 'replace|merge': 3}}
+    """
+    items: dict[str, dict[str, int]] = {}
+    for token, n in sorted(seen.items(), key=lambda kv: (-kv[1], kv[0])):
+        errata, _, names = token.partition("=")
+        items.setdefault(errata, {})[names] = n
+    return {errata: items[errata] for errata in SWITCH_OF if errata in items}
+
+
+def readings_line(followed: dict[str, dict[str, int]]) -> str:
+    """The terminal's line: which readings the target was seen to follow, with counts.
+
+    >>> readings_line({"E-24": {"replace": 9, "replace|merge": 3}})
+    'readings followed (docs/errata.md): E-24 replace 9, replace or merge 3'
+    >>> readings_line({})
+    "readings followed (docs/errata.md): the suite's (no case needed another)"
+    """
+    if not followed:
+        return "readings followed (docs/errata.md): the suite's (no case needed another)"
+    items = "; ".join(
+        f"{errata} "
+        + ", ".join(f"{names.replace(READING_SEPARATOR, ' or ')} {n}" for names, n in seen.items())
+        for errata, seen in followed.items()
+    )
+    return f"readings followed (docs/errata.md): {items}"
 
 
 def _target_name(target: TargetSpec) -> str:
@@ -468,7 +610,7 @@ def fuzz(
             or 0
         )
         found = frame.filter(F.col("kind") == "divergence").drop("kind", "cases")
-        real = found.filter(~F.col("divergence").isin(STRICTER, NOT_RUN))
+        real = found.filter(~F.col("divergence").isin(*ALLOWED))
         by_requirement = {
             r["requirement"]: r["n"]
             for r in real.select(F.explode("requirements").alias("requirement"))
@@ -480,6 +622,13 @@ def fuzz(
         by_kind = {
             r["divergence"]: r["n"]
             for r in found.groupBy("divergence").agg(F.count(F.lit(1)).alias("n")).collect()
+        }
+        seen = {
+            r["reading"]: r["n"]
+            for r in found.select(F.explode("readings").alias("reading"))
+            .groupBy("reading")
+            .agg(F.count(F.lit(1)).alias("n"))
+            .collect()
         }
         first = [
             r.asDict()
@@ -493,12 +642,12 @@ def fuzz(
         frame.unpersist()
     if int(ran) != cases:
         raise RuntimeError(f"{cases} cases planned but {ran} ran")
-    not_run, stricter = by_kind.get(NOT_RUN, 0), by_kind.get(STRICTER, 0)
+    not_run, stricter, other = (by_kind.get(k, 0) for k in (NOT_RUN, STRICTER, READING))
     result = FuzzResult(
         target=name,
         seed=seed,
         cases=int(ran),
-        divergences=sum(by_kind.values()) - not_run - stricter,
+        divergences=sum(by_kind.values()) - not_run - stricter - other,
         by_requirement=by_requirement,
         by_kind=by_kind,
         sample=first[:sample],
@@ -506,6 +655,8 @@ def fuzz(
         out=str(out_path) if out_path is not None else None,
         not_run=not_run,
         stricter=stricter,
+        other_reading=other,
+        readings_followed=tally_readings(seen),
     )
     if out_path is not None:
         # divergences.jsonl: the first JSONL_LIMIT rows of divergences/ (every kind, each row

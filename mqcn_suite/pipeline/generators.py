@@ -60,6 +60,13 @@ from mqcn_model.constants import (
 from mqcn_model.envelope import Envelope, MessageId
 from mqcn_suite.scenarios.defects import FAMILIES, Defect, every_defect
 from mqcn_suite.scenarios.fixtures import ScenarioIds
+from mqcn_suite.scenarios.messages import (
+    creation_of,
+    deletion_with,
+    distinctive_creation,
+    without_property,
+)
+from mqcn_suite.scenarios.vocabulary import pair_from_text
 
 P = PropId
 _UINT32 = (1 << 32) - 1
@@ -372,6 +379,34 @@ def malformed_message(rng: random.Random, world: World) -> tuple[str, bytes]:
         return f"defect:{defect.name}", body
     _, message = valid_message(rng, world)
     return "mutation", mutate(rng, body_buffer(message, rng.randrange(256)))
+
+
+# --- messages only the readings of an errata item decide ---------------------------------------
+
+# (PropertyId[0], PropertyId[1]) of a deletion whose PropertyValue[1] is 1 (MQDS_QUEUE) though
+# PropertyId[1] is no PROPID_D_OBJTYPE: where its object type comes from is errata E-12
+E12_PAIRS = (
+    ("PROPID_D_SCOPE", "PROPID_Q_JOURNAL"),
+    ("PROPID_D_SCOPE", "PROPID_D_SCOPE"),
+    ("PROPID_D_OBJTYPE", "PROPID_D_SCOPE"),
+    ("PROPID_D_OBJTYPE", "PROPID_Q_QUOTA"),
+)
+
+
+def reading_message(rng: random.Random, world: World) -> tuple[str, ChangeNotificationMessage]:
+    """A Version 0x01 message whose effect only the reading of one errata item decides, and
+    that neither the valid builders nor the catalogue of defects make: ``reading:E-12`` (a
+    deletion whose PropertyId[1] is not PROPID_D_OBJTYPE, with the value 1) or ``reading:E-22``
+    (a queue creation without PROPID_Q_INSTANCE).  Other items' cases come from the other
+    families (a creation of a queue the target owns, E-24; a machine update naming another
+    queue manager, E-23; a lone surrogate, E-07)."""
+    ids = catalogue_ids(rng, world)
+    if rng.random() < 0.5:
+        first, second = rng.choice(E12_PAIRS)
+        pairs = [pair_from_text(first, "1"), pair_from_text(second, "1")]
+        return "reading:E-12", builders.v1_message([deletion_with(ids.queue, pairs, ids.master)])
+    pairs = without_property(distinctive_creation(ids), PropId.PROPID_Q_INSTANCE)
+    return "reading:E-22", builders.v1_message([creation_of(ids, pairs)])
 
 
 # --- envelopes ------------------------------------------------------------------------------------

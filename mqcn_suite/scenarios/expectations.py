@@ -13,7 +13,6 @@ import struct
 import uuid
 from typing import Any
 
-from mqcn_model.adm import Queue
 from mqcn_model.catalog import req
 from mqcn_model.codec.message import ChangeNotificationMessage, decode_message
 from mqcn_model.codec.propvalue import PropertyValue, decode_value, encode_value
@@ -405,40 +404,3 @@ def sparse_creation_problems(queue: dict[str, Any] | None, carried: dict[str, An
             if name != source and value == given:
                 problems.append(f"{name} holds {value!r}, a value the creation gave {source}")
     return problems
-
-
-def state_fits(observed: dict[str, Any], expected: dict[str, Any], before: dict[str, Any]) -> bool:
-    """Is ``observed`` the queue manager state ``expected`` (what the reference reaches),
-    up to the defaults Set Queue Defaults gives (errata E-19)?
-
-    In a queue the reference created or changed, an attribute holding the suite's default
-    may hold any value: the defaults are not MS-MQCN's to say — except the queue's earlier
-    value where that was no default (a queue made afresh from defaults does not keep it; that
-    is what tells replacing a queue from merging into it, E-24).  Every other attribute,
-    every queue and the queue manager must match.
-
-    >>> default = Queue.with_defaults(uuid.UUID(int=1)).to_json()
-    >>> made = {"queue_manager": {}, "queues": {"q": default | {"Label": "x"}}}
-    >>> other = {"queue_manager": {}, "queues": {"q": default | {"Label": "x", "Quota": 0}}}
-    >>> kept = {"queue_manager": {}, "queues": {"q": default | {"Label": "x", "Quota": 9}}}
-    >>> empty = {"queue_manager": {}, "queues": {}}
-    >>> state_fits(other, made, empty), state_fits(other, made, made), state_fits(kept, made, kept)
-    (True, False, False)
-    """
-    if observed.get("queue_manager") != expected.get("queue_manager"):
-        return False
-    queues, wanted = observed.get("queues", {}), expected.get("queues", {})
-    if queues.keys() != wanted.keys():
-        return False
-    default = Queue.with_defaults(uuid.UUID(int=0)).to_json()
-    for guid, queue in wanted.items():
-        earlier = before.get("queues", {}).get(guid)
-        made = earlier != queue
-        for name, value in queue.items():
-            got = queues[guid].get(name)
-            if got == value:
-                continue
-            kept = earlier is not None and got == earlier.get(name) != default.get(name)
-            if not (made and name != "Identifier" and value == default.get(name) and not kept):
-                return False
-    return True
