@@ -164,15 +164,14 @@ def enc_value(vt: VT, value: Any) -> bytes:
 
 def json_value(value: Any) -> Any:
     """The JSON form of a decoded value: GUIDs as lower-case text, bytes as hex, lists as
-    arrays; in strings an unpaired surrogate is shown as U+FFFD (JSON text cannot hold one)."""
+    arrays; a string keeps every code unit, an unpaired surrogate included (errata E-07): the
+    files are written with ``ensure_ascii``, so it travels as the escape ``"\\ud800"``."""
     if isinstance(value, uuid.UUID):
         return str(value)
     if isinstance(value, bytes | bytearray):
         return bytes(value).hex()
     if isinstance(value, list | tuple):
         return [json_value(v) for v in value]
-    if isinstance(value, str):
-        return value.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
     return value
 
 
