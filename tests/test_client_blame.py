@@ -6,19 +6,20 @@ run against ``zoo:sends:<member>`` (:class:`~mqcn_suite.targets.zoo.SendsDefect`
 in one pytest session (``tests/client_blame.py``: the scenarios are collected once, each
 member runs exactly those in which its kind of message is sent).  Then:
 
-* a Version 0x02 member, and a Version 0x01 member no reading can read, fails exactly its
-  requirement and the collateral the catalogue declares (a sender's restatement, a
-  consequence; ``sender_collateral``: what only the sending side's rules see, e.g. a Version
-  0x02 count other than 1 is no count of the one body Data carries), plus the aggregates made
-  of them ("prepare it per 3.3.5.x", :data:`mqcn_model.sending.AGGREGATES`), and nothing
-  else: every requirement that needed the reading is ``inconclusive (stopped by …)``;
+* every member fails exactly its requirement and the collateral the catalogue declares (a
+  sender's restatement, a consequence; ``sender_collateral``: what only the sending side's
+  rules see, e.g. a Version 0x02 count other than 1 is no count of the one body Data
+  carries, a creation whose PathName lacks its computer is not the queue's path), plus the
+  aggregates made of them ("prepare it per 3.3.5.x", :data:`mqcn_model.sending.AGGREGATES`),
+  and nothing else: every requirement that needed the reading is ``inconclusive (stopped
+  by …)``;
 * a member with an errata item warns on its requirement, naming the item, and never fails it
-  (what its bytes still break under that reading, ``under_errata``, fails);
-* a Version 0x01 member some reading reads (a content rule broken, a Command out of range)
-  is caught; that it fails exactly its requirement cannot be asked of it: the catalogue
-  builds it with its own fixed values, which are not the ones a scenario's directory asks
-  the client to send, so the rules comparing the message with the directory see that too
-  (:func:`fitted`).
+  (what it still breaks under that reading, ``under_errata`` and ``sender_collateral``,
+  fails), unless its breach holds under every reading (its requirement is in its
+  ``sender_collateral``: a multicast address no queue in the directory has);
+* a Version 0x01 member some reading reads is a transformation of a conforming message
+  (``Defect.apply``), which the zoo client applies to the very message it was asked for, so
+  the rules comparing it with the directory see only the defect.
 """
 
 from __future__ import annotations

@@ -51,8 +51,8 @@ def set_byte(index: int, value: int, when: When = always) -> Apply:
 
 
 def appended(extra: bytes) -> Apply:
-    """``extra`` after the body buffer (after its spare byte)."""
-    return lambda body: body + extra
+    """``extra`` after the body buffer (after its spare byte) of a Version 0x01 message."""
+    return lambda body: body + extra if body[:1] == b"\x01" else None
 
 
 def _decoded(body: bytes) -> ChangeNotificationMessage | None:
