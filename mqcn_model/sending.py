@@ -44,6 +44,7 @@ codec), a target following the other reading is not failed under that reading.
 
 from __future__ import annotations
 
+import struct
 import uuid
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -54,6 +55,7 @@ from typing import Any
 from mqcn_model.adm import Queue, QueueManager
 from mqcn_model.catalog import CATALOG, req
 from mqcn_model.codec.message import ChangeNotificationMessage, decode_message
+from mqcn_model.codec.propvalue import encode_value
 from mqcn_model.codec.update import NotificationUpdate
 from mqcn_model.constants import (
     DELETE_PROPIDS,
@@ -62,12 +64,14 @@ from mqcn_model.constants import (
     MACHINE_UPDATE_REQUIRED,
     OPERATION_COMMAND,
     OPERATION_EVENT,
+    PROPERTIES,
     QM_ATTRIBUTE_OF,
     QUEUE_ATTRIBUTE_OF,
     QUEUE_CREATE_REQUIRED,
     QUEUE_UPDATE_MODIFIABLE,
     QUEUE_UPDATE_REQUIRED,
     TIME_TO_REACH_QUEUE_SECONDS,
+    VT,
     AuthLevel,
     DeliveryGuarantee,
     Event,
@@ -98,6 +102,7 @@ __all__ = [
     "sending_judgement",
     "sending_violations",
     "statement_problem",
+    "value_mismatch",
 ]
 
 _V1, _V2 = int(Version.DIRECTORY_SERVICE), int(Version.QUEUE_MANAGER)
@@ -647,6 +652,65 @@ def _directory_value(notification: Notification, propid: int) -> tuple[bool, Any
     else:
         name = QUEUE_ATTRIBUTE_OF.get(propid)  # type: ignore[call-overload]
     return (False, None) if name is None else (True, getattr(subject, name))
+
+
+def value_mismatch(
+    vt_requirement: str, propid: int, found: Sequence[Any], wanted: Any
+) -> tuple[str, str] | None:
+    """Which requirement an emitted creation breaks when ``found`` (the value of ``propid``
+    in each update; None: not carried) is not the directory's one ``wanted`` value, and why;
+    None when it is.
+
+    A VT requirement (2.2.3.x, ``vt_requirement``) judges how a value is written, not which
+    value is sent: only a value whose bytes are the directory's value's bytes in another
+    order (a byte-order slip) breaks it.  Any other decodable value is merely another value
+    (3.3.5.2-22: the directory's value is sent); a missing property breaks the creation's
+    property set (3.3.5.2-14), a message with no update at all 3.3.5.2-1.
+
+    >>> from mqcn_model.constants import PropId
+    >>> value_mismatch("MQCN-2.2.3.1-1", PropId.PROPID_Q_BASEPRIORITY, [511], -255)[0]
+    'MQCN-2.2.3.1-1'
+    >>> value_mismatch("MQCN-2.2.3.1-1", PropId.PROPID_Q_BASEPRIORITY, [7], -255)[0]
+    'MQCN-3.3.5.2-22'
+    >>> value_mismatch("MQCN-2.2.3.1-1", PropId.PROPID_Q_BASEPRIORITY, [-255], -255) is None
+    True
+    """
+    name = _propid_name(propid)
+    if [value_to_json(f) for f in found] == [value_to_json(wanted)]:
+        return None
+    if not found:
+        return req("MQCN-3.3.5.2-1"), "the message carries no Notification Update"
+    for value in found:
+        if value is None:
+            return req("MQCN-3.3.5.2-14"), f"the creation does not carry {name}"
+        if value_to_json(value) == value_to_json(wanted):
+            continue
+        if _reordered(PROPERTIES[PropId(propid)].vt, value, wanted):
+            return req(vt_requirement), (
+                f"{name} read as {value_to_json(value)!r}: the bytes of the directory's "
+                f"{value_to_json(wanted)!r} in another order"
+            )
+        return req("MQCN-3.3.5.2-22"), (
+            f"{name} is {value_to_json(value)!r}, the directory holds {value_to_json(wanted)!r}"
+        )
+    found_json = [value_to_json(f) for f in found]
+    return req(vt_requirement), f"{name} read as {found_json}, the directory holds one value"
+
+
+def _propid_name(propid: int) -> str:
+    try:
+        return PropId(propid).name
+    except ValueError:
+        return f"PROPID {propid}"
+
+
+def _reordered(vt: VT, value: Any, wanted: Any) -> bool:
+    """Are the wire bytes of ``value`` those of ``wanted`` in another order?"""
+    try:
+        found_bytes, wanted_bytes = encode_value(vt, value), encode_value(vt, wanted)
+    except (ValueError, TypeError, UnicodeError, OverflowError, struct.error):
+        return False
+    return found_bytes != wanted_bytes and sorted(found_bytes) == sorted(wanted_bytes)
 
 
 @rule("MQCN-3.3.5.2-24", sender=_V1, version_known=True)

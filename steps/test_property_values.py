@@ -5,7 +5,7 @@ from __future__ import annotations
 from pytest_bdd import given, parsers, scenarios, then
 
 from mqcn_model.constants import PROPERTIES
-from mqcn_model.render import value_to_json
+from mqcn_model.sending import value_mismatch
 from mqcn_suite.scenarios.defects import VALUE_DEFECTS
 from mqcn_suite.scenarios.expectations import (
     bool_patterns_misread,
@@ -62,14 +62,11 @@ def _emitted_value(world: World, attribute: str, propid: str, requirement: str) 
     messages = world.emitted_read(requirement)
     if messages is None:  # not read: stopped by what broke (judged instead)
         return
-    updates = [u for m in messages for u in m.updates]
-    found = [value_to_json(propid_values(u).get(propid_named(propid))) for u in updates]
-    wanted = existing_queue(**distinctive_queue_attributes()).to_json()[attribute]
-    world.expect(
-        requirement,
-        found == [wanted],
-        f"{propid} read as {found}, the queue's {attribute} is {wanted!r}",
-    )
+    pid = propid_named(propid)
+    found = [propid_values(u).get(pid) for m in messages for u in m.updates]
+    wanted = getattr(existing_queue(**distinctive_queue_attributes()), attribute)
+    blamed = value_mismatch(requirement, pid, found, wanted)  # a VT slip, or another value
+    world.expect(*(blamed[0], False, blamed[1]) if blamed else (requirement, True, f"{found}"))
 
 
 @given(parsers.parse("the {vt} wire bytes {wire}"))

@@ -5,9 +5,10 @@ A pytest plugin (``-p client_blame``, with ``tests/`` on ``sys.path``) for
 start-up and a collection each; this plugin collects the scenarios once, then for every member
 puts ``zoo:sends:<member>`` (:class:`~mqcn_suite.targets.zoo.SendsDefect`) behind the session's
 target guard and runs again exactly the collected scenarios in which a client of that member's
-Version raises that member's kind of notification (learnt from one reference pass that
-records what each scenario asked of the client).  The reports of each pass go through the
-suite's own :class:`~mqcn_suite.report.ResultCollector` and
+Version sends a message the member's transformation fits (``defect.apply``), or, for a member
+that is only its bytes, raises that member's kind of notification (both learnt from one
+reference pass that records what each scenario asked of the client and what it sent).  The
+reports of each pass go through the suite's own :class:`~mqcn_suite.report.ResultCollector` and
 :func:`~mqcn_suite.report.build_traceability`, so the verdicts are the ones ``mqcn run`` would
 give; they are written as JSON to ``--client-blame-out``: for each member, ``verdicts``
 (``{requirement: verdict}``, failing, warning and stopped ones only, a stopped one written
@@ -41,11 +42,14 @@ class _Recording(ReferenceTarget):
     def __init__(self) -> None:
         super().__init__()
         self.asked: set[tuple[int, str]] = set()
+        self.bodies: list[tuple[int, bytes]] = []  # (client Version, body) of each message
 
     def send_change_notification(self, operation: str, object_id: Any, changed: list[str]) -> Any:
         assert self.client is not None
         self.asked.add((int(self.client.version), operation))
-        return super().send_change_notification(operation, object_id, changed)
+        envelopes = super().send_change_notification(operation, object_id, changed)
+        self.bodies.extend((int(self.client.version), e.body) for e in envelopes)
+        return envelopes
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -92,18 +96,27 @@ def pytest_runtestloop(session: pytest.Session) -> bool:
     METADATA.update({i.nodeid: item_metadata(i, session.config.rootpath) for i in session.items})
     recording = _Recording()
     asked: dict[str, set[tuple[int, str]]] = {}
+    bodies: dict[str, list[tuple[int, bytes]]] = {}
     for item in session.items:  # the reference pass: what each scenario asks of the client
-        recording.asked = set()
+        recording.asked, recording.bodies = set(), []
         guard.inner = recording
         _run(session, [item], "reference")
-        asked[item.nodeid] = recording.asked
+        asked[item.nodeid], bodies[item.nodeid] = recording.asked, recording.bodies
     only = session.config.getoption("--client-blame-only")
     out: dict[str, dict[str, str]] = {}
     for member in sent_by_clients():
         if only is not None and member.name != only:
             continue
-        kind = (defect_version(member), _operation_of(member.build(IDS), IDS).name)
-        items = [i for i in session.items if kind in asked[i.nodeid]]
+        version, apply = defect_version(member), member.apply
+        if apply is not None:  # the items in which some message it fits is sent
+            items = [
+                i
+                for i in session.items
+                if any(v == version and apply(b) is not None for v, b in bodies[i.nodeid])
+            ]
+        else:  # the items that send its kind of message
+            kind = (version, _operation_of(member.build(IDS), IDS).name)
+            items = [i for i in session.items if kind in asked[i.nodeid]]
         guard.inner = SendsDefect(member)
         document = _run(session, items, guard.inner.name)
         shown = [r for r in document["requirements"] if r["verdict"] in SHOWN or r["stopped_by"]]

@@ -43,6 +43,7 @@ from mqcn_suite.scenarios.defects import (
     version_0x02_body,
 )
 from mqcn_suite.scenarios.fixtures import IDS
+from mqcn_suite.scenarios.messages import v2_body
 from mqcn_suite.scenarios.vocabulary import value_from_text
 from mqcn_suite.strategies import defective_messages
 
@@ -78,6 +79,17 @@ def test_a_member_without_an_errata_item_is_refused_by_every_reading(defect: Def
     assert errata_admitting(body) == ()
     admitting = [s.errata for s in SWITCHES if judge(body, s.flipped).conforming]
     assert admitting == []
+
+
+@pytest.mark.parametrize("defect", [d for d in MEMBERS if d.apply], ids=lambda d: d.name)
+def test_a_twisted_member_is_its_transformation_of_a_conforming_twin(defect: Defect) -> None:
+    """One definition: the bytes are ``apply`` of the conforming twin, and ``apply`` fits
+    no Version 0x02 message (the zoo client leaves what it does not fit alone)."""
+    assert defect.apply is not None
+    twin = defect.twin(IDS)
+    assert judge(twin).conforming
+    assert defect.apply(twin) == defect.build(IDS)
+    assert defect.apply(v2_body(2)) is None
 
 
 @pytest.mark.parametrize("form", ACCEPTABLE_FORMS.values(), ids=lambda f: f.name)

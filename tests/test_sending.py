@@ -58,6 +58,7 @@ from mqcn_model.sending import (
     sending_judgement,
     sending_violations,
     statement_problem,
+    value_mismatch,
 )
 from mqcn_suite import strategies
 
@@ -769,3 +770,23 @@ def test_messages_need_the_outgoing_queue_3_3_3_opened() -> None:
     assert found[0].message.startswith("emitted message 1 went to")
     upper = opened | {"destination_format_name": f"PRIVATE={str(QM).upper()}\\3"}
     assert open_queue_violations(upper, QM, scenario.emitted) == []
+
+
+# --- which requirement a value the client wrote differently breaks (2.2.3 vs 3.3.5.2) ---------
+
+
+@pytest.mark.parametrize(
+    ("found", "blamed"),
+    [
+        ([-255], None),  # the directory's value
+        ([511], "MQCN-2.2.3.1-1"),  # 01 ff written ff 01: the VT's byte order slipped
+        ([7], "MQCN-3.3.5.2-22"),  # a well-written other value: not the directory's
+        ([None], "MQCN-3.3.5.2-14"),  # the creation lacks the property
+        ([], "MQCN-3.3.5.2-1"),  # no update at all
+    ],
+)
+def test_a_value_mismatch_blames_the_vt_rule_only_for_a_byte_order_slip(
+    found: list[int | None], blamed: str | None
+) -> None:
+    problem = value_mismatch("MQCN-2.2.3.1-1", PropId.PROPID_Q_BASEPRIORITY, found, -255)
+    assert (problem[0] if problem else None) == blamed

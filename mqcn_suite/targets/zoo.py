@@ -188,14 +188,23 @@ def _operation_of(body: bytes, ids: Any) -> Operation:
 
 
 class _DefectClient(NotificationClient):
-    """Sends the conforming message, except for the kind of message the defect is: that one
-    is replaced by the defect's bytes, built with this client's identities."""
+    """Sends the conforming message, except where the defect applies.  A member written as a
+    transformation (``defect.apply``, :class:`~mqcn_suite.scenarios.defects.catalogue.Twisted`)
+    breaks every message of this client's Version it fits, in place: the rest of the
+    message is the one the client was asked for.  Any other member replaces the kind of
+    message it is by its own bytes, built with this client's identities."""
 
     defect: Any = None  # set by SendsDefect.reset
 
     def send_change_notification(self, operation: Operation, obj: Any, **kwargs: Any) -> Envelope:
         envelope = super().send_change_notification(operation, obj, **kwargs)
-        body = self.defective_body(operation, obj, kwargs.get("owner"))
+        if self.defect is not None and self.defect.apply is not None:  # broken in place
+            from mqcn_suite.scenarios.defects import defect_version
+
+            mine = defect_version(self.defect) == self.version
+            body = self.defect.apply(envelope.body) if mine else None
+        else:
+            body = self.defective_body(operation, obj, kwargs.get("owner"))
         return envelope if body is None else dataclasses.replace(envelope, body=body)
 
     def defective_body(self, operation: Operation, obj: Any, owner: Any) -> bytes | None:

@@ -21,6 +21,14 @@ Three tables (types in :mod:`.catalogue`, members by family in the other modules
 * :data:`ACCEPTABLE_FORMS` -- :class:`AcceptableForm`: odd but conforming Version 0x02 bodies
   a strict reader must still act on (errata E-02, E-03).
 
+A member a sender can commit on any message of its kind is written once, as a
+transformation of the conforming body (:class:`Twisted`, :mod:`.twists`; ``Defect.apply``):
+its ``build`` applies it to the member's conforming twin, and the faulty client
+``zoo:sends:<member>`` applies it to the message it was asked to send, so that a scenario
+sees only that defect.  ``sender_collateral`` names what the sending side's rules see besides
+(a Command 0x03 update is no Command 0x01 update; a path without its computer is not the
+queue's path); for an errata member, what breaks under every reading.
+
 An unknown name is an :class:`UnknownDefectError` naming the known ones:
 
 >>> DEFECTS.named("Command 0x03", "version-0x01").requirement
@@ -41,6 +49,7 @@ from mqcn_suite.scenarios.defects.catalogue import (
     Catalogue,
     Defect,
     Family,
+    Twisted,
     UnknownDefectError,
     ValueDefect,
 )
@@ -57,6 +66,7 @@ __all__ = [
     "Catalogue",
     "Defect",
     "Family",
+    "Twisted",
     "UnknownDefectError",
     "ValueDefect",
     "alternating_stream",

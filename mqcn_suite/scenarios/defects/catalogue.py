@@ -15,10 +15,11 @@ from dataclasses import dataclass, field
 from typing import Generic, Literal, Protocol, TypeVar
 
 from mqcn_model.catalog import req
-from mqcn_model.codec.message import encode_message, v1_message
+from mqcn_model.codec.message import body_buffer, encode_message, v1_message
 from mqcn_model.codec.propvalue import PropertyValue, encode_value
 from mqcn_model.constants import PROPERTIES, VT, PropId
 from mqcn_model.errata import SWITCH_OF
+from mqcn_suite.scenarios.defects import twists
 from mqcn_suite.scenarios.fixtures import ScenarioIds
 from mqcn_suite.scenarios.messages import carrier_update
 
@@ -26,6 +27,24 @@ Family = Literal["version-0x01", "version-0x02", "body", "content", "value"]
 FAMILIES: tuple[Family, ...] = ("version-0x01", "version-0x02", "body", "content", "value")
 Build = Callable[[ScenarioIds], bytes]  # identities -> the body buffer
 Transform = Callable[[bytes, VT], tuple[bytes, bool]]  # value bytes -> (broken, spare byte?)
+Apply = twists.Apply  # a conforming body -> broken (None: does not fit it)
+
+
+@dataclass(frozen=True, slots=True)
+class Twisted:
+    """A member's ``build`` written as a transformation of its conforming twin:
+    ``apply(twin(ids))``.  The one definition of the defect is ``apply``; the catalogue
+    builds the member with it, and a faulty client (``zoo:sends:<member>``) applies it to the
+    message it was about to send (:mod:`.twists`)."""
+
+    twin: Build
+    apply: Apply
+
+    def __call__(self, ids: ScenarioIds) -> bytes:
+        broken = self.apply(self.twin(ids))
+        if broken is None:
+            raise ValueError("a twisted defect does not fit its own twin")
+        return broken
 
 
 def _check_errata(errata: str | None) -> None:
@@ -61,7 +80,10 @@ class Defect:
     misaligned: bool = False
     # what a client that sends these bytes breaks besides ``breaks``, judged by the rules of
     # the sending side (mqcn_model.sending) where the bytes alone say nothing of it: a Version
-    # 0x02 count other than 1 is also no count of what Data carries (MQCN-2.2.4-2)
+    # 0x02 count other than 1 is also no count of what Data carries (MQCN-2.2.4-2); a PathName
+    # with a lone surrogate is, under the reading that reads it, no longer the queue's path
+    # (MQCN-3.3.5.2-7).  For an errata member these hold under every reading, so a member
+    # naming its own ``requirement`` here fails it even where the errata item admits the bytes
     sender_collateral: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
@@ -81,6 +103,17 @@ class Defect:
         """Every requirement the strict readings find broken in the built bytes."""
         return frozenset((self.requirement, *self.collateral))
 
+    @property
+    def apply(self) -> Apply | None:
+        """The defect as a transformation of a conforming body (:class:`Twisted`), or None
+        where the member is only its built bytes."""
+        return self.build.apply if isinstance(self.build, Twisted) else None
+
+    @property
+    def twin(self) -> Build:
+        """The conforming message this member breaks (its own build if it has no twin)."""
+        return self.build.twin if isinstance(self.build, Twisted) else self.build
+
 
 @dataclass(frozen=True, slots=True)
 class ValueDefect:
@@ -97,6 +130,11 @@ class ValueDefect:
     apply: Transform = field(repr=False, compare=False)
     errata: str | None = None
     family: Family = "value"
+    # the broken value is still followed where the conforming one was (only its content
+    # changed): the defect fits a value anywhere in a message, not only the last one
+    keeps_layout: bool = False
+    # what a client sending it breaks on the sending side (see Defect.sender_collateral)
+    sender_collateral: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         for requirement in self.breaks.values():
@@ -128,13 +166,20 @@ class ValueDefect:
     def carried(self, propid: PropId, value: PropertyValue) -> Defect:
         """This defect on the carrier of ``value`` as ``propid``, as a :class:`Defect`."""
         vt = PROPERTIES[propid].vt
+        build: Build = lambda ids: self.message(propid, value, ids)  # noqa: E731
+        if self.keeps_layout:  # the same defect on the value wherever a message carries it
+            twin: Build = lambda ids: body_buffer(v1_message([carrier_update(propid, value, ids)]))  # noqa: E731
+            build = Twisted(
+                twin, twists.value_bytes_replaced(propid, lambda old: self.apply(old, vt)[0])
+            )
         return Defect(
             f"{propid.name} with {self.name}",
             "value",
             self.requirement_for(vt),
             f"{self.description} ({propid.name}, {vt.label})",
-            lambda ids: self.message(propid, value, ids),
+            build,
             self.errata,
+            sender_collateral=self.sender_collateral,
         )
 
 

@@ -79,6 +79,9 @@ MEMBERS: tuple[ValueDefect, ...] = (
         "U+D800 just before the terminator",
         lone_surrogate,
         errata="E-07",
+        keeps_layout=True,
+        # read so, the text is not the directory's (a lone surrogate is no character of it)
+        sender_collateral=(req("MQCN-3.3.5.2-22"),),
     ),
     ValueDefect(
         "Size beyond the data",

@@ -16,10 +16,10 @@ from mqcn_model import layers
 from mqcn_model.builders import queue_creation
 from mqcn_model.catalog import req
 from mqcn_model.codec.message import body_buffer, decode_message, v1_message
-from mqcn_model.codec.propvalue import PropertyValue
 from mqcn_model.codec.update import encode_update
 from mqcn_model.constants import VT, PropId
-from mqcn_suite.scenarios.defects.catalogue import Build, Defect
+from mqcn_suite.scenarios.defects import twists
+from mqcn_suite.scenarios.defects.catalogue import Build, Defect, Twisted
 from mqcn_suite.scenarios.fixtures import SENTINEL_QUOTA, ScenarioIds
 from mqcn_suite.scenarios.messages import quota_change, v1_body
 
@@ -109,18 +109,6 @@ def values_short(ids: ScenarioIds) -> bytes:
     return bytes(packet)
 
 
-def quota_value_of(vt: VT, value: PropertyValue) -> Build:
-    """The carrier with PROPID_Q_QUOTA's value written as a ``vt`` instead of a VT_UI4."""
-
-    def build(ids: ScenarioIds) -> bytes:
-        packet = good_layer(ids)
-        update = packet.Data[0]
-        update.PropertyValue = [update.PropertyValue[0], layers.prop_value(vt, value)]
-        return bytes(packet)
-
-    return build
-
-
 def unknown_propid(propid: int) -> Build:
     """The carrier with PROPID_Q_QUOTA's PropertyId replaced by ``propid``."""
 
@@ -137,15 +125,18 @@ def pathname_unterminated(ids: ScenarioIds) -> bytes:
     return b"\x01\x01\x00\x00" + _path_bytes(ids.new_path)
 
 
-def pathname_lone_surrogate(ids: ScenarioIds) -> bytes:
-    body = v1_body(queue_creation(ids.new_queue, ids.new_path, master=ids.master))
-    path = _path_bytes(ids.new_path)
-    return body[:4] + path + b"\x00\xd8" + body[4 + len(path) :]
+def new_queue_creation(ids: ScenarioIds) -> bytes:
+    """The conforming creation of the new queue (its PathName named by path)."""
+    return v1_body(queue_creation(ids.new_queue, ids.new_path, master=ids.master))
 
 
-def after_spare_byte(extra: bytes) -> Build:
-    """The carrier followed by ``extra`` after its spare byte."""
-    return lambda ids: good(ids) + extra
+def one_update(body: bytes) -> bool:
+    return body[:2] == b"\x01\x01"
+
+
+def command(value: int) -> Twisted:
+    """The carrier with its update's Command 0x01 set to ``value`` (any update message)."""
+    return Twisted(good, twists.set_byte(2, value, when=twists.command_is(1)))
 
 
 def _v1(name: str, requirement: str, description: str, build: Build, **more: Any) -> Defect:
@@ -172,13 +163,22 @@ MEMBERS: tuple[Defect, ...] = (
         "NumberOfUpdateNotifications 0 with one update",
         COUNT,
         "the header announces no update, Data holds one",
-        count_with_updates(0, 1),
+        Twisted(good, twists.set_byte(1, 0, when=one_update)),
         errata="E-05",  # read as no update, then trailing bytes
         collateral=COUNT_SENT,
+        # read so, the message carries no update at all: broken under every reading
+        sender_collateral=(req("MQCN-3.3.5.2-1"),),
     ),
-    _v1("Command 0x03", "MQCN-2.2.6-1", "Command 0x03 (0x00-0x02 exist)", with_field("Command", 3)),
-    _v1(
-        "Command 0xFF", "MQCN-2.2.6-1", "Command 0xFF (0x00-0x02 exist)", with_field("Command", 255)
+    *(
+        _v1(
+            f"Command 0x{value:02X}",
+            "MQCN-2.2.6-1",
+            f"Command 0x{value:02X} (0x00-0x02 exist)",
+            command(value),
+            # an update whose Command is not 0x01: the sender's rule for updates broken too
+            sender_collateral=(req("MQCN-3.3.5.2-3"),),
+        )
+        for value in (0x03, 0xFF)
     ),
     _v1("UseGuid 0x02", "MQCN-2.2.6-3", "UseGuid 0x02 (0x00 and 0x01 exist)", with_byte(3, 0x02)),
     _v1("UseGuid 0xFF", "MQCN-2.2.6-3", "UseGuid 0xFF (0x00 and 0x01 exist)", with_byte(3, 0xFF)),
@@ -194,8 +194,12 @@ MEMBERS: tuple[Defect, ...] = (
         COUNT,
         "UseGuid says GuidIdentifier, a PathName comes first: the rest misaligns",
         useguid_one_with_pathname,
+        errata="E-05",  # the misread update is followed by bytes read as trailing data
         collateral=(req("MQCN-3.3.5.2-3"), *COUNT_SENT),
+        under_errata=(req("MQCN-3.3.5.2-3"),),  # read so: no queue or machine update
         misaligned=True,
+        # read so, the GuidIdentifier is the PathName's first bytes: another object
+        sender_collateral=(req("MQCN-3.3.4.1-1"),),
     ),
     _v1(
         "GuidIdentifier cut short",
@@ -213,9 +217,11 @@ MEMBERS: tuple[Defect, ...] = (
         "PathName with a lone surrogate",
         "MQCN-2.2.6-4",
         "a creation whose PathName ends with U+D800",
-        pathname_lone_surrogate,
+        Twisted(new_queue_creation, twists.path_lone_surrogate),
         errata="E-07",
         under_errata=(req("MQCN-2.2.6-5"),),
+        # read so, the PathName is not the queue's path name
+        sender_collateral=(req("MQCN-3.3.5.2-7"),),
     ),
     _v1(
         "NumberOfProperties beyond the PropertyIds",
@@ -235,15 +241,17 @@ MEMBERS: tuple[Defect, ...] = (
         "a VT_LPWSTR value for PROPID_Q_QUOTA",
         COUNT,
         "PROPID_Q_QUOTA's value written as text: 4 bytes read as the Quota, the rest trails",
-        quota_value_of(VT.LPWSTR, "orders"),
+        Twisted(good, twists.value_written_as(PropId.PROPID_Q_QUOTA, VT.LPWSTR, "orders")),
         errata="E-05",
         collateral=COUNT_SENT,
+        # read so, the Quota is the text's first four bytes: not the directory's Quota
+        sender_collateral=(req("MQCN-3.3.5.2-22"),),
     ),
     _v1(
         "bytes after the spare byte",
         COUNT,
         "a Quota change, its spare byte, then 4 more bytes",
-        after_spare_byte(b"\x00\x01\x02\x03"),
+        Twisted(good, twists.appended(b"\x00\x01\x02\x03")),
         errata="E-05",
         collateral=COUNT_SENT,
     ),
