@@ -396,6 +396,21 @@ def test_every_defect_of_3353_also_breaks_the_send_it_as_3353_says_aggregates() 
         assert found[aggregate].startswith("emitted message 0: MQCN-3.3.5.3-2: ")
 
 
+@pytest.mark.parametrize("version", [1, 2])
+def test_a_defect_of_an_earlier_message_is_kept_beside_the_later_ones(version: int) -> None:
+    """Issue 17: one of several messages broken, not the last: its violations (and the
+    aggregates they break) are reported, numbered with that message, whatever follows."""
+    operations = [Operation.QueueCreation, Operation.QueueUpdate, Operation.QueueDeletion]
+    scenario = emit(operations, version=version)
+    assert scenario.found() == []
+    aggregate = "MQCN-3.3.5.2-28" if version == 1 else "MQCN-3.3.5.1-11"
+    for index in (0, 1):
+        late = scenario.with_envelope(index, time_to_reach_queue=1)
+        found = late.found()
+        assert {v.requirement for v in found} == {"MQCN-3.3.5.3-2", "MQCN-3.3.4.1-3", aggregate}
+        assert all(v.message.startswith(f"emitted message {index}: ") for v in found), found
+
+
 def test_a_wrong_value_breaks_the_prepared_per_3352_aggregate_not_the_sent_ones() -> None:
     wrong = one(Operation.QueueUpdate, 1).with_update(
         lambda u: with_property(u, PropId.PROPID_Q_QUOTA, 1)
@@ -583,6 +598,10 @@ def _v2(event: int, guid: uuid.UUID = QUEUE_ID, server: str = SERVER) -> Callabl
     return lambda body: body_buffer(v2_notification(event, guid, server))
 
 
+def aggregates(scenario: Scenario) -> set[str]:
+    return {v.requirement for v in scenario.found()} & AGGREGATE_IDS
+
+
 def test_each_v2_defect_breaks_exactly_its_requirement() -> None:
     scenario = one(Operation.QueueUpdate, 2)
     assert scenario.with_body(_v2(1)).broken() == {"MQCN-3.3.5.1-3"}
@@ -594,6 +613,10 @@ def test_each_v2_defect_breaks_exactly_its_requirement() -> None:
     assert another.broken() == {"MQCN-2.2.5-3", "MQCN-3.3.5.1-4", "MQCN-3.3.4.1-1"}
     unknown = scenario.with_context(directory_queues=frozenset({OTHER}))
     assert unknown.broken() == {"MQCN-2.2.5-4"}
+    # issue 17: a Version 0x02 preparation fault breaks the summary "prepare it per 3.3.5.1"
+    # (MQCN-3.3.4.1-2) too, whether the rule is of 3.3.5.1 or of 2.2.x, and nothing it sends
+    for wrong in (scenario.with_body(_v2(1)), scenario.with_body(_v2(2, server="dc9")), unknown):
+        assert aggregates(wrong) == {"MQCN-3.3.4.1-2"}
     assert scenario.with_body(lambda b: b[:1] + b"\x02" + b[2:]).broken() == {
         "MQCN-2.2.4-2",
         "MQCN-2.2.4-3",
