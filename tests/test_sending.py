@@ -750,3 +750,106 @@ def test_messages_need_the_outgoing_queue_3_3_3_opened() -> None:
     assert found[0].message.startswith("emitted message 1 went to")
     upper = opened | {"destination_format_name": f"PRIVATE={str(QM).upper()}\\3"}
     assert open_queue_violations(upper, QM, scenario.emitted) == []
+
+
+# --- issue 17: the judgement's own plumbing, measured by mutation --------------------------------
+
+
+def test_a_rule_that_needs_an_unreadable_message_says_why_it_cannot_be_read() -> None:
+    """The requirement a rule judges is broken by a body the codec cannot read, and the
+    finding names the codec's first violation; a readable body has no such reason."""
+    from mqcn_model.judge import judge
+
+    scenario = one(Operation.QueueUpdate, 1)
+    broken = scenario.with_body(lambda b: b"\x00" + b)
+    first = judge(broken.emitted[0].body).violations[0]
+    found = {v.requirement: v.message for v in broken.found()}
+    reason = f"emitted message 0: cannot be read, so it cannot satisfy it ({first})"
+    assert found["MQCN-3.3.5.2-22"] == reason
+    (readable,) = sending.read_emissions(scenario.emitted, scenario.context)
+    assert readable.unreadable == ""
+    nameless = dataclasses.replace(readable, verdict=Verdict(False, None))
+    assert nameless.unreadable == "no message"
+
+
+def test_messages_answer_the_notifications_in_order_and_extra_ones_answer_none() -> None:
+    scenario = emit([Operation.QueueCreation, Operation.QueueUpdate], version=1)
+    first = scenario.context.notifications[0]
+    announced = dataclasses.replace(scenario.context, notifications=(first,))
+    emissions = sending.read_emissions(scenario.emitted, announced)
+    assert [e.notification for e in emissions] == [first, None]
+    fewer = sending.read_emissions(scenario.emitted[:1], scenario.context)  # no error
+    assert [e.notification for e in fewer] == [first]
+    assert sending_violations(scenario.emitted[:1], scenario.context) == []
+
+
+def test_without_an_asked_version_the_rules_follow_the_version_the_body_claims() -> None:
+    v1 = one(Operation.QueueUpdate, 1).with_context(version=None)
+    v1 = v1.with_envelope(sender_identifier_type=SenderIdType.Sid)
+    assert v1.broken() == {"MQCN-3.3.5.3-12"}
+    v2 = one(Operation.QueueUpdate, 2).with_context(version=None).with_body(_v2(2, server="dc9"))
+    assert v2.broken() == {"MQCN-3.3.5.1-5"}
+    neither = v1.with_body(lambda b: b"\x03" + b[1:])
+    (emission,) = sending.read_emissions(neither.emitted, neither.context)
+    assert emission.version is None
+    assert "MQCN-3.3.5.3-12" not in neither.broken()  # a Version 0x01 rule: not applied
+
+
+def test_product_notes_are_judged_only_where_the_context_follows_a_product_profile() -> None:
+    """Note <11> (MQCN-3.3.5.2-29) on a machine update without extras: judged for a client
+    that follows the Windows 2000 profile, not for one the context calls profile-less."""
+    scenario = one(Operation.QueueManagerUpdate, 1).with_context(product_version=1)
+    assert scenario.context.product_profile is False and scenario.broken() == set()
+    assert scenario.with_context(product_profile=True).broken() == {"MQCN-3.3.5.2-29"}
+    assert SendingContext(product_version=1).product_profile is False
+
+
+def test_findings_name_what_was_found() -> None:
+    """The text of a finding says what the message holds (the suite promises the requirement
+    ID; these check that its sentence is not empty or wrong)."""
+    v1 = one(Operation.QueueUpdate, 1)
+    found = {v.requirement: v.message for v in v1.with_context(version=2).found()}
+    assert (
+        found["MQCN-2.2.4-1"] == "emitted message 0: Version is 01, the client was asked for 0x02"
+    )
+    empty = {v.requirement: v.message for v in v1.with_body(lambda b: b"").found()}
+    assert empty["MQCN-3.3.5.2-24"] == "emitted message 0: Version is missing, not 01"
+    bare = v1.with_update(lambda u: without_property(u, PropId.PROPID_Q_QUOTA))
+    bare = bare.with_update(lambda u: without_property(u, PropId.PROPID_Q_BASEPRIORITY))
+    bare = bare.with_update(lambda u: without_property(u, PropId.PROPID_Q_SECURITY))
+    texts = [v.message for v in bare.found() if v.requirement == "MQCN-3.3.5.2-18"]
+    assert texts and texts[0].startswith("emitted message 0: carries the modifiable none, ")
+
+
+def test_the_version_0x02_count_is_read_from_the_second_byte() -> None:
+    scenario = one(Operation.QueueUpdate, 2)
+    found = {v.requirement: v.message for v in scenario.with_body(lambda b: b"\x02").found()}
+    assert found["MQCN-2.2.4-2"].endswith(
+        "NumberOfUpdateNotifications is None, but Data carries one Notification Body"
+    )
+    two_bytes = scenario.with_body(lambda b: b"\x02\x01")
+    assert "MQCN-2.2.4-2" not in {v.requirement for v in two_bytes.found()}
+
+
+def test_the_directory_object_is_judged_only_where_the_directory_is_known() -> None:
+    scenario = one(Operation.QueueUpdate, 2)
+    unknown = scenario.with_context(
+        directory_queues=frozenset(), directory_queue_managers=frozenset()
+    )
+    assert unknown.broken() == set()
+    machines_only = scenario.with_context(directory_queues=frozenset())
+    found = {v.requirement: v.message for v in machines_only.found()}
+    assert found["MQCN-2.2.5-4"].endswith(f"names {QUEUE_ID}, which is no queue object")
+    machine = one(Operation.QueueManagerUpdate, 2).with_context(
+        directory_queue_managers=frozenset({OTHER})
+    )
+    found = {v.requirement: v.message for v in machine.found()}
+    assert found["MQCN-2.2.5-4"].endswith(f"names {QM}, which is no machine object")
+
+
+def test_a_rule_that_reads_no_decoded_message_judges_an_unreadable_body_too() -> None:
+    """Version 0x01 is judged on the first byte, readable or not (MQCN-3.3.5.2-24 is no
+    decoded rule); a rule that needs the decoded message is broken by it."""
+    cut = one(Operation.QueueUpdate, 1).with_body(lambda b: b[:5])
+    broken = cut.broken()
+    assert "MQCN-3.3.5.2-24" not in broken and "MQCN-3.3.5.2-22" in broken
