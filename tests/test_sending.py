@@ -560,10 +560,12 @@ def test_notes_1_2_5_9_the_version_of_the_product() -> None:
 # --- 2.2.6: UseGuid and the naming fields (bypassing the codec, which keeps them) ----------
 
 
-def judged(requirement: str, message: ChangeNotificationMessage, context: SendingContext) -> list:
+def judged(
+    requirement: str, message: ChangeNotificationMessage, context: SendingContext, version: int = 1
+) -> list:
     """What the rules registered for ``requirement`` find in ``message`` taken as read."""
-    envelope = Envelope(body=b"\x01")  # the rules read the message given, not these bytes
-    emission = Emission(0, envelope, Verdict(True, message), None, 1)
+    envelope = Envelope(body=bytes((version,)))  # the rules read the message, not these bytes
+    emission = Emission(0, envelope, Verdict(True, message), None, version)
     return [
         problem
         for rule in sending.RULES
@@ -577,6 +579,7 @@ def judged(requirement: str, message: ChangeNotificationMessage, context: Sendin
     [
         ("MQCN-2.2.6-2", 0, "qm1\\orders", QUEUE_ID),
         ("MQCN-2.2.6-3", 2, None, None),
+        ("MQCN-2.2.6-3", 0, None, None),
         ("MQCN-2.2.6-6", 1, "qm1\\orders", QUEUE_ID),
         ("MQCN-2.2.6-7", 1, None, None),
     ],
@@ -589,6 +592,28 @@ def test_use_guid_and_the_naming_fields_go_together(
     odd = replace_update(good.updates[0], use_guid=use_guid, path_name=path_name)
     odd = replace_update(odd, guid_identifier=guid)
     assert judged(requirement, v1_message([odd]), SendingContext())
+
+
+@pytest.mark.parametrize(
+    ("requirement", "version", "message"),
+    [
+        ("MQCN-3.3.5.1-1", 2, ChangeNotificationMessage(2, 1)),  # no Notification Body
+        ("MQCN-3.3.5.1-9", 2, ChangeNotificationMessage(2, 1, trailing=b"\x00\x00")),
+        ("MQCN-3.3.5.2-1", 1, ChangeNotificationMessage(1, 0)),  # no Notification Update
+        ("MQCN-3.3.5.2-26", 1, ChangeNotificationMessage(1, 0, trailing=b"\x00\x00")),
+    ],
+)
+def test_structure_rules_judge_a_message_taken_as_read(
+    requirement: str, version: int, message: ChangeNotificationMessage
+) -> None:
+    """What the codec keeps when it reads bytes (a body, updates, one spare byte), these rules
+    check on the message as given: each finds its fault, and a spare byte alone is none."""
+    assert judged(requirement, message, SendingContext(), version)
+    spare = dataclasses.replace(message, trailing=b"\x00")
+    conforming = decode_message(one(Operation.QueueUpdate, version).emitted[0].body)
+    assert judged(requirement, conforming, SendingContext(), version) == []
+    if requirement in ("MQCN-3.3.5.1-9", "MQCN-3.3.5.2-26"):
+        assert judged(requirement, spare, SendingContext(), version) == []
 
 
 # --- 3.3.5.1 and 2.2.5: a Version 0x02 message ------------------------------------------------
@@ -853,3 +878,46 @@ def test_a_rule_that_reads_no_decoded_message_judges_an_unreadable_body_too() ->
     cut = one(Operation.QueueUpdate, 1).with_body(lambda b: b[:5])
     broken = cut.broken()
     assert "MQCN-3.3.5.2-24" not in broken and "MQCN-3.3.5.2-22" in broken
+
+
+def test_an_update_named_by_its_path_breaks_the_guid_naming_rules() -> None:
+    by_path = one(Operation.QueueUpdate, 1).with_update(
+        lambda u: replace_update(u, use_guid=0, path_name="qm1\\orders", guid_identifier=None)
+    )
+    assert {"MQCN-3.3.5.2-6", "MQCN-3.3.5.2-8", "MQCN-3.3.5.2-9"} <= by_path.broken()
+    # named by its path as a creation is (Command 0x00): the content rules see a well-named
+    # creation, the operation asked for an update named by GUID
+    as_creation = by_path.with_update(lambda u: replace_update(u, command=0))
+    assert {"MQCN-3.3.5.2-3", "MQCN-3.3.5.2-6"} <= as_creation.broken()
+
+
+def test_e11_lets_an_unchanged_modifiable_property_ride_along() -> None:
+    """Under E-11's other reading any PROPID may ride along, a modifiable one the change did
+    not touch too; the strict reading wants exactly the changed ones."""
+    queue = orders()
+    scenario = emit([Operation.QueueUpdate], version=1, changed={Operation.QueueUpdate: ("Quota",)})
+    along = scenario.with_update(
+        lambda u: with_property(u, PropId.PROPID_Q_BASEPRIORITY, queue.BasePriority)
+    )
+    assert {v.requirement: v.message for v in along.found()}["MQCN-3.3.5.2-18"] == (
+        "emitted message 0: carries the modifiable PROPID_Q_BASEPRIORITY, PROPID_Q_QUOTA, "
+        "the change modified PROPID_Q_QUOTA"
+    )
+    assert along.broken() == {"MQCN-3.3.5.2-18"}
+    assert along.broken(following("E-11")) == set()
+    missing = scenario.with_update(lambda u: without_property(u, PropId.PROPID_Q_QUOTA))
+    found = {v.requirement: v.message for v in missing.found(following("E-11"))}
+    # what it carries beyond PROPID_Q_QMID: nothing
+    assert found["MQCN-3.3.5.2-18"] == (
+        "emitted message 0: the modified PROPID_Q_QUOTA missing (carries none)"
+    )
+
+
+def test_a_change_of_an_attribute_no_update_carries_is_not_asked_of_the_message() -> None:
+    """Only the modifiable PROPIDs of the change are wanted: a change that also names Label
+    (which a queue update does not carry, 3.3.5.2) is met by carrying Quota."""
+    scenario = emit([Operation.QueueUpdate], version=1, changed={Operation.QueueUpdate: ("Quota",)})
+    notification = dataclasses.replace(
+        scenario.context.notifications[0], changed=("Quota", "Label")
+    )
+    assert scenario.with_context(notifications=(notification,)).broken() == set()
