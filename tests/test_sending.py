@@ -346,6 +346,10 @@ def test_message_ids_never_repeat_in_a_scenario() -> None:
     scenario = emit([Operation.QueueUpdate, Operation.QueueDeletion], version=1)
     again = scenario.with_envelope(1, message_id=scenario.emitted[0].message_id)
     assert again.broken() == {"MQCN-3.3.5.3-1"}
+    # the ordinals do not count up either; the finding also says which identifier repeats
+    texts = [v.message for v in again.found()]
+    assert f"the message identifier {scenario.emitted[0].message_id} was used 2 times" in texts
+    assert not any("was used" in v.message for v in scenario.found())
 
 
 def test_message_ids_count_up_by_one_as_msmq_numbers_them() -> None:
