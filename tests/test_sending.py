@@ -925,3 +925,11 @@ def test_a_change_of_an_attribute_no_update_carries_is_not_asked_of_the_message(
         scenario.context.notifications[0], changed=("Quota", "Label")
     )
     assert scenario.with_context(notifications=(notification,)).broken() == set()
+
+
+def test_a_message_without_a_hash_algorithm_says_none() -> None:
+    unhashed = one(Operation.QueueUpdate, 1).with_envelope(hash_algorithm=None)
+    found = {v.requirement: v.message for v in unhashed.found()}
+    assert (
+        found["MQCN-3.3.5.3-5"] == "emitted message 0: HashAlgorithm is none, MSMQ 6.0 uses SHA512"
+    )
