@@ -664,6 +664,14 @@ def test_a_queue_manager_sends_one_message_per_notification() -> None:
     }
 
 
+def test_a_directory_service_may_send_several_messages_for_one_notification() -> None:
+    """One message per notification is a queue manager's rule (MQCN-3.3.5.1-8), not a
+    directory service's."""
+    scenario = emit([Operation.QueueCreation, Operation.QueueCreation], version=1)
+    twice = dataclasses.replace(scenario.context.notifications[0], messages=2)
+    assert scenario.with_context(notifications=(twice,)).broken() == set()
+
+
 def test_a_queue_manager_sends_version_2() -> None:
     found = one(Operation.QueueUpdate, 1).with_context(version=2).broken()
     assert {"MQCN-2.2.4-1", "MQCN-3.3.5.1-6", "MQCN-3.3.5.1-1", "MQCN-3.3.5.1-4"} <= found
