@@ -941,3 +941,17 @@ def test_a_message_without_a_hash_algorithm_says_none() -> None:
     assert (
         found["MQCN-3.3.5.3-5"] == "emitted message 0: HashAlgorithm is none, MSMQ 6.0 uses SHA512"
     )
+
+
+def test_a_reading_already_followed_does_not_stop_the_search_for_another() -> None:
+    """Judged under E-01's other reading, padding after the spare byte (E-05) is still
+    excused from the summaries: the readings not followed yet are all tried."""
+    padded = one(Operation.QueueCreation, 1).with_body(lambda b: b + b"\x00\x00")
+    e01 = following("E-01")
+    assert padded.broken(e01) == {
+        "MQCN-2.2.4-2",
+        "MQCN-3.3.5.2-25",
+        "MQCN-3.3.5.2-26",
+        "MQCN-3.3.5.3-7",
+    }
+    assert not {v.requirement for v in padded.found(e01)} & AGGREGATE_IDS
