@@ -81,6 +81,21 @@ Feature: 3.3.5.2 Preparing a Change Notification Message Version 0x01
       | QueueManagerQuota                         |
       | QueueManagerQuota, JournalQuota, Security |
 
+  @MQCN-3.3.5.2-19 @MQCN-3.3.5.2-22
+  Scenario Outline: A directory-service client carries PROPID_QM_FOREIGN <foreign> as the directory holds it
+    A foreign queue manager (ForeignSystem 1) is published as well as an MSMQ one: the machine
+    update carries the directory's ForeignSystem, whatever it is, never a constant.
+
+    Given the queue manager has ForeignSystem <foreign> in the directory
+    When the client sends a "QueueManagerUpdate" notification changing "QueueManagerQuota"
+    Then the emitted update carries PROPID_QM_MACHINE_ID and PROPID_QM_FOREIGN (MQCN-3.3.5.2-19)
+    And every message the client emitted satisfies (MQCN-3.3.5.2-22)
+
+    Examples:
+      | foreign |
+      | 0       |
+      | 1       |
+
   @MQCN-3.3.5.2-4 @MQCN-3.3.5.2-6 @MQCN-3.3.5.2-8 @MQCN-3.3.5.2-9 @MQCN-3.3.5.2-21 @MQCN-3.3.5.2-23
   Scenario: A directory-service client prepares a queue deletion
     When the client sends a "QueueDeletion" notification

@@ -175,6 +175,14 @@ class World:
         """Publish the queue manager ``guid`` (by default the one under test) in the directory."""
         self.setup.directory_queue_managers.append({"Identifier": str(guid), **attributes})
 
+    def published_queue_manager(self, guid: uuid.UUID = QM_GUID) -> dict[str, Any]:
+        """The directory's (JSON) record of the queue manager ``guid``, to change it before the
+        scenario starts; an AssertionError when the directory does not publish it."""
+        for entry in self.setup.directory_queue_managers:
+            if entry["Identifier"] == str(guid):
+                return entry
+        raise AssertionError(f"the directory does not publish the queue manager {guid}")
+
     def start(self) -> None:
         """reset + start_server (3.2.3), once per scenario."""
         if not self.started:

@@ -83,6 +83,12 @@ def _directory_has_distinct_orders(world: World) -> None:
     world.publish_queue(existing_queue(**distinctive_queue_attributes()))
 
 
+@given(parsers.parse("the queue manager has ForeignSystem {foreign:d} in the directory"))
+def _qm_foreign(world: World, foreign: int) -> None:
+    """Change ForeignSystem of the queue manager the directory publishes (published before)."""
+    world.published_queue_manager()["ForeignSystem"] = foreign
+
+
 @given(parsers.parse("a Version 0x01 message with {defect}"))
 def _v1_defect(world: World, defect: str) -> None:
     world.message = DEFECTS.named(defect, "version-0x01").build(IDS)

@@ -37,7 +37,7 @@ from mqcn_suite.selftest.mutation import (
     resolve_files,
     self_check,
 )
-from mqcn_suite.selftest.operators import OPERATORS
+from mqcn_suite.selftest.operators import CLASSIC_OPERATORS, OPERATORS
 from mqcn_suite.selftest.report import build_document, markdown, summary_lines
 from mqcn_suite.selftest.runner import Job, MutantRunner, isolation_problem
 from mqcn_suite.selftest.sandbox import COPIED, TEMP_PREFIX, ProcessRegistry, RunOutcome, Sandbox
@@ -56,8 +56,10 @@ ROOT = Path(__file__).resolve().parent.parent
 EQUIVALENTS = ROOT / "docs" / "mutation-equivalents.yaml"
 FILE = "mqcn_model/example.py"
 
-# The CI smoke sample: the tool's own sampling (--sample 26 --seed 4) over these files,
-# filtered (--id) to the mutants that the scenarios killed when this list was made (20 of the
+# The CI smoke sample: the tool's own sampling (--sample 26 --seed 4) of the classic operators'
+# mutants (--operator ..., those of issue 10: the sample is drawn after the operator filter, so
+# operators added later do not change it) over these files, filtered (--id) to the mutants
+# that the scenarios killed when this list was made (20 of the
 # 26; the other 6 survive today: see docs/mutation.md, "Survivors").  A mutant whose line has
 # since been edited has a new ID and simply leaves the sample; a new mutant that ranks into it
 # is filtered out.  So the test fails only when a mutant the scenarios used to kill survives.
@@ -159,6 +161,50 @@ CASES = [
         "def f(a):\n    for x in a:\n        continue\n",
         "def f(a):\n    for x in a:\n        break\n",
     ),
+    # issue 17: a second set of operators
+    ("ArgDelete", "def f(a, b):\n    g(a, b)\n", "def f(a, b):\n    g(b)\n"),
+    ("ArgDelete", "def f(a, b):\n    g(a, b)\n", "def f(a, b):\n    g(a)\n"),
+    ("ArgDelete", "def f(a, b):\n    g(a, k=b)\n", "def f(a, b):\n    g(a)\n"),
+    ("ArgDelete", "def f(a, b):\n    return h(a, **b)\n", "def f(a, b):\n    return h(a)\n"),
+    (
+        "AugAssignToAssign",
+        "def f(a):\n    a += g()\n    return a\n",
+        "def f(a):\n    a = g()\n    return a\n",
+    ),
+    (
+        "AugAssignToAssign",
+        "def f(a):\n    a.found |= {1}\n",
+        "def f(a):\n    a.found = {1}\n",
+    ),
+    ("StringAlter", 'def f(a):\n    return a == "x"\n', 'def f(a):\n    return a == "xXX"\n'),
+    ("StringAlter", 'def f(a):\n    return "" != a\n', 'def f(a):\n    return "XX" != a\n'),
+    (
+        "StringAlter",
+        'def f(a):\n    return a in ("x", "y")\n',
+        'def f(a):\n    return a in ("x", "yXX")\n',
+    ),
+    ("StringAlter", 'def f(a):\n    return {"k": a}\n', 'def f(a):\n    return {"kXX": a}\n'),
+    ("StringAlter", 'def f(a):\n    return a["k"]\n', 'def f(a):\n    return a["kXX"]\n'),
+    (
+        "StringAlter",
+        'def f(a):\n    return getattr(a, "name")\n',
+        'def f(a):\n    return getattr(a, "nameXX")\n',
+    ),
+    (
+        "StringAlter",
+        'def f(a):\n    return a.get("k")\n',
+        'def f(a):\n    return a.get("kXX")\n',
+    ),
+    (
+        "StringAlter",
+        'def f(a):\n    return a.startswith(("2.2.", "3.3"))\n',
+        'def f(a):\n    return a.startswith(("2.2.XX", "3.3"))\n',
+    ),
+    (
+        "StringAlter",
+        'def f(a):\n    for k, v in (("x", 1),):\n        g(a[k], v)\n',
+        'def f(a):\n    for k, v in (("xXX", 1),):\n        g(a[k], v)\n',
+    ),
 ]
 
 
@@ -216,6 +262,35 @@ class A(Base, metaclass=Meta):
     found = mutants_of(FILE, source)
     assert [m.id for m in found.mutants] == []
     assert found.invalid == []
+
+
+def test_message_texts_and_requirement_ids_are_neither_altered_nor_deleted() -> None:
+    """StringAlter changes key strings only; ArgDelete never deletes a text argument."""
+    source = (
+        "def f(a):\n"
+        '    log("the text", a)\n'
+        '    if a.requirement == "MQCN-3.3.3-1":\n'
+        '        raise ValueError(f"bad {a}")\n'
+        '    return "plain"\n'
+    )
+    found = mutants_of(FILE, source).mutants
+    assert [m for m in found if m.operator == "StringAlter"] == []
+    deletes = [m.apply(source) for m in found if m.operator == "ArgDelete"]
+    assert len(deletes) == 1 and same_tree(deletes[0], source.replace(", a)", ")"))
+
+
+def test_the_new_operators_leave_every_classic_id_as_it_was() -> None:
+    """Adding operators adds mutants; the IDs (and so the equivalents file and the smoke
+    sample) of the classic operators' mutants are unchanged: ordinals count per operator."""
+    from mqcn_suite.selftest.operators import CLASSIC_OPERATORS
+
+    found = mutants_of("mqcn_model/client.py", (ROOT / "mqcn_model/client.py").read_text())
+    classic = [m.id for m in found.mutants if m.operator in CLASSIC_OPERATORS]
+    assert len(classic) < len(found.mutants)
+    documented = {i for i in load_equivalents(EQUIVALENTS) if i.startswith("client.py:")}
+    assert documented <= {m.id for m in found.mutants}  # none went stale
+    assert {i for i in documented if i.split(":")[-2] in CLASSIC_OPERATORS} <= set(classic)
+    assert set(CLASSIC_OPERATORS) < set(OPERATORS)
 
 
 def test_module_level_and_class_body_mutants_select_every_test() -> None:
@@ -296,7 +371,27 @@ def test_sampling_is_deterministic_and_keeps_source_order() -> None:
 
 def test_the_projects_equivalents_file_is_valid() -> None:
     documented = load_equivalents(EQUIVALENTS)
-    assert all(d.kind in ("equivalent", "unreachable") and d.reason for d in documented.values())
+    kinds = ("equivalent", "unreachable", "reading")
+    assert all(d.kind in kinds and d.reason for d in documented.values())
+    assert all((d.kind == "reading") == (d.errata is not None) for d in documented.values())
+
+
+def test_a_reading_mutant_names_its_errata_item_and_leaves_the_score() -> None:
+    from mqcn_suite.selftest.equivalents import Documented
+
+    entry = {"id": "a.py:f:IfTrue:1@abcdef", "kind": "reading", "reason": "r", "errata": "E-12"}
+    (parsed,) = parse_equivalents({"mutants": [entry]}, "eq.yaml").values()
+    assert (parsed.kind, parsed.errata) == ("reading", "E-12")
+    found, chosen = fake_plan("def f(a, b):\n    return a < b\n")
+    returns, compares = chosen
+    records = {returns.id: {"id": returns.id, "status": "killed"}}
+    documented = {compares.id: Documented(compares.id, "reading", "the letter", "E-12")}
+    document = build_document([(found, chosen)], records, documented)
+    entry_out = document["files"][FILE]
+    assert (entry_out["reading"], entry_out["score"]) == (1, 1.0)
+    assert entry_out["readings"] == [{"id": compares.id, "errata": "E-12"}]
+    assert document["total"]["reading"] == 1
+    assert "(1 reading)" in summary_lines(document)[0] and "| reading |" in markdown(document)
 
 
 @pytest.mark.parametrize(
@@ -311,6 +406,15 @@ def test_the_projects_equivalents_file_is_valid() -> None:
         (
             {"mutants": [{"id": "x", "kind": "unreachable", "reason": "r"}] * 2},
             "listed twice",
+        ),
+        ({"mutants": [{"id": "x", "kind": "reading", "reason": "r"}]}, "names its errata item"),
+        (
+            {"mutants": [{"id": "x", "kind": "reading", "reason": "r", "errata": "E-99"}]},
+            "not 'E-99'",
+        ),
+        (
+            {"mutants": [{"id": "x", "kind": "equivalent", "reason": "r", "errata": "E-01"}]},
+            "for kind 'reading' only",
         ),
     ],
 )
@@ -404,6 +508,20 @@ def test_stale_equivalents_entries_are_those_of_analysed_files_that_no_longer_ex
     documented = {i: Documented(i, "equivalent", "r") for i in (real, gone, elsewhere)}
     plan = make_plan(Tree(), ["mqcn_model/batching.py"], documented, None, "0")  # type: ignore[arg-type]
     assert plan.stale == [gone]
+
+
+def test_operator_filter_comes_before_the_sample() -> None:
+    class Tree:
+        def read(self, file: str) -> str:
+            return (ROOT / file).read_text(encoding="utf-8")
+
+    files = ["mqcn_model/client.py"]
+    only = make_plan(Tree(), files, {}, None, "0", operators=["ArgDelete"])  # type: ignore[arg-type]
+    chosen = only.all_chosen()
+    assert chosen and {m.operator for m in chosen} == {"ArgDelete"}
+    sampled = make_plan(Tree(), files, {}, 5, "3", operators=["StringAlter"])  # type: ignore[arg-type]
+    assert len(sampled.all_chosen()) == 5
+    assert {m.operator for m in sampled.all_chosen()} == {"StringAlter"}
 
 
 @pytest.mark.parametrize(("scores", "minimum", "code"), [
@@ -567,6 +685,8 @@ runner = CliRunner()
         (["--root", "/"], "--root /: not the project tree"),
         (["--tests", "tests/nope.py"], "--tests tests/nope.py: no such file or directory"),
         (["--tests", "/"], "--tests /: not inside the project tree"),
+        (["--operator", "Nope"], "--operator Nope: no such operator (one of CompareSwap"),
+        (["--tests", "tests::x"], "--tests tests::x: a test ID needs a test file"),
     ],
 )
 def test_usage_errors_are_one_line_and_exit_2(
@@ -617,7 +737,8 @@ def smoke(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     out, temp = base / "out", base / "tmp"
     files = [argument for file in SMOKE_FILES for argument in ("--file", file)]
     ids = [argument for identifier in SMOKE_KILLED for argument in ("--id", identifier)]
-    sampling = ["--sample", str(SMOKE_SAMPLE), "--seed", SMOKE_SEED, *ids]
+    operators = [argument for name in CLASSIC_OPERATORS for argument in ("--operator", name)]
+    sampling = [*operators, "--sample", str(SMOKE_SAMPLE), "--seed", SMOKE_SEED, *ids]
     arguments = [*files, *sampling, "--jobs", "2"]
     started = time.monotonic()
     argv = tool(*arguments, "--root", str(ROOT), "--out", str(out), "--restart")

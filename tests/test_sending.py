@@ -54,6 +54,7 @@ from mqcn_model.sending import (
     Emission,
     Notification,
     SendingContext,
+    Stopped,
     open_queue_violations,
     sending_judgement,
     sending_violations,
@@ -348,6 +349,10 @@ def test_message_ids_never_repeat_in_a_scenario() -> None:
     scenario = emit([Operation.QueueUpdate, Operation.QueueDeletion], version=1)
     again = scenario.with_envelope(1, message_id=scenario.emitted[0].message_id)
     assert again.broken() == {"MQCN-3.3.5.3-1"}
+    # the ordinals do not count up either; the finding also says which identifier repeats
+    texts = [v.message for v in again.found()]
+    assert f"the message identifier {scenario.emitted[0].message_id} was used 2 times" in texts
+    assert not any("was used" in v.message for v in scenario.found())
 
 
 def test_message_ids_count_up_by_one_as_msmq_numbers_them() -> None:
@@ -432,6 +437,21 @@ def test_every_defect_of_3353_also_breaks_the_send_it_as_3353_says_aggregates() 
         found = {v.requirement: v.message for v in late.found()}
         assert set(found) == {"MQCN-3.3.5.3-2", "MQCN-3.3.4.1-3", aggregate}
         assert found[aggregate].startswith("emitted message 0: MQCN-3.3.5.3-2: ")
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_a_defect_of_an_earlier_message_is_kept_beside_the_later_ones(version: int) -> None:
+    """Issue 17: one of several messages broken, not the last: its violations (and the
+    aggregates they break) are reported, numbered with that message, whatever follows."""
+    operations = [Operation.QueueCreation, Operation.QueueUpdate, Operation.QueueDeletion]
+    scenario = emit(operations, version=version)
+    assert scenario.found() == []
+    aggregate = "MQCN-3.3.5.2-28" if version == 1 else "MQCN-3.3.5.1-11"
+    for index in (0, 1):
+        late = scenario.with_envelope(index, time_to_reach_queue=1)
+        found = late.found()
+        assert {v.requirement for v in found} == {"MQCN-3.3.5.3-2", "MQCN-3.3.4.1-3", aggregate}
+        assert all(v.message.startswith(f"emitted message {index}: ") for v in found), found
 
 
 def test_a_wrong_value_breaks_the_prepared_per_3352_aggregate_not_the_sent_ones() -> None:
@@ -587,10 +607,12 @@ def test_notes_1_2_5_9_the_version_of_the_product() -> None:
 # --- 2.2.6: UseGuid and the naming fields (bypassing the codec, which keeps them) ----------
 
 
-def judged(requirement: str, message: ChangeNotificationMessage, context: SendingContext) -> list:
+def judged(
+    requirement: str, message: ChangeNotificationMessage, context: SendingContext, version: int = 1
+) -> list:
     """What the rules registered for ``requirement`` find in ``message`` taken as read."""
-    envelope = Envelope(body=b"\x01")  # the rules read the message given, not these bytes
-    emission = Emission(0, envelope, Verdict(True, message), None, 1)
+    envelope = Envelope(body=bytes((version,)))  # the rules read the message, not these bytes
+    emission = Emission(0, envelope, Verdict(True, message), None, version)
     return [
         problem
         for rule in sending.RULES
@@ -604,6 +626,7 @@ def judged(requirement: str, message: ChangeNotificationMessage, context: Sendin
     [
         ("MQCN-2.2.6-2", 0, "qm1\\orders", QUEUE_ID),
         ("MQCN-2.2.6-3", 2, None, None),
+        ("MQCN-2.2.6-3", 0, None, None),
         ("MQCN-2.2.6-6", 1, "qm1\\orders", QUEUE_ID),
         ("MQCN-2.2.6-7", 1, None, None),
     ],
@@ -618,11 +641,37 @@ def test_use_guid_and_the_naming_fields_go_together(
     assert judged(requirement, v1_message([odd]), SendingContext())
 
 
+@pytest.mark.parametrize(
+    ("requirement", "version", "message"),
+    [
+        ("MQCN-3.3.5.1-1", 2, ChangeNotificationMessage(2, 1)),  # no Notification Body
+        ("MQCN-3.3.5.1-9", 2, ChangeNotificationMessage(2, 1, trailing=b"\x00\x00")),
+        ("MQCN-3.3.5.2-1", 1, ChangeNotificationMessage(1, 0)),  # no Notification Update
+        ("MQCN-3.3.5.2-26", 1, ChangeNotificationMessage(1, 0, trailing=b"\x00\x00")),
+    ],
+)
+def test_structure_rules_judge_a_message_taken_as_read(
+    requirement: str, version: int, message: ChangeNotificationMessage
+) -> None:
+    """What the codec keeps when it reads bytes (a body, updates, one spare byte), these rules
+    check on the message as given: each finds its fault, and a spare byte alone is none."""
+    assert judged(requirement, message, SendingContext(), version)
+    spare = dataclasses.replace(message, trailing=b"\x00")
+    conforming = decode_message(one(Operation.QueueUpdate, version).emitted[0].body)
+    assert judged(requirement, conforming, SendingContext(), version) == []
+    if requirement in ("MQCN-3.3.5.1-9", "MQCN-3.3.5.2-26"):
+        assert judged(requirement, spare, SendingContext(), version) == []
+
+
 # --- 3.3.5.1 and 2.2.5: a Version 0x02 message ------------------------------------------------
 
 
 def _v2(event: int, guid: uuid.UUID = QUEUE_ID, server: str = SERVER) -> Callable[[bytes], bytes]:
     return lambda body: body_buffer(v2_notification(event, guid, server))
+
+
+def aggregates(scenario: Scenario) -> set[str]:
+    return {v.requirement for v in scenario.found()} & AGGREGATE_IDS
 
 
 def test_each_v2_defect_breaks_exactly_its_requirement() -> None:
@@ -636,6 +685,10 @@ def test_each_v2_defect_breaks_exactly_its_requirement() -> None:
     assert another.broken() == {"MQCN-2.2.5-3", "MQCN-3.3.5.1-4", "MQCN-3.3.4.1-1"}
     unknown = scenario.with_context(directory_queues=frozenset({OTHER}))
     assert unknown.broken() == {"MQCN-2.2.5-4"}
+    # issue 17: a Version 0x02 preparation fault breaks the summary "prepare it per 3.3.5.1"
+    # (MQCN-3.3.4.1-2) too, whether the rule is of 3.3.5.1 or of 2.2.x, and nothing it sends
+    for wrong in (scenario.with_body(_v2(1)), scenario.with_body(_v2(2, server="dc9")), unknown):
+        assert aggregates(wrong) == {"MQCN-3.3.4.1-2"}
     assert scenario.with_body(lambda b: b[:1] + b"\x02" + b[2:]).broken() == {
         "MQCN-2.2.4-2",
         "MQCN-2.2.4-3",
@@ -652,6 +705,14 @@ def test_a_queue_manager_sends_one_message_per_notification() -> None:
         "MQCN-3.3.5.1-8",
         "MQCN-3.3.4.1-1",
     }
+
+
+def test_a_directory_service_may_send_several_messages_for_one_notification() -> None:
+    """One message per notification is a queue manager's rule (MQCN-3.3.5.1-8), not a
+    directory service's."""
+    scenario = emit([Operation.QueueCreation, Operation.QueueCreation], version=1)
+    twice = dataclasses.replace(scenario.context.notifications[0], messages=2)
+    assert scenario.with_context(notifications=(twice,)).broken() == set()
 
 
 def test_a_queue_manager_sends_version_2() -> None:
@@ -790,3 +851,178 @@ def test_a_value_mismatch_blames_the_vt_rule_only_for_a_byte_order_slip(
 ) -> None:
     problem = value_mismatch("MQCN-2.2.3.1-1", PropId.PROPID_Q_BASEPRIORITY, found, -255)
     assert (problem[0] if problem else None) == blamed
+
+
+# --- issue 17: the judgement's own plumbing, measured by mutation --------------------------------
+
+
+def test_a_rule_that_needs_an_unreadable_message_says_what_stopped_it() -> None:
+    """A rule that needs the decoded message is stopped, not broken, by a body the codec
+    cannot read, and the stop names the codec's first violation; a readable body has no
+    such reason."""
+    from mqcn_model.judge import judge
+
+    scenario = one(Operation.QueueUpdate, 1)
+    broken = scenario.with_body(lambda b: b"\x00" + b)
+    first = judge(broken.emitted[0].body).violations[0]
+    assert "MQCN-3.3.5.2-22" not in broken.broken()
+    judgement = sending.sending_judgement(broken.emitted, broken.context)
+    assert judgement.of("MQCN-3.3.5.2-22") == ([], [Stopped("MQCN-3.3.5.2-22", 0, first)])
+    (readable,) = sending.read_emissions(scenario.emitted, scenario.context)
+    assert readable.unreadable == ""
+    nameless = dataclasses.replace(readable, verdict=Verdict(False, None))
+    assert nameless.unreadable == "no message"
+
+
+def test_messages_answer_the_notifications_in_order_and_extra_ones_answer_none() -> None:
+    scenario = emit([Operation.QueueCreation, Operation.QueueUpdate], version=1)
+    first = scenario.context.notifications[0]
+    announced = dataclasses.replace(scenario.context, notifications=(first,))
+    emissions = sending.read_emissions(scenario.emitted, announced)
+    assert [e.notification for e in emissions] == [first, None]
+    fewer = sending.read_emissions(scenario.emitted[:1], scenario.context)  # no error
+    assert [e.notification for e in fewer] == [first]
+    assert sending_violations(scenario.emitted[:1], scenario.context) == []
+
+
+def test_without_an_asked_version_the_rules_follow_the_version_the_body_claims() -> None:
+    v1 = one(Operation.QueueUpdate, 1).with_context(version=None)
+    v1 = v1.with_envelope(sender_identifier_type=SenderIdType.Sid)
+    assert v1.broken() == {"MQCN-3.3.5.3-12"}
+    v2 = one(Operation.QueueUpdate, 2).with_context(version=None).with_body(_v2(2, server="dc9"))
+    assert v2.broken() == {"MQCN-3.3.5.1-5"}
+    neither = v1.with_body(lambda b: b"\x03" + b[1:])
+    (emission,) = sending.read_emissions(neither.emitted, neither.context)
+    assert emission.version is None
+    assert "MQCN-3.3.5.3-12" not in neither.broken()  # a Version 0x01 rule: not applied
+
+
+def test_product_notes_are_judged_only_where_the_context_follows_a_product_profile() -> None:
+    """Note <11> (MQCN-3.3.5.2-29) on a machine update without extras: judged for a client
+    that follows the Windows 2000 profile, not for one the context calls profile-less."""
+    scenario = one(Operation.QueueManagerUpdate, 1).with_context(product_version=1)
+    assert scenario.context.product_profile is False and scenario.broken() == set()
+    assert scenario.with_context(product_profile=True).broken() == {"MQCN-3.3.5.2-29"}
+    assert SendingContext(product_version=1).product_profile is False
+
+
+def test_findings_name_what_was_found() -> None:
+    """The text of a finding says what the message holds (the suite promises the requirement
+    ID; these check that its sentence is not empty or wrong)."""
+    v1 = one(Operation.QueueUpdate, 1)
+    found = {v.requirement: v.message for v in v1.with_context(version=2).found()}
+    assert (
+        found["MQCN-2.2.4-1"] == "emitted message 0: Version is 01, the client was asked for 0x02"
+    )
+    empty = {v.requirement: v.message for v in v1.with_body(lambda b: b"").found()}
+    assert empty["MQCN-2.2.4-1"] == (
+        "emitted message 0: Version is missing, the client was asked for 0x01"
+    )
+    bare = v1.with_update(lambda u: without_property(u, PropId.PROPID_Q_QUOTA))
+    bare = bare.with_update(lambda u: without_property(u, PropId.PROPID_Q_BASEPRIORITY))
+    bare = bare.with_update(lambda u: without_property(u, PropId.PROPID_Q_SECURITY))
+    texts = [v.message for v in bare.found() if v.requirement == "MQCN-3.3.5.2-18"]
+    assert texts and texts[0].startswith("emitted message 0: carries the modifiable none, ")
+
+
+def test_the_version_0x02_count_is_read_from_the_second_byte() -> None:
+    scenario = one(Operation.QueueUpdate, 2)
+    found = {v.requirement: v.message for v in scenario.with_body(lambda b: b"\x02").found()}
+    assert found["MQCN-2.2.4-2"].endswith(
+        "NumberOfUpdateNotifications is None, but Data carries one Notification Body"
+    )
+    two_bytes = scenario.with_body(lambda b: b"\x02\x01")
+    assert "MQCN-2.2.4-2" not in {v.requirement for v in two_bytes.found()}
+
+
+def test_the_directory_object_is_judged_only_where_the_directory_is_known() -> None:
+    scenario = one(Operation.QueueUpdate, 2)
+    unknown = scenario.with_context(
+        directory_queues=frozenset(), directory_queue_managers=frozenset()
+    )
+    assert unknown.broken() == set()
+    machines_only = scenario.with_context(directory_queues=frozenset())
+    found = {v.requirement: v.message for v in machines_only.found()}
+    assert found["MQCN-2.2.5-4"].endswith(f"names {QUEUE_ID}, which is no queue object")
+    machine = one(Operation.QueueManagerUpdate, 2).with_context(
+        directory_queue_managers=frozenset({OTHER})
+    )
+    found = {v.requirement: v.message for v in machine.found()}
+    assert found["MQCN-2.2.5-4"].endswith(f"names {QM}, which is no machine object")
+
+
+def test_a_rule_that_reads_no_decoded_message_judges_an_unreadable_body_too() -> None:
+    """Version 0x01 is judged on the first byte, readable or not (MQCN-3.3.5.2-24 is no
+    decoded rule); a rule that needs the decoded message is stopped by the codec's breach,
+    which is the one requirement broken."""
+    cut = one(Operation.QueueUpdate, 1).with_body(lambda b: b[:5])
+    assert cut.broken() == {"MQCN-2.2.6-7"}
+    judgement = sending.sending_judgement(cut.emitted, cut.context)
+    assert judgement.of("MQCN-3.3.5.2-24") == ([], [])
+    _, stopped = judgement.of("MQCN-3.3.5.2-22")
+    assert [s.by.requirement for s in stopped] == ["MQCN-2.2.6-7"]
+
+
+def test_an_update_named_by_its_path_breaks_the_guid_naming_rules() -> None:
+    by_path = one(Operation.QueueUpdate, 1).with_update(
+        lambda u: replace_update(u, use_guid=0, path_name="qm1\\orders", guid_identifier=None)
+    )
+    assert {"MQCN-3.3.5.2-6", "MQCN-3.3.5.2-8", "MQCN-3.3.5.2-9"} <= by_path.broken()
+    # named by its path as a creation is (Command 0x00): the content rules see a well-named
+    # creation, the operation asked for an update named by GUID
+    as_creation = by_path.with_update(lambda u: replace_update(u, command=0))
+    assert {"MQCN-3.3.5.2-3", "MQCN-3.3.5.2-6"} <= as_creation.broken()
+
+
+def test_e11_lets_an_unchanged_modifiable_property_ride_along() -> None:
+    """Under E-11's other reading any PROPID may ride along, a modifiable one the change did
+    not touch too; the strict reading wants exactly the changed ones."""
+    queue = orders()
+    scenario = emit([Operation.QueueUpdate], version=1, changed={Operation.QueueUpdate: ("Quota",)})
+    along = scenario.with_update(
+        lambda u: with_property(u, PropId.PROPID_Q_BASEPRIORITY, queue.BasePriority)
+    )
+    assert {v.requirement: v.message for v in along.found()}["MQCN-3.3.5.2-18"] == (
+        "emitted message 0: carries the modifiable PROPID_Q_BASEPRIORITY, PROPID_Q_QUOTA, "
+        "the change modified PROPID_Q_QUOTA"
+    )
+    assert along.broken() == {"MQCN-3.3.5.2-18"}
+    assert along.broken(following("E-11")) == set()
+    missing = scenario.with_update(lambda u: without_property(u, PropId.PROPID_Q_QUOTA))
+    found = {v.requirement: v.message for v in missing.found(following("E-11"))}
+    # what it carries beyond PROPID_Q_QMID: nothing
+    assert found["MQCN-3.3.5.2-18"] == (
+        "emitted message 0: the modified PROPID_Q_QUOTA missing (carries none)"
+    )
+
+
+def test_a_change_of_an_attribute_no_update_carries_is_not_asked_of_the_message() -> None:
+    """Only the modifiable PROPIDs of the change are wanted: a change that also names Label
+    (which a queue update does not carry, 3.3.5.2) is met by carrying Quota."""
+    scenario = emit([Operation.QueueUpdate], version=1, changed={Operation.QueueUpdate: ("Quota",)})
+    notification = dataclasses.replace(
+        scenario.context.notifications[0], changed=("Quota", "Label")
+    )
+    assert scenario.with_context(notifications=(notification,)).broken() == set()
+
+
+def test_a_message_without_a_hash_algorithm_says_none() -> None:
+    unhashed = one(Operation.QueueUpdate, 1).with_envelope(hash_algorithm=None)
+    found = {v.requirement: v.message for v in unhashed.found()}
+    assert (
+        found["MQCN-3.3.5.3-5"] == "emitted message 0: HashAlgorithm is none, MSMQ 6.0 uses SHA512"
+    )
+
+
+def test_a_reading_already_followed_does_not_stop_the_search_for_another() -> None:
+    """Judged under E-01's other reading, padding after the spare byte (E-05) is still
+    excused from the summaries: the readings not followed yet are all tried."""
+    padded = one(Operation.QueueCreation, 1).with_body(lambda b: b + b"\x00\x00")
+    e01 = following("E-01")
+    assert padded.broken(e01) == {
+        "MQCN-2.2.4-2",
+        "MQCN-3.3.5.2-25",
+        "MQCN-3.3.5.2-26",
+        "MQCN-3.3.5.3-7",
+    }
+    assert not {v.requirement for v in padded.found(e01)} & AGGREGATE_IDS

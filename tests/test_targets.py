@@ -299,11 +299,14 @@ def test_mqcn_pics_asks_the_target_and_writes_the_file(tmp_path: Path) -> None:
 def test_each_faulty_target_fails_exactly_its_requirement(
     tmp_path: Path, faulty: type[ZooTarget]
 ) -> None:
-    result = run_suite(tmp_path, f"python:mqcn_suite.targets.zoo:{faulty.__name__}")
+    only = ["-k", faulty.SCENARIOS] if faulty.SCENARIOS else []
+    result = run_suite(tmp_path, f"python:mqcn_suite.targets.zoo:{faulty.__name__}", *only)
     assert result.exit_code == 1, result.output
     failing = verdicts(tmp_path, "fail", "claim-fail", "error")
     assert failing.get(faulty.BREAKS) == faulty.VERDICT, failing
     assert set(failing) - {faulty.BREAKS} <= faulty.ALSO_BREAKS, failing
+    assert faulty.SUMMARIES <= faulty.ALSO_BREAKS
+    assert all(failing.get(summary) == "fail" for summary in faulty.SUMMARIES), failing
 
 
 def test_a_broken_claim_is_information_again_with_claims_info(tmp_path: Path) -> None:

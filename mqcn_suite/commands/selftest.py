@@ -5,6 +5,7 @@
     mqcn selftest mutation --sample 50 --seed 7 --min-score 0.8
     mqcn selftest mutation --target reference --target reference:E-14
     mqcn selftest mutation --file mqcn_model/rules.py --tests tests/test_rules.py
+    mqcn selftest mutation --file mqcn_model/client.py --operator ArgDelete --operator StringAlter
 
 It mutates the reference model and runs the conformance scenarios against every mutant, in
 copies of the tree (never the work tree); see ``docs/mutation.md`` and
@@ -167,6 +168,7 @@ def _options(
     all_tests: bool,
     root: str | None,
     tests: list[str] | None = None,
+    operators: list[str] | None = None,
 ) -> MutationOptions:
     from mqcn_suite.selftest.mutation import DEFAULT_TARGET, MutationOptions
 
@@ -187,6 +189,7 @@ def _options(
         equivalents=Path(equivalents) if equivalents else None,
         all_tests=all_tests,
         tests=list(tests or ()),
+        operators=list(operators or ()),
     )
 
 
@@ -197,7 +200,7 @@ def mutation_command(
             "--file",
             metavar="PATH",
             help="A module of mqcn_model/ to mutate (repeatable). Default: server.py, "
-            "client.py, batching.py, rules.py and codec/*.py.",
+            "client.py, batching.py, rules.py, codec/*.py and sending.py.",
             show_default=False,
         ),
     ] = None,
@@ -239,6 +242,16 @@ def mutation_command(
             "--id",
             metavar="PATTERN",
             help="Run only mutants whose ID matches (repeatable; * and ? allowed), after --sample.",
+            show_default=False,
+        ),
+    ] = None,
+    operators: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--operator",
+            metavar="NAME",
+            help="Only this operator's mutants (repeatable; before --sample), e.g. ArgDelete. "
+            "Default: every operator (docs/mutation.md lists them).",
             show_default=False,
         ),
     ] = None,
@@ -330,6 +343,7 @@ def mutation_command(
             all_tests,
             root,
             tests,
+            operators,
         )
         try:
             with display.live():

@@ -5,7 +5,11 @@ Some mutants cannot be killed by any scenario, and then they say nothing about t
 * **equivalent** — the mutated program behaves exactly like the original (for example
   ``x >= 0`` -> ``x > 0`` where ``x`` is never 0);
 * **unreachable** — the mutated code cannot run through the protocol at all (a defensive
-  branch no message can reach).
+  branch no message can reach);
+* **reading** — the mutant only swaps one errata reading for another (docs/errata.md): a
+  target doing what it does is conforming, so no scenario may fail it.  Such an entry names
+  the item in ``errata``.  (Such a mutant may instead be killed through the reference's
+  reading claim, ``--mqcn-reading-claims=fail``; never by a scenario demanding one reading.)
 
 Each is listed once, by its stable ID, with the reason::
 
@@ -13,6 +17,10 @@ Each is listed once, by its stable ID, with the reason::
       - id: "batching.py:BatchScheduler.due:CompareSwap:2@414e01"
         kind: equivalent
         reason: "due() is never called with now equal to the deadline"
+      - id: "server.py:NotificationServer._v1_delete_queue:CompareSwap:1@000000"
+        kind: reading
+        errata: E-12
+        reason: "honours a deletion naming no object type: the letter of 3.2.5.1"
 
 Listed mutants are not run and are left out of the score.  An ID that no longer names a
 generated mutant (its line changed or went away) is reported as *stale*, with a warning.
@@ -26,7 +34,9 @@ from typing import Any
 
 import yaml
 
-KINDS = ("equivalent", "unreachable")
+from mqcn_model.errata import ERRATA_SWITCHES
+
+KINDS = ("equivalent", "unreachable", "reading")
 
 
 class EquivalentsError(Exception):
@@ -40,6 +50,7 @@ class Documented:
     id: str
     kind: str
     reason: str
+    errata: str | None = None  # the errata item (E-nn) of a ``reading`` mutant
 
 
 def load_equivalents(path: Path) -> dict[str, Documented]:
@@ -73,7 +84,7 @@ def parse_equivalents(document: Any, source: str) -> dict[str, Documented]:
         where = f"{source}: entry {number}"
         if not isinstance(entry, dict):
             raise EquivalentsError(f"{where}: expected a mapping with id, kind and reason")
-        unknown = set(entry) - {"id", "kind", "reason"}
+        unknown = set(entry) - {"id", "kind", "reason", "errata"}
         if unknown:
             raise EquivalentsError(f"{where}: unknown key {sorted(unknown)[0]!r}")
         identifier, kind, reason = entry.get("id"), entry.get("kind"), entry.get("reason")
@@ -83,7 +94,15 @@ def parse_equivalents(document: Any, source: str) -> dict[str, Documented]:
             raise EquivalentsError(f"{where} ({identifier}): 'kind' must be one of {KINDS}")
         if not isinstance(reason, str) or not reason.strip():
             raise EquivalentsError(f"{where} ({identifier}): 'reason' must say why")
+        errata = entry.get("errata")
+        if kind == "reading" and errata not in ERRATA_SWITCHES:
+            raise EquivalentsError(
+                f"{where} ({identifier}): a 'reading' mutant names its errata item "
+                f"(errata: E-01 … E-{len(ERRATA_SWITCHES):02d}), not {errata!r}"
+            )
+        if kind != "reading" and errata is not None:
+            raise EquivalentsError(f"{where} ({identifier}): 'errata' is for kind 'reading' only")
         if identifier in found:
             raise EquivalentsError(f"{where}: {identifier} is listed twice")
-        found[identifier] = Documented(identifier, kind, reason.strip())
+        found[identifier] = Documented(identifier, kind, reason.strip(), errata)
     return found

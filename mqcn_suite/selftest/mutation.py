@@ -5,7 +5,8 @@
 1. **snapshot** — copy the project tree into a first sandbox; everything after reads the
    copy, so edits made to the work tree meanwhile change nothing (and nothing is written
    to the work tree: only the sandboxes and the output directory);
-2. **plan** — generate every mutant of the chosen files, take the sample (``--sample``),
+2. **plan** — generate every mutant of the chosen files, keep those of the chosen operators
+   (``--operator``), take the sample (``--sample``),
    set aside the documented ones (``docs/mutation-equivalents.yaml``) and those already
    finished in ``DIR/state.jsonl`` (unless ``--restart``);
 3. **self-check** — the unmutated copy must pass the scenario suite under every target,
@@ -40,6 +41,7 @@ from typing import Any
 from mqcn_suite.commands._common import ExitCode
 from mqcn_suite.selftest.equivalents import Documented, EquivalentsError, load_equivalents
 from mqcn_suite.selftest.mutants import FileMutants, Mutant, display_name, mutants_of, sample
+from mqcn_suite.selftest.operators import OPERATORS
 from mqcn_suite.selftest.report import build_document, write_reports
 from mqcn_suite.selftest.runner import IsolationError, Job, MutantRunner, isolation_problem
 from mqcn_suite.selftest.sandbox import COPIED, ProcessRegistry, RunOutcome, Sandbox
@@ -63,6 +65,7 @@ DEFAULT_FILES = (
     "mqcn_model/batching.py",
     "mqcn_model/rules.py",
     "mqcn_model/codec/*.py",
+    "mqcn_model/sending.py",
 )
 EQUIVALENTS_FILE = "docs/mutation-equivalents.yaml"
 DEFAULT_TARGET = "reference"
@@ -97,6 +100,7 @@ class MutationOptions:
     sample: int | None = None
     seed: str = "0"
     ids: Sequence[str] = ()  # only mutants whose ID matches one of these (fnmatch) patterns
+    operators: Sequence[str] = ()  # only these operators' mutants (before --sample); () all
     resume: bool = True
     min_score: float | None = None
     equivalents: Path | None = None  # None: ROOT/docs/mutation-equivalents.yaml
@@ -158,12 +162,14 @@ def resolve_files(root: Path, given: Sequence[str]) -> list[str]:
 
 
 def resolve_tests(root: Path, given: Sequence[str]) -> list[str]:
-    """The ``--tests`` paths, as posix paths from ``root`` (each once, in the order given);
+    """The ``--tests`` paths, as posix paths from ``root`` (each once, in the order given; a
+    pytest test ID ``FILE::NAME`` keeps its ``::NAME``);
     :class:`MutationUsageError` names the first that is not a file or directory of the tree
     the sandboxes copy (``tests/``, ``reference_vectors/``…)."""
     base = root.resolve()
     paths: list[str] = []
-    for name in given:
+    for given_name in given:
+        name, node = given_name.split("::", 1) if "::" in given_name else (given_name, "")
         path = Path(name)
         candidates = [path] if path.is_absolute() else [root / path, Path.cwd() / path]
         existing = next((c.resolve() for c in candidates if c.exists()), None)
@@ -172,6 +178,10 @@ def resolve_tests(root: Path, given: Sequence[str]) -> list[str]:
         if base not in existing.parents:
             raise MutationUsageError(f"--tests {name}: not inside the project tree {root}")
         relative = existing.relative_to(base).as_posix()
+        if node and not existing.is_file():
+            raise MutationUsageError(f"--tests {given_name}: a test ID needs a test file")
+        if node:
+            relative = f"{relative}::{node}"
         if relative.split("/", 1)[0] not in COPIED:
             raise MutationUsageError(
                 f"--tests {name}: not in a part of the tree the sandboxes copy "
@@ -200,6 +210,11 @@ def check_options(options: MutationOptions) -> None:
         raise MutationUsageError(f"--sample {options.sample}: must be at least 1")
     if options.min_score is not None and not 0 <= options.min_score <= 1:
         raise MutationUsageError(f"--min-score {options.min_score:g}: must be between 0 and 1")
+    for name in options.operators:
+        if name not in OPERATORS:
+            raise MutationUsageError(
+                f"--operator {name}: no such operator (one of {', '.join(OPERATORS)})"
+            )
     if not options.targets:
         raise MutationUsageError("--target: give at least one target")
     for target in options.targets:
@@ -354,8 +369,10 @@ def make_plan(
     sample_size: int | None,
     seed: str,
     patterns: Sequence[str] = (),
+    operators: Sequence[str] = (),
 ) -> Plan:
-    """Every mutant of ``files`` (read from the sandbox), then the sample, then ``--id``."""
+    """Every mutant of ``files`` (read from the sandbox), then ``--operator``, then the
+    sample, then ``--id``."""
     generated: list[FileMutants] = []
     for file in files:
         try:
@@ -363,7 +380,9 @@ def make_plan(
         except SyntaxError as exc:
             raise MutationUsageError(f"--file {file}: does not parse (line {exc.lineno})") from None
     everything = [m for fm in generated for m in fm.mutants]
-    in_run = sample(everything, sample_size, seed) if sample_size is not None else everything
+    wanted = set(operators)
+    of_operators = [m for m in everything if not wanted or m.operator in wanted]
+    in_run = sample(of_operators, sample_size, seed) if sample_size is not None else of_operators
     if patterns:
         in_run = [m for m in in_run if any(fnmatchcase(m.id, p) for p in patterns)]
     chosen_ids = {m.id for m in in_run}
@@ -471,6 +490,7 @@ def run_mutation(options: MutationOptions, events: Events | None = None) -> Outc
         "selection": "every scenario for every mutant" if options.all_tests else "coverage",
         "sample": {"count": options.sample, "seed": options.seed} if options.sample else None,
         "ids": list(options.ids) or None,
+        "operators": list(options.operators) or None,
     }
     warnings: list[str] = []
     interrupted = False
@@ -484,7 +504,15 @@ def run_mutation(options: MutationOptions, events: Events | None = None) -> Outc
         with _terminate_as_interrupt():
             sandboxes.append(Sandbox.create(root, options.temp_dir))
             snapshot = sandboxes[0]
-            plan = make_plan(snapshot, files, documented, options.sample, options.seed, options.ids)
+            plan = make_plan(
+                snapshot,
+                files,
+                documented,
+                options.sample,
+                options.seed,
+                options.ids,
+                options.operators,
+            )
             warnings += [f"stale equivalents entry: {i} names no mutant" for i in plan.stale]
             for pattern in options.ids:
                 if not any(fnmatchcase(m.id, pattern) for m in plan.all_chosen()):

@@ -7,8 +7,16 @@ exactly the intended tree) is :mod:`mqcn_suite.selftest.mutants`' job.
 
 What is never mutated, and why:
 
-* string and bytes constants, f-strings, docstrings — they are the texts of messages and
-  reasons; changing them is almost always equivalent, so they are not generated at all;
+* bytes constants, f-strings, docstrings, and string constants anywhere but the *keys* listed
+  below — they are the texts of messages and reasons; changing them is almost always
+  equivalent, so they are not generated at all.  A string that is a key (``StringAlter``) is
+  one whose value decides behaviour: an operand of a comparison (also an element of a tuple,
+  list or set literal compared with ``in``), a key of a dict literal, a subscript
+  (``x["key"]``), an attribute or key name given to ``getattr``/``hasattr``/``setattr``/
+  ``delattr`` or to a ``.get``/``.pop``/``.setdefault``/``.startswith``/``.endswith``/
+  ``.removeprefix``/``.removesuffix`` call, or an element of a tuple literal of a ``for``
+  loop's table (``for key, wanted in (("next_hops", ""), …)``).  A requirement ID
+  (``"MQCN-…"``) is never a key: ``req`` guards it at import;
 * type annotations, decorators (``@dataclass(frozen=True)``…), class bases — declarations,
   not behaviour;
 * ``import``, ``assert``, ``__all__ = …``, ``if TYPE_CHECKING:`` and ``if __name__ ==
@@ -25,6 +33,7 @@ What is never mutated, and why:
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -45,7 +54,33 @@ OPERATORS: dict[str, str] = {
     "IfTrue": "if C: -> if True:",
     "IfFalse": "if C: -> if False:",
     "BreakContinue": "break <-> continue",
+    "ArgDelete": "one positional or keyword argument of a call deleted (not message texts)",
+    "AugAssignToAssign": "x op= y -> x = y",
+    "StringAlter": 'a key string "s" -> "sXX" ("" -> "XX"): comparison operands, dict keys, '
+    "subscripts, attribute and key names given to getattr/.get/...",
 }
+# The operators of issue 10; ArgDelete, AugAssignToAssign and StringAlter came with issue 17.
+CLASSIC_OPERATORS: tuple[str, ...] = (
+    "CompareSwap",
+    "BoolOpSwap",
+    "NotRemove",
+    "NotInsert",
+    "TrueFalse",
+    "NumberIncrement",
+    "NumberZero",
+    "ArithSwap",
+    "ReturnNone",
+    "StatementDelete",
+    "IfTrue",
+    "IfFalse",
+    "BreakContinue",
+)
+STRING_SUFFIX = "XX"  # what StringAlter appends: no key of the model ends so
+_NAME_FUNCTIONS = frozenset({"getattr", "hasattr", "setattr", "delattr"})
+_KEY_METHODS = frozenset(
+    {"get", "pop", "setdefault", "startswith", "endswith", "removeprefix", "removesuffix"}
+)
+_REQUIREMENT_ID = re.compile(r"^MQCN-[0-9.]+-[0-9]+$")
 
 _COMPARE_SWAPS: dict[type[ast.cmpop], type[ast.cmpop]] = {
     ast.Eq: ast.NotEq,
@@ -264,6 +299,8 @@ class _Finder:
             name = type(node).__name__.lower()
             self.add("BreakContinue", node, other, at, where, f"{name} -> {_keyword(other)}")
         else:  # for, with, try, raise, match...: their expressions and nested bodies
+            if isinstance(node, ast.For | ast.AsyncFor):
+                self.loop_table(node.iter, where)
             self.children(node, where)
 
     def function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, where: _Where) -> None:
@@ -324,6 +361,10 @@ class _Finder:
             swapped = ast.AugAssign(node.target, new_op, node.value)
             text = f"{_SYMBOLS[type(node.op)]}= -> {_SYMBOLS[type(new_op)]}="
             self.add("ArithSwap", node, swapped, at, where, text)
+        if isinstance(node, ast.AugAssign):
+            plain = ast.copy_location(ast.Assign([node.target], node.value), node)
+            text = f"{_SYMBOLS.get(type(node.op), type(node.op).__name__)}= -> ="
+            self.add("AugAssignToAssign", node, plain, at, where, text)
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
         for target in targets:  # subscripts in targets: x[1] = ...
             self.expression(target, _locate(node, target), where)
@@ -356,7 +397,22 @@ class _Finder:
         if isinstance(node, ast.Constant):
             self.constant(node, at, where)
             return
+        if isinstance(node, ast.Call):
+            self.argument_deletes(node, at, where)
+            self.call_keys(node, where)
+        elif isinstance(node, ast.Dict):
+            for index, key in enumerate(node.keys):
+                if key is not None:
+                    self.string_key(key, (node, "keys", index), where)
+        elif isinstance(node, ast.Subscript):
+            self.string_key(node.slice, (node, "slice", None), where)
         if isinstance(node, ast.Compare):
+            self.string_key(node.left, (node, "left", None), where)
+            for index, comparator in enumerate(node.comparators):
+                self.string_key(comparator, (node, "comparators", index), where)
+                if isinstance(comparator, ast.Tuple | ast.List | ast.Set):
+                    for inner, item in enumerate(comparator.elts):
+                        self.string_key(item, (comparator, "elts", inner), where)
             for index, op in enumerate(node.ops):
                 if type(op) in _COMPARE_SWAPS:
                     new = _COMPARE_SWAPS[type(op)]()
@@ -384,6 +440,56 @@ class _Finder:
             return
         self.children(node, where)
 
+    # --- issue 17: argument deletion and key strings ------------------------------------------
+    def argument_deletes(
+        self, node: ast.Call, at: tuple[ast.AST, str, int | None], where: _Where
+    ) -> None:
+        """One mutant per argument: the call without it.  Message texts (string constants,
+        f-strings) are never deleted, for the reason they are never altered."""
+        for index, argument in enumerate(node.args):
+            if _is_text(argument):
+                continue
+            args = [*node.args[:index], *node.args[index + 1 :]]
+            shorter = ast.Call(node.func, args, node.keywords)
+            text = f"argument {index + 1} deleted"
+            self.add("ArgDelete", node, shorter, at, where, text)
+        for index, keyword in enumerate(node.keywords):
+            if _is_text(keyword.value):
+                continue
+            keywords = [*node.keywords[:index], *node.keywords[index + 1 :]]
+            shorter = ast.Call(node.func, node.args, keywords)
+            name = f"{keyword.arg}=" if keyword.arg else "**"
+            self.add("ArgDelete", node, shorter, at, where, f"argument {name} deleted")
+
+    def call_keys(self, node: ast.Call, where: _Where) -> None:
+        """Attribute names given to getattr & co, keys given to .get & co."""
+        func = node.func
+        if isinstance(func, ast.Name) and func.id in _NAME_FUNCTIONS and len(node.args) > 1:
+            self.string_key(node.args[1], (node, "args", 1), where)
+        elif isinstance(func, ast.Attribute) and func.attr in _KEY_METHODS and node.args:
+            self.string_key(node.args[0], (node, "args", 0), where)
+            if isinstance(node.args[0], ast.Tuple):  # s.startswith(("a", "b"))
+                for index, item in enumerate(node.args[0].elts):
+                    self.string_key(item, (node.args[0], "elts", index), where)
+
+    def loop_table(self, iterable: ast.expr, where: _Where) -> None:
+        """``for a, b in (("x", 1), ("y", 2)):`` — the strings of a literal table."""
+        if not isinstance(iterable, ast.Tuple | ast.List):
+            return
+        for row in iterable.elts:
+            if isinstance(row, ast.Tuple):
+                for index, item in enumerate(row.elts):
+                    self.string_key(item, (row, "elts", index), where)
+
+    def string_key(self, node: ast.AST, at: tuple[ast.AST, str, int | None], where: _Where) -> None:
+        if not (isinstance(node, ast.Constant) and type(node.value) is str):
+            return
+        if _REQUIREMENT_ID.match(node.value):
+            return  # guarded by req(): a mutated ID fails at import
+        altered = node.value + STRING_SUFFIX
+        text = f"{node.value!r} -> {altered!r}"
+        self.add("StringAlter", node, ast.Constant(altered), at, where, text)
+
     def constant(
         self, node: ast.Constant, at: tuple[ast.AST, str, int | None], where: _Where
     ) -> None:
@@ -400,6 +506,13 @@ class _Finder:
             if value != 0:
                 zero = type(value)(0)
                 self.add("NumberZero", node, ast.Constant(zero), at, where, f"{value} -> {zero}")
+
+
+def _is_text(node: ast.AST) -> bool:
+    """A message text: a string constant or an f-string."""
+    return isinstance(node, ast.JoinedStr) or (
+        isinstance(node, ast.Constant) and isinstance(node.value, str)
+    )
 
 
 def _keyword(node: ast.AST) -> str:

@@ -8,11 +8,12 @@ or the sample), and what became of each:
 * ``timeout`` — the run exceeded the time limit: an endless loop, counted as killed;
 * ``survived`` — every selected scenario passed;
 * ``no-coverage`` — no scenario executes the mutated function: a survivor, not run;
-* ``equivalent`` / ``unreachable`` — documented in ``docs/mutation-equivalents.yaml``: not
-  run and left out of the score;
+* ``equivalent`` / ``unreachable`` / ``reading`` — documented in
+  ``docs/mutation-equivalents.yaml`` (``reading``: the mutant only swaps an errata reading,
+  which no scenario may fail): not run and left out of the score;
 * ``pending`` — not finished (the run was interrupted; run it again to resume).
 
-``score = (killed + timeout) / (in_run - equivalent - unreachable - pending)``; with no
+``score = (killed + timeout) / (in_run - equivalent - unreachable - reading - pending)``; with no
 sample and nothing pending, ``in_run`` is ``generated`` and this is the usual mutation score.
 Each survivor is listed with its ID, line, operator and the unified diff of the mutation.
 """
@@ -39,8 +40,10 @@ COUNTS = (
     "no_coverage",
     "equivalent",
     "unreachable",
+    "reading",
     "pending",
 )
+DOCUMENTED = ("equivalent", "unreachable", "reading")
 SURVIVING = ("survived", "no-coverage")
 
 
@@ -56,7 +59,7 @@ def status_of(
 
 def score(counts: Mapping[str, int]) -> float | None:
     """(killed + timeout) / the mutants that count; None when none count."""
-    counted = counts["in_run"] - counts["equivalent"] - counts["unreachable"] - counts["pending"]
+    counted = counts["in_run"] - counts["pending"] - sum(counts[kind] for kind in DOCUMENTED)
     if counted <= 0:
         return None
     return (counts["killed"] + counts["timeout"]) / counted
@@ -78,9 +81,12 @@ def build_document(
         counts["generated"] = len(file_mutants.mutants)
         counts["in_run"] = len(chosen)
         survivors = []
+        readings = []
         for mutant in chosen:
             status = status_of(mutant, records, documented)
             counts[status.replace("-", "_")] += 1
+            if status == "reading":
+                readings.append({"id": mutant.id, "errata": documented[mutant.id].errata})
             if status in SURVIVING:
                 survivors.append(_survivor(mutant, file_mutants.source, records[mutant.id]))
         for name in COUNTS:
@@ -90,6 +96,7 @@ def build_document(
             **counts,
             "score": _rounded(score(counts)),
             "survivors": survivors,
+            "readings": readings,
             "invalid": list(file_mutants.invalid),
         }
     return {
@@ -132,12 +139,13 @@ def summary_lines(document: Mapping[str, Any]) -> list[str]:
     for name, entry in rows:
         sample = f" of {entry['generated']}" if entry["in_run"] != entry["generated"] else ""
         pending = f", {entry['pending']} pending" if entry["pending"] else ""
-        documented = entry["equivalent"] + entry["unreachable"]
+        documented = sum(entry[kind] for kind in DOCUMENTED)
+        readings = f" ({entry['reading']} reading)" if entry["reading"] else ""
         lines.append(
             f"{name.ljust(width)}  {entry['in_run']:4d}{sample} mutants: "
             f"{entry['killed']} killed, {entry['timeout']} timeout, "
             f"{entry['survived']} survived, {entry['no_coverage']} no-coverage, "
-            f"{documented} documented{pending}  score {percent(entry['score'])}"
+            f"{documented} documented{readings}{pending}  score {percent(entry['score'])}"
         )
     return lines
 
@@ -154,6 +162,7 @@ def markdown(document: Mapping[str, Any]) -> str:
         ("time limit per mutant", _duration(document.get("timeout_seconds"))),
         ("sample", _sample(document.get("sample"))),
         ("only IDs matching", _patterns(document.get("ids"))),
+        ("only operators", ", ".join(document.get("operators") or []) or None),
         ("test selection", document.get("selection")),
         ("interrupted", "yes: run the same command again to resume" if interrupted else None),
     ]

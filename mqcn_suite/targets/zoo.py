@@ -9,7 +9,10 @@ Each class names the requirement it breaks in ``BREAKS`` and the verdict that gi
 (``VERDICT``: ``fail`` for a MUST, ``claim-fail`` for a product note of a profile it claims);
 ``tests/test_targets.py`` runs the whole suite against every member and checks that exactly
 that requirement fails (plus the few listed in ``ALSO_BREAKS`` whose scenarios observe the
-same behaviour) while the reference passes.
+same behaviour, of which those in ``SUMMARIES`` must fail too: the summaries a fault of that
+section breaks) while the reference passes.  A member whose fault must be found *among
+correct messages* runs only the scenarios where it hides so (``SCENARIOS``, a pytest ``-k``
+expression): a whole run would also show it where it is the one message sent.
 """
 
 from __future__ import annotations
@@ -18,15 +21,19 @@ import dataclasses
 import uuid
 from typing import Any, ClassVar
 
+from mqcn_model.builders import v2_notification
 from mqcn_model.catalog import req
 from mqcn_model.client import NotificationClient
+from mqcn_model.codec.message import ChangeNotificationMessage
 from mqcn_model.constants import (
+    OPERATION_EVENT,
     SPARE_BYTE_COUNT,
     AuthLevel,
     Command,
     Operation,
     PropId,
     SenderIdType,
+    Version,
 )
 from mqcn_model.envelope import Envelope
 from mqcn_model.server import NotificationServer
@@ -39,6 +46,8 @@ class ZooTarget(ReferenceTarget):
     BREAKS: ClassVar[str]
     VERDICT: ClassVar[str] = "fail"
     ALSO_BREAKS: ClassVar[frozenset[str]] = frozenset()
+    SUMMARIES: ClassVar[frozenset[str]] = frozenset()  # of ALSO_BREAKS: these must fail too
+    SCENARIOS: ClassVar[str | None] = None  # a pytest -k expression; None: the whole suite
 
     def __init__(self) -> None:
         super().__init__()
@@ -150,6 +159,70 @@ class SendsNoSpareByte(ZooTarget):
     # the three "then send it as 3.3.5.3 says" requirements observe the same body
     ALSO_BREAKS = frozenset({req("MQCN-3.3.4.1-3"), req("MQCN-3.3.5.1-11"), req("MQCN-3.3.5.2-28")})
     client_class = _NoSpareByteClient
+
+
+# --- 3.3.5.2 the values a Version 0x01 update carries ------------------------------------------
+
+
+class _ForeignZeroClient(NotificationClient):
+    def prepare(self, operation: Any, obj: Any, **kwargs: Any) -> ChangeNotificationMessage:
+        if getattr(obj, "ForeignSystem", 0):
+            obj = dataclasses.replace(obj, ForeignSystem=0)
+        return super().prepare(operation, obj, **kwargs)
+
+
+class SendsForeignZero(ZooTarget):
+    """Its directory service sends PROPID_QM_FOREIGN 0 whatever the directory holds: a foreign
+    queue manager is announced as an MSMQ one (issue 17: no scenario published one)."""
+
+    BREAKS = req("MQCN-3.3.5.2-22")
+    client_class = _ForeignZeroClient
+
+
+# --- 3.3.5.3 one of several messages -----------------------------------------------------------
+
+
+class _FirstMessageLateClient(NotificationClient):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.sent = 0
+
+    def send_change_notification(self, *args: Any, **kwargs: Any) -> Envelope:
+        envelope = super().send_change_notification(*args, **kwargs)
+        self.sent += 1
+        return envelope.with_(time_to_reach_queue=60) if self.sent == 1 else envelope
+
+
+class BreaksOnlyItsFirstMessage(ZooTarget):
+    """Sends its first message with TimeToReachQueue 60, every later one correctly.  Checked
+    where it sends several (every kind of change): a judgement that kept only the last
+    message's violations would pass it (issue 17)."""
+
+    BREAKS = req("MQCN-3.3.5.3-2")
+    SCENARIOS = "sends_each_notification_as_3353_says"
+    client_class = _FirstMessageLateClient
+
+
+# --- 3.3.5.1 the DomainController of a Version 0x02 message -------------------------------------
+
+
+class _OtherDomainControllerClient(NotificationClient):
+    def prepare(self, operation: Any, obj: Any, **kwargs: Any) -> ChangeNotificationMessage:
+        if self.version == Version.QUEUE_MANAGER:
+            other = f"elsewhere.{self.server_name}"
+            return v2_notification(OPERATION_EVENT[operation], obj.Identifier, other)
+        return super().prepare(operation, obj, **kwargs)
+
+
+class NamesAnotherDomainController(ZooTarget):
+    """Its queue manager names a DomainController other than the directory server the change
+    was made on: a Version 0x02 preparation fault, which also breaks the summary "prepare it
+    per 3.3.5.1" (MQCN-3.3.4.1-2; issue 17)."""
+
+    BREAKS = req("MQCN-3.3.5.1-5")
+    ALSO_BREAKS = frozenset({req("MQCN-3.3.4.1-2")})
+    SUMMARIES = ALSO_BREAKS
+    client_class = _OtherDomainControllerClient
 
 
 # --- a claimed product profile (note <13>) -----------------------------------------------------
@@ -284,4 +357,7 @@ ZOO: tuple[type[ZooTarget], ...] = (
     DeletesWhateverTheObjectType,
     SendsNoSpareByte,
     SignsSig20InItsNt4Profile,
+    SendsForeignZero,
+    BreaksOnlyItsFirstMessage,
+    NamesAnotherDomainController,
 )
