@@ -384,10 +384,11 @@ class World:
         """Every message the target's client emitted satisfies ``requirement``.
 
         Judged by the model (:func:`mqcn_model.sending.sending_judgement`).  A message that
-        only the other reading of one errata item admits is a warning naming that item,
-        never a failure: the sender follows a reading the spec allows.  A body that only such
-        a reading can read at all (``</ObjectGuid >``, a lone surrogate) is read that way for
-        every other requirement; only the requirement its strict decoding breaks warns.
+        only the other reading of one errata item admits passes, recorded as an observation of
+        that reading (the report's "Readings followed"): the sender follows a reading the spec
+        allows, the letter included, and is neither failed nor warned for it.  A body that
+        only such a reading can read at all (``</ObjectGuid >``, a lone surrogate) is read that
+        way for every other requirement.
 
         Where ``requirement`` needs a message that cannot be read (or reads as the other
         Version), it is not judged: it is recorded ``stopped`` by the requirement whose breach
@@ -406,10 +407,10 @@ class World:
             if requirement in unreadable:
                 switch = needed[0]
                 text = (
-                    f"an emitted body is unreadable under the strict reading ({requirement}) and "
-                    f"read only under the lenient reading of {switch.errata} ({switch.lenient})"
+                    f"an emitted body is read only under the lenient reading of {switch.errata} "
+                    f"({switch.lenient}); the strict reading refuses it ({requirement})"
                 )
-                self._observed(Check(requirement, "warning", text, switch.errata, "lenient"))
+                self._observed(Check(requirement, "pass", text, switch.errata, "lenient"))
                 return
         base = following(*dict.fromkeys(s.errata for s in needed))
 
@@ -425,10 +426,10 @@ class World:
                 self.checks.append(Check(requirement, "pass", "every emitted message satisfies it"))
         elif switch is not None:
             text = (
-                f"{_described(strict)} — admitted only by the lenient reading of "
-                f"{switch.errata} ({switch.lenient})"
+                f"follows the lenient reading of {switch.errata} ({switch.lenient}): "
+                f"{_described(strict)} under the strict one"
             )
-            self._observed(Check(requirement, "warning", text, switch.errata, "lenient"))
+            self._observed(Check(requirement, "pass", text, switch.errata, "lenient"))
         else:
             self.expect(requirement, False, _described(strict))
 

@@ -123,6 +123,8 @@ def pytest_runtestloop(session: pytest.Session) -> bool:
         out[member.name] = {
             "verdicts": {r["id"]: verdict_label(r) for r in shown},
             "notes": {r["id"]: [n["message"] for n in r["notes"]] for r in shown if r["notes"]},
+            "judged": sorted(r["id"] for r in document["requirements"] if r["verdict"] == "pass"),
+            "readings": {r["errata"]: r["observed"] for r in document["readings"]},
         }
     Path(session.config.getoption("--client-blame-out")).write_text(json.dumps(out, indent=1))
     return True
