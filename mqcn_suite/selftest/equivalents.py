@@ -34,7 +34,7 @@ from typing import Any
 
 import yaml
 
-from mqcn_model.errata import ERRATA_SWITCHES
+from mqcn_model.errata import SWITCH_OF
 
 KINDS = ("equivalent", "unreachable", "reading")
 
@@ -95,10 +95,10 @@ def parse_equivalents(document: Any, source: str) -> dict[str, Documented]:
         if not isinstance(reason, str) or not reason.strip():
             raise EquivalentsError(f"{where} ({identifier}): 'reason' must say why")
         errata = entry.get("errata")
-        if kind == "reading" and errata not in ERRATA_SWITCHES:
+        if kind == "reading" and errata not in SWITCH_OF:
             raise EquivalentsError(
-                f"{where} ({identifier}): a 'reading' mutant names its errata item "
-                f"(errata: E-01 … E-{len(ERRATA_SWITCHES):02d}), not {errata!r}"
+                f"{where} ({identifier}): a 'reading' mutant names its errata item, "
+                f"a switchable one ({', '.join(SWITCH_OF)}), not {errata!r}"
             )
         if kind != "reading" and errata is not None:
             raise EquivalentsError(f"{where} ({identifier}): 'errata' is for kind 'reading' only")
