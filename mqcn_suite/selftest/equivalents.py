@@ -97,8 +97,8 @@ def parse_equivalents(document: Any, source: str) -> dict[str, Documented]:
         errata = entry.get("errata")
         if kind == "reading" and errata not in SWITCH_OF:
             raise EquivalentsError(
-                f"{where} ({identifier}): a 'reading' mutant names its errata item, one with "
-                f"readings to swap (errata: {', '.join(SWITCH_OF)}), not {errata!r}"
+                f"{where} ({identifier}): a 'reading' mutant names its errata item, "
+                f"a switchable one ({', '.join(SWITCH_OF)}), not {errata!r}"
             )
         if kind != "reading" and errata is not None:
             raise EquivalentsError(f"{where} ({identifier}): 'errata' is for kind 'reading' only")
