@@ -1026,3 +1026,21 @@ def test_a_reading_already_followed_does_not_stop_the_search_for_another() -> No
         "MQCN-3.3.5.3-7",
     }
     assert not {v.requirement for v in padded.found(e01)} & AGGREGATE_IDS
+
+
+def test_a_stopped_requirement_says_which_message_and_what_stopped_it() -> None:
+    """The report shows a stop as ``inconclusive (stopped by …)``: its text names the emitted
+    message and the breach that keeps the rule from judging it."""
+    by = Violation("MQCN-2.2.4-1", 0, "no message")
+    assert str(Stopped("MQCN-3.3.5.2-22", 2, by)) == (
+        "emitted message 2 cannot be judged: MQCN-2.2.4-1 at byte 0: no message"
+    )
+
+
+def test_a_version_no_sender_may_write_stops_the_rules_that_judge_the_version_chosen() -> None:
+    """Version 0x03 breaks MQCN-2.2.4-1 at byte 0; the rules that judge which of the two
+    Versions a sender chose (here MQCN-3.3.5.2-24) are stopped by exactly that breach."""
+    scenario = one(Operation.QueueUpdate, 1).with_body(lambda b: b"\x03" + b[1:])
+    _, stopped = sending_judgement(scenario.emitted, scenario.context).of("MQCN-3.3.5.2-24")
+    by = Violation("MQCN-2.2.4-1", 0, "Version is 03, which no sender may write")
+    assert stopped == [Stopped("MQCN-3.3.5.2-24", 0, by)]
