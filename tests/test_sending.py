@@ -1044,3 +1044,16 @@ def test_a_version_no_sender_may_write_stops_the_rules_that_judge_the_version_ch
     _, stopped = sending_judgement(scenario.emitted, scenario.context).of("MQCN-3.3.5.2-24")
     by = Violation("MQCN-2.2.4-1", 0, "Version is 03, which no sender may write")
     assert stopped == [Stopped("MQCN-3.3.5.2-24", 0, by)]
+
+
+def test_a_message_the_codec_gave_no_reason_for_stops_a_decoded_rule_as_no_message() -> None:
+    """A verdict with no message and no violation (the judge always names one; the fallback
+    keeps a rule from judging nothing silently) stops a rule that needs the decoded message
+    by MQCN-2.2.4-1, "no message"; a rule that reads only the envelope is not stopped."""
+    scenario = one(Operation.QueueUpdate, 1)
+    (readable,) = sending.read_emissions(scenario.emitted, scenario.context)
+    nameless = dataclasses.replace(readable, verdict=Verdict(False, None))
+    decoded = next(r for r in sending.RULES if r.decoded and not r.version_known)
+    assert decoded.stopped_by(nameless) == Violation("MQCN-2.2.4-1", 0, "no message")
+    envelope_only = next(r for r in sending.RULES if not r.decoded and not r.version_known)
+    assert envelope_only.stopped_by(nameless) is None
