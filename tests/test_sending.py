@@ -581,7 +581,8 @@ def test_a_directory_service_sends_version_1() -> None:
     # the rules of a Version 0x01 message cannot read a Version 0x02 one: stopped, not broken
     assert {"MQCN-3.3.5.2-1", "MQCN-3.3.5.2-9"}.isdisjoint(found)
     judgement = sending_judgement(scenario.emitted, scenario.context)
-    assert judgement.of("MQCN-3.3.5.2-9")[1][0].by.requirement == "MQCN-2.2.4-1"
+    by = Violation("MQCN-2.2.4-1", 0, "is a Version 0x02 message, not 0x01")
+    assert judgement.of("MQCN-3.3.5.2-9")[1] == [Stopped("MQCN-3.3.5.2-9", 0, by)]
 
 
 def test_note_11_a_windows_directory_service_passes_extras_through() -> None:
