@@ -1058,3 +1058,43 @@ def test_a_message_the_codec_gave_no_reason_for_stops_a_decoded_rule_as_no_messa
     assert decoded.stopped_by(nameless) == Violation("MQCN-2.2.4-1", 0, "no message")
     envelope_only = next(r for r in sending.RULES if not r.decoded and not r.version_known)
     assert envelope_only.stopped_by(nameless) is None
+
+
+def test_a_value_mismatch_names_what_is_missing_other_or_repeated() -> None:
+    """value_mismatch on each shape of ``found``: a property not carried (3.3.5.2-14, named
+    even when no PropId names it), another value after an equal one (3.3.5.2-22), a value
+    that does not encode as the VT (another value, never a byte-order slip), and the right
+    value in more than one update (the VT requirement: one value is held)."""
+    base = PropId.PROPID_Q_BASEPRIORITY
+    assert sending.value_mismatch("MQCN-2.2.3.1-1", base, [None], -255) == (
+        "MQCN-3.3.5.2-14",
+        "the creation does not carry PROPID_Q_BASEPRIORITY",
+    )
+    assert sending.value_mismatch("MQCN-2.2.3.1-1", 99999, [None], 1) == (
+        "MQCN-3.3.5.2-14",
+        "the creation does not carry PROPID 99999",
+    )
+    assert sending.value_mismatch("MQCN-2.2.3.1-1", base, [-255, 7], -255) == (
+        "MQCN-3.3.5.2-22",
+        "PROPID_Q_BASEPRIORITY is 7, the directory holds -255",
+    )
+    assert sending.value_mismatch("MQCN-2.2.3.1-1", base, ["x"], -255)[0] == "MQCN-3.3.5.2-22"
+    assert sending.value_mismatch("MQCN-2.2.3.1-1", base, [-255, -255], -255) == (
+        "MQCN-2.2.3.1-1",
+        "PROPID_Q_BASEPRIORITY read as [-255, -255], the directory holds one value",
+    )
+
+
+@pytest.mark.parametrize(
+    ("msmq_version", "e16", "broken"),
+    [("2.0", False, True), ("2.0", True, False), ("6.0", True, True), ("6.0", False, True)],
+)
+def test_sha1_is_msmq_2_0s_hash_only_under_e16s_other_reading(
+    msmq_version: str, e16: bool, broken: bool
+) -> None:
+    """Note <12> lists MSMQ 2.0 under SHA-1 as well as MD5 (errata E-16): SHA-1 from an
+    MSMQ 2.0 sender passes under that reading only, and never from MSMQ 6.0 (SHA-512)."""
+    scenario = one(Operation.QueueUpdate, 1).with_envelope(hash_algorithm=HashAlgorithm.SHA1)
+    scenario = scenario.with_context(msmq_version=msmq_version)
+    readings = following("E-16") if e16 else STRICT
+    assert ("MQCN-3.3.5.3-5" in scenario.broken(readings)) is broken
