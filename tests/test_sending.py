@@ -1098,3 +1098,14 @@ def test_sha1_is_msmq_2_0s_hash_only_under_e16s_other_reading(
     scenario = scenario.with_context(msmq_version=msmq_version)
     readings = following("E-16") if e16 else STRICT
     assert ("MQCN-3.3.5.3-5" in scenario.broken(readings)) is broken
+
+
+def test_a_readable_message_with_a_codec_finding_stops_nothing() -> None:
+    """Padding after the spare byte (a codec finding under the strict E-05 reading) leaves
+    the message readable: it is not among the unreadable ones and stops no requirement."""
+    padded = one(Operation.QueueCreation, 1).with_body(lambda b: b + b"\x00\x00")
+    (emission,) = sending.read_emissions(padded.emitted, padded.context)
+    assert emission.message is not None and emission.verdict.violations
+    judgement = sending_judgement(padded.emitted, padded.context)
+    assert judgement.unreadable == []
+    assert judgement.of("MQCN-3.3.5.2-22") == ([], [])
