@@ -581,7 +581,8 @@ def test_a_directory_service_sends_version_1() -> None:
     # the rules of a Version 0x01 message cannot read a Version 0x02 one: stopped, not broken
     assert {"MQCN-3.3.5.2-1", "MQCN-3.3.5.2-9"}.isdisjoint(found)
     judgement = sending_judgement(scenario.emitted, scenario.context)
-    assert judgement.of("MQCN-3.3.5.2-9")[1][0].by.requirement == "MQCN-2.2.4-1"
+    by = Violation("MQCN-2.2.4-1", 0, "is a Version 0x02 message, not 0x01")
+    assert judgement.of("MQCN-3.3.5.2-9")[1] == [Stopped("MQCN-3.3.5.2-9", 0, by)]
 
 
 def test_note_11_a_windows_directory_service_passes_extras_through() -> None:
@@ -1026,3 +1027,85 @@ def test_a_reading_already_followed_does_not_stop_the_search_for_another() -> No
         "MQCN-3.3.5.3-7",
     }
     assert not {v.requirement for v in padded.found(e01)} & AGGREGATE_IDS
+
+
+def test_a_stopped_requirement_says_which_message_and_what_stopped_it() -> None:
+    """The report shows a stop as ``inconclusive (stopped by …)``: its text names the emitted
+    message and the breach that keeps the rule from judging it."""
+    by = Violation("MQCN-2.2.4-1", 0, "no message")
+    assert str(Stopped("MQCN-3.3.5.2-22", 2, by)) == (
+        "emitted message 2 cannot be judged: MQCN-2.2.4-1 at byte 0: no message"
+    )
+
+
+def test_a_version_no_sender_may_write_stops_the_rules_that_judge_the_version_chosen() -> None:
+    """Version 0x03 breaks MQCN-2.2.4-1 at byte 0; the rules that judge which of the two
+    Versions a sender chose (here MQCN-3.3.5.2-24) are stopped by exactly that breach."""
+    scenario = one(Operation.QueueUpdate, 1).with_body(lambda b: b"\x03" + b[1:])
+    _, stopped = sending_judgement(scenario.emitted, scenario.context).of("MQCN-3.3.5.2-24")
+    by = Violation("MQCN-2.2.4-1", 0, "Version is 03, which no sender may write")
+    assert stopped == [Stopped("MQCN-3.3.5.2-24", 0, by)]
+
+
+def test_a_message_the_codec_gave_no_reason_for_stops_a_decoded_rule_as_no_message() -> None:
+    """A verdict with no message and no violation (the judge always names one; the fallback
+    keeps a rule from judging nothing silently) stops a rule that needs the decoded message
+    by MQCN-2.2.4-1, "no message"; a rule that reads only the envelope is not stopped."""
+    scenario = one(Operation.QueueUpdate, 1)
+    (readable,) = sending.read_emissions(scenario.emitted, scenario.context)
+    nameless = dataclasses.replace(readable, verdict=Verdict(False, None))
+    decoded = next(r for r in sending.RULES if r.decoded and not r.version_known)
+    assert decoded.stopped_by(nameless) == Violation("MQCN-2.2.4-1", 0, "no message")
+    envelope_only = next(r for r in sending.RULES if not r.decoded and not r.version_known)
+    assert envelope_only.stopped_by(nameless) is None
+
+
+def test_a_value_mismatch_names_what_is_missing_other_or_repeated() -> None:
+    """value_mismatch on each shape of ``found``: a property not carried (3.3.5.2-14, named
+    even when no PropId names it), another value after an equal one (3.3.5.2-22), a value
+    that does not encode as the VT (another value, never a byte-order slip), and the right
+    value in more than one update (the VT requirement: one value is held)."""
+    base = PropId.PROPID_Q_BASEPRIORITY
+    assert sending.value_mismatch("MQCN-2.2.3.1-1", base, [None], -255) == (
+        "MQCN-3.3.5.2-14",
+        "the creation does not carry PROPID_Q_BASEPRIORITY",
+    )
+    assert sending.value_mismatch("MQCN-2.2.3.1-1", 99999, [None], 1) == (
+        "MQCN-3.3.5.2-14",
+        "the creation does not carry PROPID 99999",
+    )
+    assert sending.value_mismatch("MQCN-2.2.3.1-1", base, [-255, 7], -255) == (
+        "MQCN-3.3.5.2-22",
+        "PROPID_Q_BASEPRIORITY is 7, the directory holds -255",
+    )
+    assert sending.value_mismatch("MQCN-2.2.3.1-1", base, ["x"], -255)[0] == "MQCN-3.3.5.2-22"
+    assert sending.value_mismatch("MQCN-2.2.3.1-1", base, [-255, -255], -255) == (
+        "MQCN-2.2.3.1-1",
+        "PROPID_Q_BASEPRIORITY read as [-255, -255], the directory holds one value",
+    )
+
+
+@pytest.mark.parametrize(
+    ("msmq_version", "e16", "broken"),
+    [("2.0", False, True), ("2.0", True, False), ("6.0", True, True), ("6.0", False, True)],
+)
+def test_sha1_is_msmq_2_0s_hash_only_under_e16s_other_reading(
+    msmq_version: str, e16: bool, broken: bool
+) -> None:
+    """Note <12> lists MSMQ 2.0 under SHA-1 as well as MD5 (errata E-16): SHA-1 from an
+    MSMQ 2.0 sender passes under that reading only, and never from MSMQ 6.0 (SHA-512)."""
+    scenario = one(Operation.QueueUpdate, 1).with_envelope(hash_algorithm=HashAlgorithm.SHA1)
+    scenario = scenario.with_context(msmq_version=msmq_version)
+    readings = following("E-16") if e16 else STRICT
+    assert ("MQCN-3.3.5.3-5" in scenario.broken(readings)) is broken
+
+
+def test_a_readable_message_with_a_codec_finding_stops_nothing() -> None:
+    """Padding after the spare byte (a codec finding under the strict E-05 reading) leaves
+    the message readable: it is not among the unreadable ones and stops no requirement."""
+    padded = one(Operation.QueueCreation, 1).with_body(lambda b: b + b"\x00\x00")
+    (emission,) = sending.read_emissions(padded.emitted, padded.context)
+    assert emission.message is not None and emission.verdict.violations
+    judgement = sending_judgement(padded.emitted, padded.context)
+    assert judgement.unreadable == []
+    assert judgement.of("MQCN-3.3.5.2-22") == ([], [])
