@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import sys
 import time
 from collections.abc import Iterator
@@ -31,8 +30,7 @@ from typing import Any, BinaryIO
 import pytest
 
 from mqcn_model.capture import PcapWriter, Unwritable
-from mqcn_model.capture.inet import pcap_header
-from mqcn_model.capture.writer import DEFAULT_START_TIME
+from mqcn_model.capture.inet import RECORD_HEADER_SIZE, pcap_header, record_ticks, retimed
 from mqcn_model.catalog import CATALOG
 from mqcn_model.envelope import Envelope
 from mqcn_suite.coverage import Coverage, CoverageError, load_coverage
@@ -85,7 +83,7 @@ _PCAP_MERGER = pytest.StashKey["_PcapMerger"]()
 
 BDD_PROPERTY = "mqcn-bdd"  # pytest-bdd's scenario report, carried across pytest-xdist
 PCAP_COUNTS = "mqcn-pcap"  # a pytest-xdist worker's pcap counts, for the controller
-WORKER_CLOCK_SPACING = 86400.0  # worker N's capture clock starts N days after worker 0's
+PART_GAP = 1.0  # seconds between the last frame of a worker's part and the next part's first
 DEFAULT_MAX_TIMEOUTS = 3
 # The reason a run stopped because the target kept timing out starts with this.
 STOP_PREFIX = "mqcn: the target timed out"
@@ -317,11 +315,17 @@ class PcapRecorder:
     """This process's pcap: each Envelope the world reports goes out as an MS-MQQB session
     (:class:`mqcn_model.capture.PcapWriter`, one session per message), appended to the file
     as it comes, so the capture never sits in memory.  An Envelope no session can carry (an
-    XML digital signature travels over SRMP, not MS-MQQB) is counted, not written."""
+    XML digital signature travels over SRMP, not MS-MQQB) is counted, not written.
 
-    def __init__(self, path: Path, start_time: float = DEFAULT_START_TIME) -> None:
+    The capture runs on the writer's own clock, 100 µs a frame: an ``arrival_time`` an
+    envelope carries (a target's client may set one) is not on the wire and would step the
+    clock back, so times increase through the file.  Under pytest-xdist each worker is a lane
+    of its writer (``lane`` of ``lanes``), so the joined file's sessions keep distinct
+    4-tuples and initial sequence numbers."""
+
+    def __init__(self, path: Path, lane: int = 0, lanes: int = 1) -> None:
         self.path = path
-        self.writer = PcapWriter(start_time=start_time)
+        self.writer = PcapWriter(lane=lane, lanes=lanes)
         self.file: BinaryIO | None = path.open("wb")
         self.file.write(self.writer.header())
         self.counts = {"delivered": 0, "sent": 0, "unwritable": 0}
@@ -331,7 +335,7 @@ class PcapRecorder:
         if self.file is None:
             return
         try:
-            data = self.writer.write(envelope)
+            data = self.writer.write(envelope.with_(arrival_time=0.0))
         except Unwritable as exc:
             self.counts["unwritable"] += 1
             self.unwritable.append(str(exc))
@@ -347,7 +351,11 @@ class PcapRecorder:
 
 
 class _PcapMerger:
-    """pytest-xdist controller: joins the workers' parts into the one capture."""
+    """pytest-xdist controller: joins the workers' parts into the one capture.
+
+    Every worker's clock starts at the same instant; the join moves each part's times so it
+    begins :data:`PART_GAP` seconds after the previous part's last frame, so times increase
+    through the file whatever each worker wrote."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -366,14 +374,23 @@ class _PcapMerger:
             self.parts.append(Path(counts["part"]))
 
     def merge(self) -> None:
-        """One pcap: a global header, then each part's records in worker order."""
+        """One pcap: a global header, then each part's records in worker order, retimed."""
         header = pcap_header()
+        gap = round(PART_GAP * 1_000_000)
+        last: int | None = None  # the time of the last record written (microseconds)
         with self.path.open("wb") as out:
             out.write(header)
             for part in sorted(self.parts, key=lambda p: int(p.name.rsplit(".", 2)[-2][2:])):
                 with part.open("rb") as source:
                     source.seek(len(header))
-                    shutil.copyfileobj(source, out, 1 << 20)
+                    shift: int | None = None
+                    while len(record := source.read(RECORD_HEADER_SIZE)) == RECORD_HEADER_SIZE:
+                        ticks, captured = record_ticks(record)
+                        if shift is None:
+                            shift = 0 if last is None else last + gap - ticks
+                        last = ticks + shift
+                        out.write(retimed(record, last) + source.read(captured))
+                    out.write(record)  # nothing, or the bytes of a cut record (read as such)
                 part.unlink()
 
 
@@ -390,13 +407,17 @@ def _configure_pcap(config: pytest.Config) -> None:
         config.stash[_PCAP_MERGER] = merger
         config.pluginmanager.register(merger, "mqcn-pcap-merger")
         return
-    worker = getattr(config, "workerinput", {}).get("workerid")
+    workerinput = getattr(config, "workerinput", {})
+    worker = workerinput.get("workerid")
     if worker is None:
         config.stash[_PCAP] = PcapRecorder(final)
         return
     part = final.with_name(f"{final.name}.{worker}.part")
     index = int(worker.removeprefix("gw") or 0)
-    config.stash[_PCAP] = PcapRecorder(part, DEFAULT_START_TIME + index * WORKER_CLOCK_SPACING)
+    # a worker started to replace a crashed one (gwN, N >= the count) still gets a valid lane;
+    # its ports may then meet a surviving worker's (the crashed worker's part is not joined)
+    lanes = max(int(workerinput.get("workercount", 1)), index + 1)
+    config.stash[_PCAP] = PcapRecorder(part, lane=index, lanes=lanes)
 
 
 def _finish_pcap(config: pytest.Config) -> None:

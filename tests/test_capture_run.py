@@ -9,18 +9,22 @@ and named, not written.  Under pytest-xdist the workers' parts are joined into F
 
 from __future__ import annotations
 
+import itertools
 import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from capture_helpers import balanced, capture_end, messages, quarantined
+from capture_helpers import balanced, capture_end, envelope, messages, quarantined
 from typer.testing import CliRunner, Result
 
 import mqcn_suite.cli as cli
 from mqcn_model.capture import PcapWriter, Unwritable, iter_capture
+from mqcn_model.capture.containers import ContainerReader
+from mqcn_model.capture.writer import DEFAULT_START_TIME
 from mqcn_model.constants import AuthLevel, SenderIdType
 from mqcn_model.envelope import Envelope
+from mqcn_suite.plugin import PcapRecorder, _PcapMerger
 from mqcn_suite.report.results import REPORT_PROPERTY
 
 runner = CliRunner()
@@ -106,7 +110,48 @@ def test_run_pcap_under_xdist_joins_the_workers_parts(tmp_path: Path) -> None:
     found = sorted((m.envelope.message_id.to_bytes(), m.body) for m in messages(records))
     assert found == sorted((e.message_id.to_bytes(), e.body) for e in written)
     times = [r.where.time_last for r in messages(records)]
-    assert len(times) == len(written) and times == sorted(times)  # worker clocks one day apart
+    assert len(times) == len(written) and times == sorted(times)  # the parts retimed in turn
+    assert len({r.where.stream for r in messages(records)}) == len(written)  # own 4-tuples
+
+
+def _frame_times(capture: Path) -> list[float]:
+    reader = ContainerReader(capture.name)
+    frames = list(reader.feed(capture.read_bytes()))
+    assert reader.close() == []
+    return [f.time for f in frames]  # type: ignore[union-attr]
+
+
+def test_joined_parts_never_go_back_in_time(tmp_path: Path) -> None:
+    """Workers' clocks all start at the same instant (and a worker may write for long): the
+    join moves each part to begin a second after the previous one ends."""
+    final = tmp_path / "run.pcap"
+    merger = _PcapMerger(final)
+    for index, count in ((1, 3), (0, 5)):  # reported out of order, as workers finish
+        recorder = PcapRecorder(final.with_name(f"run.pcap.gw{index}.part"), index, 2)
+        for n in range(count):
+            recorder.record(envelope(n + 10 * index), "delivered")
+        recorder.close()
+        merger.parts.append(recorder.path)
+    merger.merge()
+    times = _frame_times(final)
+    assert len(times) == 8 * 12 and all(a < b for a, b in itertools.pairwise(times))
+    assert times[0] == DEFAULT_START_TIME and 1.0 <= times[60] - times[59] < 1.001
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["run.pcap"]
+    found = [m.envelope.message_id.sequence for m in messages(read_back(final))]
+    assert found == [0, 1, 2, 3, 4, 10, 11, 12]  # worker order: gw0's part, then gw1's
+
+
+def test_a_run_capture_keeps_its_own_clock_whatever_arrival_time_a_message_carries(
+    tmp_path: Path,
+) -> None:
+    """A target's client may put an arrival time on what it sends; it is not on the wire, and
+    following it would step the capture's clock back."""
+    recorder = PcapRecorder(tmp_path / "run.pcap")
+    for n, arrival in enumerate((DEFAULT_START_TIME + 100, DEFAULT_START_TIME - 100, 5.0)):
+        recorder.record(envelope(n, arrival_time=arrival), "sent")
+    recorder.close()
+    times = _frame_times(recorder.path)
+    assert len(times) == 36 and all(a < b for a, b in itertools.pairwise(times))
 
 
 @pytest.mark.parametrize(

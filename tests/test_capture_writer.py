@@ -257,3 +257,43 @@ def test_a_direct_destination_gets_a_session_to_an_address_from_its_name() -> No
     assert answer.server_guid != uuid.UUID(int=0) and answer.padding == b"\x5a" * 512
     receiver = ".".join(map(str, address_of("os:qm-host\\private$\\notify_queue$")))
     assert messages(records)[0].where.stream.endswith(f"-> {receiver}:1801")
+
+
+# --- one 4-tuple and one pair of initial sequence numbers per session -----------------------
+
+
+def _syns(capture: bytes) -> list[tuple[tuple[bytes, int, bytes, int], int]]:
+    """(4-tuple, initial sequence number) of every SYN (and SYN-ACK) of a capture."""
+    out = []
+    for frame in _frames(capture):
+        ip, tcp = frame[14:34], frame[34:]
+        sport, dport, seq, _, _, flags = struct.unpack("!HHIIBB", tcp[:14])
+        if flags & TCP_SYN:
+            out.append(((ip[12:16], sport, ip[16:20], dport), seq))
+    return out
+
+
+def test_sessions_between_the_same_addresses_take_the_next_port() -> None:
+    other = uuid.UUID(int=0x77)  # another sender: its own address pair, its own ports
+    sent = [envelope(n) for n in range(3)] + [
+        envelope(9, message_id=replace(envelope(9).message_id, sender=other))
+    ]
+    ports = [four[1] for four, _ in _syns(written(sent)) if four[3] == MSMQ_PORT]
+    assert ports == [49152, 49153, 49154, 49152]
+
+
+@pytest.mark.parametrize("lanes", [2, 3, 7])
+def test_lanes_joined_into_one_file_never_share_a_session(lanes: int) -> None:
+    """pytest-xdist workers write the same kind of traffic on separate writers; joined, each
+    session is still its own TCP conversation with its own initial sequence numbers."""
+    sent = [envelope(n) for n in range(40)]
+    syns = [s for lane in range(lanes) for s in _syns(written(sent, lane=lane, lanes=lanes))]
+    assert len(syns) == 2 * 40 * lanes
+    opened = [four for four, _ in syns if four[3] == MSMQ_PORT]
+    assert len(set(opened)) == len(opened)  # a 4-tuple per session across all lanes
+    assert len({seq for _, seq in syns}) == len(syns)  # an ISN per side of each session
+
+
+def test_a_lane_outside_the_lanes_is_refused() -> None:
+    with pytest.raises(ValueError, match=r"lane is one of 0\.\.1, not 2"):
+        PcapWriter(lane=2, lanes=2)

@@ -6,7 +6,9 @@ The pieces :mod:`mqcn_model.capture.writer` puts together; pure functions of the
 * :func:`tcp_frame` — Ethernet II + IPv4 (no options, DF, TTL 128) + TCP (optional options,
   such as the MSS of a SYN) + payload, both checksums filled in;
 * :func:`pcap_header` / :func:`pcap_record` — the libpcap global header (link type Ethernet)
-  and a record header, microsecond or nanosecond timestamps.
+  and a record header, microsecond or nanosecond timestamps;
+* :func:`record_ticks` / :func:`retimed` — read and move the timestamp of a record header
+  (joining captures written on separate clocks into one whose times increase).
 
 >>> frame = tcp_frame(MAC_A, MAC_B, bytes([10, 0, 0, 1]), bytes([10, 0, 0, 2]),
 ...                   49152, 1801, 1, 0, TCP_SYN, b"")
@@ -28,6 +30,8 @@ __all__ = [
     "internet_checksum",
     "pcap_header",
     "pcap_record",
+    "record_ticks",
+    "retimed",
     "tcp_frame",
 ]
 
@@ -43,6 +47,8 @@ _TCP = struct.Struct("!HHIIBBHHH")
 _PSEUDO = struct.Struct("!4s4sBBH")
 _PCAP_HEADER = struct.Struct("<IHHiIII")
 _PCAP_RECORD = struct.Struct("<IIII")
+PCAP_HEADER_SIZE = _PCAP_HEADER.size  # 24
+RECORD_HEADER_SIZE = _PCAP_RECORD.size  # 16
 _LITTLE = sys.byteorder == "little"
 
 
@@ -108,3 +114,23 @@ def pcap_record(time: float, frame: bytes, *, nanosecond: bool = False) -> bytes
     ticks = round(time * divisor)
     seconds, fraction = divmod(ticks, divisor)
     return _PCAP_RECORD.pack(seconds, fraction, len(frame), len(frame)) + frame
+
+
+def record_ticks(header: bytes, *, nanosecond: bool = False) -> tuple[int, int]:
+    """A record header's timestamp in microseconds (nanoseconds) and its captured length.
+
+    >>> record_ticks(pcap_record(2.5, b"abc")[:RECORD_HEADER_SIZE])
+    (2500000, 3)
+    """
+    seconds, fraction, captured, _ = _PCAP_RECORD.unpack(header)
+    return seconds * (1_000_000_000 if nanosecond else 1_000_000) + fraction, captured
+
+
+def retimed(header: bytes, ticks: int, *, nanosecond: bool = False) -> bytes:
+    """``header`` with its timestamp set to ``ticks`` (microseconds, or nanoseconds).
+
+    >>> record_ticks(retimed(pcap_record(2.5, b"abc")[:16], 7_000_001))
+    (7000001, 3)
+    """
+    seconds, fraction = divmod(ticks, 1_000_000_000 if nanosecond else 1_000_000)
+    return _PCAP_RECORD.pack(seconds, fraction, *_PCAP_RECORD.unpack(header)[2:])

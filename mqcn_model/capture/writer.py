@@ -12,6 +12,12 @@ stays open for all their messages and closes at :meth:`PcapWriter.close`.
 Frames are Ethernet II / IPv4 / TCP with correct lengths, sequence numbers and checksums.
 Addresses are plausible and stable: a queue manager's IPv4 address is ``10.a.b.c`` from its
 GUID (a direct destination's from its name), its MAC address ``02:00:`` + that address.
+Every session has its own 4-tuple: the n-th session between two addresses takes client port
+49152 + n (the ports of a pair are reused only after 16,384 sessions of that pair), and its
+own initial sequence numbers.  Writers whose captures are joined into one file (pytest-xdist
+workers) are *lanes*: lane k of n takes the client ports 49152 + n·i + k and the sessions
+n·i + k of the sequence-number series, so no two lanes share a 4-tuple or an initial
+sequence number.
 ``write`` returns the bytes of the new records (the global header before the first), so a
 capture of any size is written without being held: append each piece to the file.
 
@@ -115,9 +121,13 @@ class PcapWriter:
         session: str = "message",
         start_time: float = DEFAULT_START_TIME,
         nanosecond: bool = False,
+        lane: int = 0,
+        lanes: int = 1,
     ) -> None:
         if session not in SESSION_MODES:
             raise ValueError(f"session is one of {SESSION_MODES}, not {session!r}")
+        if not 0 <= lane < lanes:
+            raise ValueError(f"lane is one of 0..{lanes - 1}, not {lane}")
         self.mode = session
         self.nanosecond = nanosecond
         self.time = start_time
@@ -126,7 +136,9 @@ class PcapWriter:
         self.bytes = 0
         self._started = False
         self._sessions: dict[tuple[uuid.UUID, str], _Session] = {}
-        self._count = 0  # sessions opened (ports and initial sequence numbers)
+        self.lane, self.lanes = lane, lanes
+        self._count = 0  # sessions opened (initial sequence numbers)
+        self._pairs: dict[tuple[bytes, bytes], int] = {}  # sessions per address pair (ports)
 
     # --- the public protocol ----------------------------------------------------------------
 
@@ -198,10 +210,12 @@ class PcapWriter:
         ``host`` is the receiving queue manager when the destination names it; for a direct
         destination the request carries the null GUID and the response a GUID standing for
         the receiver (derived from its name), as [MS-MQQB] 2.2.3.1 has the acceptor answer."""
-        number = self._count
+        number = self._count * self.lanes + self.lane
         self._count += 1
-        port = FIRST_PORT + number % (LAST_PORT - FIRST_PORT + 1)
         initiator_ip, acceptor_ip = address_of(str(sender)), address_of(acceptor_key)
+        pair = self._pairs.get((initiator_ip, acceptor_ip), 0)
+        self._pairs[(initiator_ip, acceptor_ip)] = pair + 1
+        port = FIRST_PORT + (pair * self.lanes + self.lane) % (LAST_PORT - FIRST_PORT + 1)
         session = _Session(
             _Side(initiator_ip, b"\x02\x00" + initiator_ip, port, _isn(number, 0)),
             _Side(acceptor_ip, b"\x02\x00" + acceptor_ip, MSMQ_PORT, _isn(number, 1)),
