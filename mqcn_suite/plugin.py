@@ -55,6 +55,7 @@ from mqcn_suite.report.results import (
     phase_outcome,
 )
 from mqcn_suite.targets import (
+    DEFAULT_HELLO_TIMEOUT,
     DEFAULT_TIMEOUT,
     ClaimsGuard,
     PicsError,
@@ -124,6 +125,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help=f"time limit of one call to an exec: target (default {DEFAULT_TIMEOUT:g} s)",
     )
     group.addoption(
+        "--mqcn-hello-timeout",
+        metavar="SECONDS",
+        type=float,
+        default=DEFAULT_HELLO_TIMEOUT,
+        help=(
+            "time limit of an exec: target's hello, which includes the program's start "
+            f"(default {DEFAULT_HELLO_TIMEOUT:g} s)"
+        ),
+    )
+    group.addoption(
         "--mqcn-max-timeouts",
         metavar="N",
         type=int,
@@ -185,6 +196,11 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(
             f"--mqcn-timeout: must be a positive number of seconds, not {timeout}"
         )
+    hello_timeout = config.getoption("--mqcn-hello-timeout", default=DEFAULT_HELLO_TIMEOUT)
+    if hello_timeout is None or hello_timeout <= 0:
+        raise pytest.UsageError(
+            f"--mqcn-hello-timeout: must be a positive number of seconds, not {hello_timeout}"
+        )
     max_timeouts = config.getoption("--mqcn-max-timeouts", default=DEFAULT_MAX_TIMEOUTS)
     if max_timeouts is None or max_timeouts < 0:
         raise pytest.UsageError(
@@ -198,7 +214,7 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(f"--mqcn-pics: {exc}") from None
     try:
         # Started here so that an unusable target fails before anything runs.
-        target = resolve_target(spec, timeout=timeout)
+        target = resolve_target(spec, timeout=timeout, hello_timeout=hello_timeout)
     except TargetError as exc:
         raise pytest.UsageError(f"--mqcn-target: {exc}") from None
     try:
@@ -243,6 +259,9 @@ def run_options(config: pytest.Config) -> dict[str, str]:
     timeout = config.getoption("--mqcn-timeout", default=DEFAULT_TIMEOUT)
     if timeout != DEFAULT_TIMEOUT:
         options["--mqcn-timeout"] = f"{timeout:g}"
+    hello_timeout = config.getoption("--mqcn-hello-timeout", default=DEFAULT_HELLO_TIMEOUT)
+    if hello_timeout != DEFAULT_HELLO_TIMEOUT:
+        options["--mqcn-hello-timeout"] = f"{hello_timeout:g}"
     pics = config.getoption("--mqcn-pics", default=None)
     if pics:
         options["--mqcn-pics"] = str(Path(pics).resolve())

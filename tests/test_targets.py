@@ -12,6 +12,7 @@ import json
 import shutil
 import subprocess
 import sys
+import time
 import uuid
 from pathlib import Path
 from typing import Any
@@ -354,3 +355,62 @@ def test_the_node_example_targets_own_tests_pass(node: str) -> None:
         check=False,
     )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+
+
+# --- hello has its own time limit --------------------------------------------------------------
+
+SLOW_START = f"{sys.executable} {Path(__file__).resolve().parent / 'hang_before_hello.py'}"
+HELLO_TIMED_OUT = (
+    "exec: the target did not answer hello within 2 s (--hello-timeout; pytest: "
+    "--mqcn-hello-timeout); its last line on stderr: loading the queue manager..."
+)
+
+
+def test_a_target_that_never_answers_hello_costs_the_hello_timeout_and_one_line(
+    tmp_path: Path,
+) -> None:
+    started = time.monotonic()
+    result = mqcn(
+        "run", "--target", f"exec:{SLOW_START}", "--timeout", "2", "--hello-timeout", "2",
+        "--report", str(tmp_path / "r"),
+    )  # fmt: skip
+    elapsed = time.monotonic() - started
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [f"mqcn run: error: --target: {HELLO_TIMED_OUT}"]
+    assert 2 <= elapsed < 6
+    assert not (tmp_path / "r" / "traceability.json").exists()
+
+
+def test_the_pytest_option_bounds_hello_too(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", "--co", str(tmp_path),
+         f"--mqcn-target=exec:{SLOW_START}", "--mqcn-hello-timeout=2", f"--rootdir={tmp_path}"],
+        capture_output=True, text=True, timeout=60, check=False, cwd=tmp_path,
+    )  # fmt: skip
+    assert done.returncode == pytest.ExitCode.USAGE_ERROR
+    assert f"ERROR: --mqcn-target: {HELLO_TIMED_OUT}" in done.stderr.splitlines()
+
+
+def test_a_slow_start_is_not_cut_by_the_time_limit_of_the_other_calls() -> None:
+    """--timeout bounds each call after hello; hello waits for --hello-timeout (default 30 s)."""
+    target = ExecTarget(f"{SLOW_START} 1.5", timeout=0.5)
+    try:
+        assert target.hello_timeout == 30.0 and target.target_name == "slow to start"
+        with pytest.raises(TargetBroken, match=r"state: no answer within 0\.5 s"):
+            target.state()
+    finally:
+        target.close()
+
+
+def test_hello_timeout_is_shown_in_help_and_checked() -> None:
+    for command in ("run", "pics"):
+        shown = " ".join(mqcn(command, "--help").stdout.replace("│", " ").split())
+        assert "--hello-timeout SECONDS Time limit of an exec: target's hello, which includes" in (
+            shown
+        )
+        assert "the program's start" in shown and "[default: 30.0]" in shown
+    result = mqcn("run", "--hello-timeout", "0")
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [
+        "mqcn run: error: --hello-timeout: must be a positive number of seconds, not 0"
+    ]

@@ -17,7 +17,14 @@ import typer
 
 from mqcn_suite.commands._common import PROG, UsageError, boundary, parse_seconds
 from mqcn_suite.outputs import OutputError, check_output_file
-from mqcn_suite.targets import DEFAULT_TIMEOUT, PicsError, TargetError, pics_of, resolve_target
+from mqcn_suite.targets import (
+    DEFAULT_HELLO_TIMEOUT,
+    DEFAULT_TIMEOUT,
+    PicsError,
+    TargetError,
+    pics_of,
+    resolve_target,
+)
 
 COMMAND = "pics"
 
@@ -45,13 +52,22 @@ def pics(
         str,
         typer.Option("--timeout", metavar="SECONDS", help="Time limit of one call to the target."),
     ] = str(DEFAULT_TIMEOUT),
+    hello_timeout_text: Annotated[
+        str,
+        typer.Option(
+            "--hello-timeout",
+            metavar="SECONDS",
+            help="Time limit of an exec: target's hello, which includes the program's start.",
+        ),
+    ] = str(DEFAULT_HELLO_TIMEOUT),
 ) -> None:
     """``mqcn pics`` (see PICS_HELP)."""
     with boundary(COMMAND, usage_errors=(TargetError, PicsError, OutputError)):
         timeout = parse_seconds("--timeout", timeout_text)
+        hello_timeout = parse_seconds("--hello-timeout", hello_timeout_text)
         if out is not None:
             check_output_file(out, "--out")  # before the target starts
-        implementation = resolve_target(target, timeout=timeout)
+        implementation = resolve_target(target, timeout=timeout, hello_timeout=hello_timeout)
         try:
             text = pics_of(implementation).to_yaml()
         finally:

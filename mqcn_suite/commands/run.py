@@ -59,6 +59,7 @@ from mqcn_suite.report import (
 )
 from mqcn_suite.report.traceability import SUMMARY_KEY, verdict_label
 from mqcn_suite.targets import (
+    DEFAULT_HELLO_TIMEOUT,
     DEFAULT_TIMEOUT,
     PicsError,
     TargetError,
@@ -130,6 +131,7 @@ def pytest_arguments(
     claims: str = "fail",
     max_timeouts: int = DEFAULT_MAX_TIMEOUTS,
     pcap: Path | None = None,
+    hello_timeout: float = DEFAULT_HELLO_TIMEOUT,
 ) -> list[str]:
     """The pytest command line ``mqcn run`` uses (absolute paths; extra arguments last)."""
     root = suite_root()
@@ -144,6 +146,8 @@ def pytest_arguments(
         arguments.append(f"--mqcn-pics={pics}")
     if timeout != DEFAULT_TIMEOUT:
         arguments.append(f"--mqcn-timeout={timeout}")
+    if hello_timeout != DEFAULT_HELLO_TIMEOUT:
+        arguments.append(f"--mqcn-hello-timeout={hello_timeout}")
     if claims != "fail":
         arguments.append(f"--mqcn-claims={claims}")
     if max_timeouts != DEFAULT_MAX_TIMEOUTS:
@@ -358,7 +362,13 @@ def print_readings(console: Console, document: dict[str, Any]) -> None:
         console.print(line)
 
 
-def _check(target: str, report: Path, pics: Path | None, timeout: float) -> Path:
+def _check(
+    target: str,
+    report: Path,
+    pics: Path | None,
+    timeout: float,
+    hello_timeout: float = DEFAULT_HELLO_TIMEOUT,
+) -> Path:
     """Everything the run needs, checked before it starts: the report directory first (and
     the old report files in it), so that nothing -- not even the target -- starts for a run
     whose report could not be written."""
@@ -374,7 +384,7 @@ def _check(target: str, report: Path, pics: Path | None, timeout: float) -> Path
         except PicsError as exc:
             raise UsageError(f"--pics: {exc}") from None
     try:
-        resolve_target(target, timeout=timeout).close()
+        resolve_target(target, timeout=timeout, hello_timeout=hello_timeout).close()
     except TargetError as exc:
         raise UsageError(f"--target: {exc}") from None
     try:
@@ -408,6 +418,17 @@ def run(
         str,
         typer.Option("--timeout", metavar="SECONDS", help="Time limit of one call to the target."),
     ] = str(DEFAULT_TIMEOUT),
+    hello_timeout_text: Annotated[
+        str,
+        typer.Option(
+            "--hello-timeout",
+            metavar="SECONDS",
+            help=(
+                "Time limit of an exec: target's hello, which includes the program's start "
+                "(a JVM, a loaded machine); --timeout bounds every other call."
+            ),
+        ),
+    ] = str(DEFAULT_HELLO_TIMEOUT),
     max_timeouts_text: Annotated[
         str,
         typer.Option(
@@ -458,8 +479,9 @@ def run(
     """``mqcn run``: the scenarios against ``target``, the report into ``report`` (see RUN_HELP)."""
     with boundary(COMMAND):
         timeout = parse_seconds("--timeout", timeout_text)
+        hello_timeout = parse_seconds("--hello-timeout", hello_timeout_text)
         max_timeouts = parse_int("--max-timeouts", max_timeouts_text)
-        directory = _check(target, report, pics, timeout)
+        directory = _check(target, report, pics, timeout, hello_timeout)
         if claims not in ("fail", "info"):
             raise UsageError(f"--claims: expected 'fail' or 'info', not {claims!r}")
         if max_timeouts < 0:
@@ -467,7 +489,15 @@ def run(
         if pcap is not None and (problem := pcap_problem(pcap.resolve())) is not None:
             raise UsageError(f"--pcap: {problem}")
         arguments = pytest_arguments(
-            target, directory, list(pytest_args or []), pics, timeout, claims, max_timeouts, pcap
+            target,
+            directory,
+            list(pytest_args or []),
+            pics,
+            timeout,
+            claims,
+            max_timeouts,
+            pcap,
+            hello_timeout,
         )
         started = time.time() - 1  # file systems with coarse modification times
         counter = RunCounter()

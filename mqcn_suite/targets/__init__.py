@@ -21,12 +21,13 @@ from mqcn_suite.targets.base import (
     TargetError,
     TargetTimeout,
 )
-from mqcn_suite.targets.exec import DEFAULT_TIMEOUT, ExecTarget
+from mqcn_suite.targets.exec import DEFAULT_HELLO_TIMEOUT, DEFAULT_TIMEOUT, ExecTarget
 from mqcn_suite.targets.pics import ClaimsGuard, Pics, PicsError, load_pics, pics_of
 from mqcn_suite.targets.python import load_python_target
 from mqcn_suite.targets.reference import ReferenceTarget, reference_following
 
 __all__ = [
+    "DEFAULT_HELLO_TIMEOUT",
     "DEFAULT_TIMEOUT",
     "ClaimsGuard",
     "ExecTarget",
@@ -50,8 +51,11 @@ TARGET_FORMS = (
 )
 
 
-def resolve_target(spec: str, timeout: float = DEFAULT_TIMEOUT) -> Target:
-    """The target a --target value names; :class:`TargetError` (a usage error) otherwise."""
+def resolve_target(
+    spec: str, timeout: float = DEFAULT_TIMEOUT, hello_timeout: float = DEFAULT_HELLO_TIMEOUT
+) -> Target:
+    """The target a --target value names; :class:`TargetError` (a usage error) otherwise.
+    ``timeout`` bounds each call to an ``exec:`` target, ``hello_timeout`` its ``hello``."""
     if spec == "reference":
         return ReferenceTarget()
     if spec.startswith("reference:"):
@@ -59,7 +63,7 @@ def resolve_target(spec: str, timeout: float = DEFAULT_TIMEOUT) -> Target:
     if spec.startswith("python:"):
         return load_python_target(spec.removeprefix("python:"))
     if spec.startswith("exec:"):
-        return ExecTarget(spec.removeprefix("exec:"), timeout=timeout)
+        return ExecTarget(spec.removeprefix("exec:"), timeout=timeout, hello_timeout=hello_timeout)
     if spec.startswith("zoo:"):
         from mqcn_suite.targets.zoo import zoo_target  # the zoo builds on the reference
 

@@ -1,7 +1,9 @@
 """``exec:COMMAND``: a target in any language, spoken to as JSON lines over stdin/stdout.
 
-The suite starts the program, says ``hello`` (protocol version negotiation, PICS), then sends
-one request line per call and waits — at most ``timeout`` seconds — for the one answer line.
+The suite starts the program, says ``hello`` (protocol version negotiation, PICS) and waits
+at most ``hello_timeout`` seconds for its answer (a start may be slow: a JVM, a loaded
+machine), then sends one request line per call and waits — at most ``timeout`` seconds — for
+the one answer line.
 Every answer is checked against the protocol's JSON schema.  A program that crashes, hangs or
 answers nonsense raises :class:`~mqcn_suite.targets.base.TargetBroken` (the scenario's verdict
 becomes ``error``) carrying its last stderr lines and the last lines exchanged; the program
@@ -36,7 +38,7 @@ from mqcn_suite.targets.pics import Pics, PicsError, schema_problem
 
 PROTOCOL_VERSIONS = (1,)
 DEFAULT_TIMEOUT = 10.0
-STARTUP_TIMEOUT = 30.0  # hello may wait for a slow start (a JVM, a loaded machine)
+DEFAULT_HELLO_TIMEOUT = 30.0  # hello may wait for a slow start (a JVM, a loaded machine)
 SHUTDOWN_GRACE = 5.0
 STDERR_KEPT = 20  # stderr lines kept for error reports
 EXCHANGE_KEPT = 8  # request/answer lines kept for error reports
@@ -57,7 +59,12 @@ def _clip(line: str) -> str:
 class ExecTarget:
     """A target program spoken to over a pipe (``exec:COMMAND``)."""
 
-    def __init__(self, command: str, timeout: float = DEFAULT_TIMEOUT) -> None:
+    def __init__(
+        self,
+        command: str,
+        timeout: float = DEFAULT_TIMEOUT,
+        hello_timeout: float = DEFAULT_HELLO_TIMEOUT,
+    ) -> None:
         try:
             self.argv = shlex.split(command)
         except ValueError as exc:
@@ -66,6 +73,7 @@ class ExecTarget:
             raise TargetError("exec: needs a command after 'exec:'")
         self.command = command
         self.timeout = timeout
+        self.hello_timeout = hello_timeout
         self.name = f"exec:{command}"
         self._process: subprocess.Popen[str] | None = None
         self._lines: queue.Queue[str | None] = queue.Queue()
@@ -106,8 +114,14 @@ class ExecTarget:
             answer = self._call(
                 "hello",
                 {"suite": _suite_name(), "protocol_versions": list(PROTOCOL_VERSIONS)},
-                timeout=max(self.timeout, STARTUP_TIMEOUT),
+                timeout=self.hello_timeout,
             )
+        except TargetTimeout:  # one line: a program stuck in its start has said nothing
+            last = f"; its last line on stderr: {_clip(self._stderr[-1])}" if self._stderr else ""
+            raise TargetTimeout(
+                f"exec: the target did not answer hello within {self.hello_timeout:g} s "
+                f"(--hello-timeout; pytest: --mqcn-hello-timeout){last}"
+            ) from None
         except TargetBroken as exc:  # a TargetError: a usage error at the first start
             self._kill()
             raise type(exc)(f"exec: the target did not complete hello: {exc}") from None
