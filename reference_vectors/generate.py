@@ -11,6 +11,11 @@ fast codec and the content rules agree with every statement.
 The output is deterministic (no randomness, no clock): running the generator twice writes
 byte-identical files.
 
+One exception, which holds no stated verdict: the two UserMessage Packet samples
+(``samples/*.packet.bin``, :func:`packet_samples`) for ``mqcn decode --packet``.  A packet's
+headers are the suite's own wire encoder's (``mqcn_model.wire``), imported by that function
+alone; the body they carry is built here like every other.
+
 Usage::
 
     python reference_vectors/generate.py           # (re)write the files
@@ -2525,6 +2530,45 @@ def samples() -> dict[str, bytes]:
     }
 
 
+SAMPLE_SENT_TIME = 1_704_067_200  # 2024-01-01T00:00:00Z: the packets' SentTime
+
+
+def packet_samples() -> dict[str, bytes]:
+    """Whole UserMessage Packets ([MS-MQMQ] 2.2.20) to try ``mqcn decode --packet`` on.
+
+    Written to ``samples/``: a change notification (``v1-queue-creation.bin``'s body) from
+    the directory server MASTER to the notification queue of QM, ``PRIVATE=<QM>\\3``, signed
+    (Sig20) and identified by its queue manager GUID; and a message that is no notification:
+    a text body to an application queue of QM.  Built with the suite's wire encoder
+    (``envelope_to_packet``, ``encode_user_message``), SentTime fixed, so regenerating gives
+    the same bytes.
+    """
+    from mqcn_model.constants import AuthLevel, SenderIdType, notify_queue_format_name
+    from mqcn_model.envelope import Envelope, MessageId
+    from mqcn_model.wire import encode_user_message, envelope_to_packet
+
+    notification = Envelope(
+        body=v1(creation()).data,
+        message_id=MessageId(MASTER, 1),
+        sender_identifier=MASTER,
+        sender_identifier_type=SenderIdType.QueueManagerIdentifier,
+        authentication_level=AuthLevel.Sig20,
+        destination_format_name=notify_queue_format_name(str(QM)),
+    )
+    other = notification.with_(
+        body="<order id='42'/>".encode("utf-16-le"),
+        message_id=MessageId(MASTER, 2),
+        destination_format_name=f"PRIVATE={QM}\\5",
+    )
+    return {
+        name: encode_user_message(envelope_to_packet(env, sent_time=SAMPLE_SENT_TIME))
+        for name, env in (
+            ("v1-queue-creation.packet.bin", notification),
+            ("not-a-notification.packet.bin", other),
+        )
+    }
+
+
 def render(vector_file: VectorFile) -> str:
     """The exact text written for ``vector_file`` (ASCII JSON, two-space indent, final EOL)."""
     return json.dumps(vector_file.to_json(), indent=2, ensure_ascii=True) + "\n"
@@ -2548,7 +2592,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 stale.append(name)
         else:
             path.write_text(text, encoding="utf-8")
-    for name, data in samples().items():
+    for name, data in {**samples(), **packet_samples()}.items():
         path = args.out / "samples" / name
         if args.check:
             if not path.exists() or path.read_bytes() != data:

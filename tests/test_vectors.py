@@ -216,3 +216,49 @@ def test_samples_judge_as_documented(name: str, conforming: bool, broken: tuple[
     verdict = judge((VECTOR_DIR / "samples" / name).read_bytes())
     assert verdict.conforming is conforming
     assert verdict.requirements == broken
+
+
+@pytest.mark.parametrize(
+    ("name", "exit_code", "notification_queue", "body_broken"),
+    [
+        ("v1-queue-creation.packet.bin", 0, True, []),
+        ("not-a-notification.packet.bin", 1, False, ["MQCN-2.2.4-1"]),
+    ],
+)
+def test_packet_samples_decode_as_documented(
+    name: str, exit_code: int, notification_queue: bool, body_broken: list[str]
+) -> None:
+    """The UserMessage Packets the README points ``mqcn decode --packet`` at say what they
+    claim: a change notification to a notification queue, and a message that is none."""
+    from typer.testing import CliRunner
+
+    from mqcn_suite.cli import app
+
+    path = VECTOR_DIR / "samples" / name
+    result = CliRunner().invoke(app, ["decode", "--packet", "--file", str(path), "--json"])
+    assert result.exit_code == exit_code, result.output
+    document = json.loads(result.stdout)
+    assert document["notification_queue"] is notification_queue
+    assert document["wire"] == {"conforming": True, "violations": []}
+    assert document["envelope_findings"] == [] and document["packet"]["kind"] == "UserMessage"
+    assert [v["requirement"] for v in document["body"]["violations"]] == body_broken
+    assert document["envelope"]["authentication_level"] == "Sig20"
+
+
+def test_packet_samples_are_what_the_generator_writes() -> None:
+    """Regenerating gives the same bytes (the wire encoder and a fixed SentTime)."""
+    generator = _generator()
+    first, again = generator.packet_samples(), generator.packet_samples()
+    assert first == again and len(first) == 2
+    for name, data in first.items():
+        assert (VECTOR_DIR / "samples" / name).read_bytes() == data
+
+
+def test_every_sample_the_readme_names_exists() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    named = set(re.findall(r"reference_vectors/samples/[\w.-]+", readme))
+    assert {n.rsplit("/", 1)[1] for n in named} >= {
+        "v1-queue-creation.packet.bin",
+        "not-a-notification.packet.bin",
+    }
+    assert all((ROOT / n).is_file() for n in named), named
