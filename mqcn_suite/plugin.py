@@ -336,10 +336,10 @@ class PcapRecorder:
     as it comes, so the capture never sits in memory.  An Envelope no session can carry (an
     XML digital signature travels over SRMP, not MS-MQQB) is counted, not written.
 
-    The capture runs on the writer's own clock, 100 µs a frame: an ``arrival_time`` an
-    envelope carries (a target's client may set one) is not on the wire and would step the
-    clock back, so times increase through the file.  Under pytest-xdist each worker is a lane
-    of its writer (``lane`` of ``lanes``), so the joined file's sessions keep distinct
+    The capture runs on the writer's own clock, 100 µs a frame, so its times never go back:
+    an ``arrival_time`` an envelope carries (a target's client may set one) is not on the
+    wire, and following it could step the clock back.  Under pytest-xdist each worker is a
+    lane of its writer (``lane`` of ``lanes``), so the joined file's sessions keep distinct
     4-tuples and initial sequence numbers."""
 
     def __init__(self, path: Path, lane: int = 0, lanes: int = 1) -> None:
@@ -373,8 +373,8 @@ class _PcapMerger:
     """pytest-xdist controller: joins the workers' parts into the one capture.
 
     Every worker's clock starts at the same instant; the join moves each part's times so it
-    begins :data:`PART_GAP` seconds after the previous part's last frame, so times increase
-    through the file whatever each worker wrote."""
+    begins :data:`PART_GAP` seconds after the previous part's last frame, so times never go
+    back through the file, whatever each worker wrote."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
