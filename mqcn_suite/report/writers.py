@@ -19,6 +19,7 @@ import jsonschema
 
 from mqcn_suite.outputs import OutputError, check_output_dir
 from mqcn_suite.report.traceability import SUMMARY_KEY, VERDICTS
+from mqcn_suite.report.values import value_text
 
 TRACEABILITY_JSON = "traceability.json"
 REPORT_HTML = "report.html"
@@ -238,6 +239,7 @@ def render_html(document: dict[str, Any]) -> str:
         failing=failing,
         readings=document.get("readings", []),
         readings_overall=document.get("readings_overall", "not observed"),
+        value_text=value_text,
     )
 
 
