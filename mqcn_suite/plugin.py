@@ -10,7 +10,9 @@
   requirement ID names one of the catalog (a usage error otherwise, before anything runs);
 * with ``--mqcn-report DIR``: collects every item's outcome and, at the end of the session,
   writes ``DIR/traceability.json`` and ``DIR/report.html`` (per-requirement verdicts over the
-  whole catalog), with pytest's ``DIR/junit.xml`` and pytest-bdd's ``DIR/cucumber.json``;
+  whole catalog), with pytest's ``DIR/junit.xml`` and pytest-bdd's ``DIR/cucumber.json``,
+  both rewritten from the report once written (:mod:`mqcn_suite.report.ci`: failures as
+  the report explains them, scenarios a stopped run never reached as skipped);
 * with ``--mqcn-pcap FILE``: writes every message a scenario delivers to the target and every
   message the target's client sends into FILE, each as an MS-MQQB session
   (:class:`PcapRecorder`); under pytest-xdist each worker writes ``FILE.<worker>.part`` and

@@ -1,7 +1,8 @@
 """Writing the report directory: ``traceability.json`` (schema-checked) and ``report.html``.
 
 ``junit.xml`` and ``cucumber.json`` are written by pytest's own ``--junitxml`` and
-pytest-bdd's ``--cucumberjson``, which the plugin points into the same directory.
+pytest-bdd's ``--cucumberjson``, which the plugin points into the same directory, then
+rewritten from the report (:mod:`mqcn_suite.report.ci`).
 """
 
 from __future__ import annotations
