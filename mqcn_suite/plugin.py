@@ -10,7 +10,9 @@
   requirement ID names one of the catalog (a usage error otherwise, before anything runs);
 * with ``--mqcn-report DIR``: collects every item's outcome and, at the end of the session,
   writes ``DIR/traceability.json`` and ``DIR/report.html`` (per-requirement verdicts over the
-  whole catalog), with pytest's ``DIR/junit.xml`` and pytest-bdd's ``DIR/cucumber.json``;
+  whole catalog), with pytest's ``DIR/junit.xml`` and pytest-bdd's ``DIR/cucumber.json``,
+  both rewritten from the report once written (:mod:`mqcn_suite.report.ci`: failures as
+  the report explains them, scenarios a stopped run never reached as skipped);
 * with ``--mqcn-pcap FILE``: writes every message a scenario delivers to the target and every
   message the target's client sends into FILE, each as an MS-MQQB session
   (:class:`PcapRecorder`); under pytest-xdist each worker writes ``FILE.<worker>.part`` and
@@ -23,6 +25,7 @@ import json
 import os
 import sys
 import time
+import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -44,7 +47,9 @@ from mqcn_suite.report import (
     prepare_report_dir,
     write_report,
 )
+from mqcn_suite.report.ci import rewrite_cucumber, rewrite_junit
 from mqcn_suite.report.results import (
+    BDD_PROPERTY,
     ITEM_PROPERTY,
     PHASE_PROPERTY,
     REPORT_PROPERTY,
@@ -82,7 +87,6 @@ _SCENARIO = pytest.StashKey[bool]()  # on an item: it is a scenario (it uses the
 _PCAP = pytest.StashKey["PcapRecorder"]()
 _PCAP_MERGER = pytest.StashKey["_PcapMerger"]()
 
-BDD_PROPERTY = "mqcn-bdd"  # pytest-bdd's scenario report, carried across pytest-xdist
 PCAP_COUNTS = "mqcn-pcap"  # a pytest-xdist worker's pcap counts, for the controller
 PART_GAP = 1.0  # seconds between the last frame of a worker's part and the next part's first
 DEFAULT_MAX_TIMEOUTS = 3
@@ -611,11 +615,31 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     )
     try:
         write_report(directory, document)
+        _rewrite_ci_files(config, document, collector)
     except ReportError as exc:
         sys.stderr.write(f"mqcn report: error: {exc}\n")
         session.exitstatus = pytest.ExitCode.INTERNAL_ERROR
         return
     config.stash[_WRITTEN] = directory
+
+
+def _rewrite_ci_files(
+    config: pytest.Config, document: dict[str, Any], collector: ResultCollector
+) -> None:
+    """junit.xml and cucumber.json, written by pytest and pytest-bdd just before (this hook
+    runs last), rewritten from the report (:mod:`mqcn_suite.report.ci`)."""
+    junit = getattr(config.option, "xmlpath", None)
+    cucumber = getattr(config.option, "cucumber_json_path", None)
+    results = list(collector.results.values())
+    try:
+        if junit and Path(junit).is_file():
+            rewrite_junit(
+                Path(junit), document, results, getattr(config.option, "junitprefix", None)
+            )
+        if cucumber and Path(cucumber).is_file():
+            rewrite_cucumber(Path(cucumber), document, results)
+    except (OSError, ValueError, ET.ParseError) as exc:
+        raise ReportError(f"cannot rewrite junit.xml / cucumber.json: {exc}") from None
 
 
 def pytest_terminal_summary(

@@ -48,7 +48,7 @@ from mqcn_suite.scenarios.fixtures import (
     QUEUE_GUID,
     existing_queue,
 )
-from mqcn_suite.targets.base import Setup, Target
+from mqcn_suite.targets.base import Setup, Target, TargetError
 
 
 class RequirementFailure(AssertionError):
@@ -605,11 +605,20 @@ class World:
         self, strategy: Any, check: Callable[[Any], str | None], examples: int = 10
     ) -> list[str]:
         """``check(x)`` for hypothesis-drawn ``x`` (derandomised, ``examples`` draws): every
-        problem it reports (None: no problem), prefixed with the drawn value."""
+        problem it reports (None: no problem), prefixed with the drawn value.
+
+        A target that breaks or stops answering (:class:`~mqcn_suite.targets.base.TargetError`)
+        ends the family: the error is kept, the remaining draws no longer call the target, and
+        it is raised once hypothesis has returned.  Hypothesis never sees it, so it neither
+        shrinks nor replays the example against a target that stopped -- a replay that
+        restarts the target passes (or breaks differently) and hypothesis would report a
+        FlakyFailure inside an exception group instead of the scenario's one-line ``error``.
+        """
         from hypothesis import HealthCheck, settings
         from hypothesis import given as for_all
 
         problems: list[str] = []
+        broke: list[TargetError] = []
 
         @settings(
             max_examples=examples,
@@ -620,11 +629,19 @@ class World:
         )
         @for_all(strategy)
         def run(drawn: Any) -> None:
-            problem = check(drawn)
+            if broke:
+                return  # the target stopped: no more calls to it
+            try:
+                problem = check(drawn)
+            except TargetError as exc:
+                broke.append(exc)
+                return
             if problem:
                 problems.append(f"{describe(drawn)}: {problem}")
 
         run()
+        if broke:
+            raise broke[0]
         return problems
 
     # --- client side judged by mqcn_model.sending ---------------------------------------------

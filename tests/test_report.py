@@ -348,6 +348,28 @@ def test_the_html_page_is_self_contained_and_names_every_requirement() -> None:
     assert not re.search(r"(src|href)=\"(https?:)?//", page)
 
 
+def test_the_html_diff_reads_like_the_adapters_json() -> None:
+    """The attribute column does not wrap (it was ~6 characters wide), and a queue is shown
+    attribute by attribute as the adapter's JSON gives it, not as a Python repr with doubled
+    backslashes (docs/adapter-protocol.md, Values)."""
+    queue = {"Identifier": "a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d", "Pathname": "qm1\\orders"}
+    queue |= {"Label": "\ud800", "Quota": 1000, "Security": ""}
+    diff = [{"attribute": "queue a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d", "expected": None,
+             "observed": queue}]  # fmt: skip
+    failing = item("b", [MUST_B], "failed", [], "RequirementFailure: MQCN-3.2.5.1-4: changed")
+    failing.world["checks"] = [
+        {"requirement": MUST_B, "verdict": "fail", "message": "changed", "diff": diff}
+    ]
+    page = render_html(document_of(failing))
+    assert "table.reqs table.kv td.attr { white-space: nowrap; overflow-wrap: normal;" in page
+    assert '<td class="attr"><code>queue a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d</code></td>' in page
+    assert "<th>Pathname</th><td><code>qm1\\orders</code></td>" in page  # one backslash
+    assert "<th>Label</th><td><code>\\ud800</code></td>" in page  # a lone surrogate: its escape
+    assert "<th>Security</th><td><code>&#34;&#34;</code></td>" in page  # empty text
+    assert '<td class="value"><code>(absent)</code></td>' in page
+    assert "qm1\\\\orders" not in page and "{&#39;" not in page
+
+
 def test_prepare_report_dir(tmp_path: Path) -> None:
     assert prepare_report_dir(tmp_path / "a" / "b") == (tmp_path / "a" / "b").resolve()
     (tmp_path / "file").write_text("x")

@@ -33,7 +33,8 @@ from mqcn_suite.targets import ReferenceTarget
 from mqcn_suite.world import World, describe
 
 runner = CliRunner()
-HANGS = f"exec:{sys.executable} {Path(__file__).resolve().parent / 'hang_after_hello.py'}"
+HERE = Path(__file__).resolve().parent
+HANGS = f"exec:{sys.executable} {HERE / 'hang_after_hello.py'}"
 AUTH_NONE = "MQCN-3.2.5.1-4"
 BAD_VERSION = "MQCN-2.2.4-3"
 SELECTION = "MQCN-3.2.5.1-4 or MQCN-3.2.3-2 or MQCN-2.2.4-3"
@@ -308,3 +309,31 @@ def test_fuzz_has_a_timeout_option() -> None:
     assert "--timeout" in result.stdout and "--max-timeouts" in result.stdout
     refused = runner.invoke(app, ["fuzz", "--target", "reference", "--timeout", "0"])
     assert refused.exit_code == 2
+
+
+def test_a_target_that_hangs_mid_hypothesis_is_one_error_line_and_never_replayed(
+    tmp_path: Path,
+) -> None:
+    """The hang comes at the second generated example; a restarted program would pass it,
+    which made hypothesis replay it and report a FlakyFailure in an exception group."""
+    log = tmp_path / "target.log"
+    log.touch()
+    hangs_once = f"exec:{sys.executable} {HERE / 'hang_mid_hypothesis.py'}"
+    result = mqcn_run(
+        tmp_path / "report",
+        "-k",
+        "disregards_every_version_but_0x01_and_0x02_generated",
+        target=f"{hangs_once} {log}",
+        timeout="1",
+    )
+    assert result.exit_code == ExitCode.TARGET == 4, result.output
+    assert "Flaky" not in result.output and "Exception Group" not in result.output
+    assert "Traceback" not in result.output
+    section = result.output.split("= ERRORS =", 1)[1].splitlines()[1:]
+    heading, said = section[0], section[1:]
+    said = said[: next(n for n, line in enumerate(said) if line.startswith(("=", "-")))]
+    assert heading.startswith("_ ERROR at call of") and len(said) == 1, section
+    assert said[0].startswith("TargetTimeout: ") and "deliver: no answer within 1 s" in said[0]
+    # started by the command's check and by the run; never restarted to replay the example
+    assert log.read_text().split() == ["start", "start", "hang"]
+    assert verdicts(load(tmp_path / "report"))["MQCN-2.2.4-1"] == "error"

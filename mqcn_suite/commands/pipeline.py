@@ -48,6 +48,7 @@ from mqcn_suite.commands._common import (
     parse_int,
     parse_seconds,
 )
+from mqcn_suite.commands._text import hanging, plural
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -298,13 +299,16 @@ def _print_audit(console: Console, result: AuditResult) -> None:
         for entry in top:
             line = Text(f"  {entry['messages']:>8}  ")
             line.append(entry["requirement"], style="bold red")
-            line.append(f"  {entry['statement'] or ''}"[:110])
-            console.print(line)
+            line.append("  ")
+            console.print(hanging(line, entry["statement"] or "", console.width, indent=12))
     disregarded = [e for e in summary["by_server_outcome"] if e["outcome"] != "processed"]
     if disregarded:
         count = sum(e["messages"] for e in disregarded)
         console.print(
-            Text(f"A conforming queue manager would disregard {count} messages.", style="bold")
+            Text(
+                f"A conforming queue manager would disregard {plural(count, 'message')}.",
+                style="bold",
+            )
         )
     where = f"{result.out} ({result.seconds:.1f} s)"
     console.print(f"verdicts, quarantine, summary.json and summary.html in {where}")

@@ -47,6 +47,7 @@ from mqcn_suite.commands._common import (
     parse_int,
     parse_seconds,
 )
+from mqcn_suite.commands._text import hanging, plural
 from mqcn_suite.plugin import DEFAULT_MAX_TIMEOUTS, pcap_problem
 from mqcn_suite.report import (
     CUCUMBER_JSON,
@@ -57,7 +58,8 @@ from mqcn_suite.report import (
     ReportError,
     prepare_report_dir,
 )
-from mqcn_suite.report.traceability import SUMMARY_KEY, verdict_label
+from mqcn_suite.report.traceability import SUMMARY_KEY, inconclusive_cause, verdict_label
+from mqcn_suite.report.values import value_text
 from mqcn_suite.targets import (
     DEFAULT_HELLO_TIMEOUT,
     DEFAULT_TIMEOUT,
@@ -71,6 +73,8 @@ from mqcn_suite.world import describe_change
 COMMAND = "run"
 # Failing requirements listed in the summary (the HTML report lists them all).
 FAILURES_SHOWN = 25
+# Inconclusive requirements named per cause (a run of a few scenarios leaves most unselected).
+IDS_SHOWN = 10
 VERDICT_STYLE = {
     "pass": "green",
     "fail": "bold red",
@@ -206,8 +210,8 @@ class RunCounter:
         skipped = sum(1 for o in self.outcomes.values() if o == "skipped")
         if ran != reported or skipped != run_info["skipped"]:
             return (
-                f"pytest ran {ran} scenarios and skipped {skipped}, the report holds {reported} "
-                f"runs and {run_info['skipped']} skipped"
+                f"pytest ran {plural(ran, 'scenario')} and skipped {skipped}, the report holds "
+                f"{plural(reported, 'run')} and {run_info['skipped']} skipped"
             )
         return None
 
@@ -249,7 +253,8 @@ def requirement_line(document: dict[str, Any]) -> str:
     summary = document["summary"]
     testable, applicable = summary["testable"], summary["applicable"]
     parts = [
-        f"Target {document['target']}: {summary['total']} requirements, {testable} testable",
+        f"Target {document['target']}: {plural(summary['total'], 'requirement')}, "
+        f"{testable} testable",
     ]
     if summary["not_applicable"]:
         parts.append(f"{summary['not_applicable']} not applicable, {applicable} applicable")
@@ -270,7 +275,8 @@ def runs_line(run_info: dict[str, Any]) -> str:
     """The one line of scenario runs, as pytest counts them (errors apart from failures)."""
     line = (
         f"Scenario runs: {run_info['items']} ({run_info['passed']} passed, "
-        f"{run_info['failed']} failed, {run_info['error']} errors, {run_info['skipped']} skipped, "
+        f"{run_info['failed']} failed, {plural(run_info['error'], 'error')}, "
+        f"{run_info['skipped']} skipped, "
         f"{run_info['deselected']} deselected"
     )
     if run_info.get("not_run"):
@@ -305,23 +311,25 @@ def print_summary(console: Console, document: dict[str, Any], report: Path) -> N
             )
         failing = [r for r in failing if r not in unreached]
         for requirement in failing[:FAILURES_SHOWN]:
-            line = Text("  ")
-            line.append(requirement["id"], style="bold red")
-            line.append(f" {requirement['verdict']}", style=VERDICT_STYLE[requirement["verdict"]])
-            line.append(f" [{requirement['keyword']}] {requirement['statement']}")
-            console.print(line)
+            head = Text("  ")
+            head.append(requirement["id"], style="bold red")
+            head.append(f" {requirement['verdict']}", style=VERDICT_STYLE[requirement["verdict"]])
+            head.append(f" [{requirement['keyword']}] ")
+            console.print(hanging(head, requirement["statement"], console.width, indent=4))
             for failure in requirement["failures"][:1]:
                 first = (failure["message"].splitlines() or [""])[0]
-                console.print(Text(f"      {first}", style="dim"))
+                console.print(hanging("      ", first, console.width, style="dim"))
                 if failure["envelope"]:
-                    fields = ", ".join(f"{f['name']} {f['value']}" for f in failure["envelope"])
-                    console.print(Text(f"      envelope: {fields}", style="dim"))
+                    fields = ", ".join(
+                        f"{f['name']} {value_text(f['value'])}" for f in failure["envelope"]
+                    )
+                    console.print(hanging("      envelope: ", fields, console.width, style="dim"))
                 for change in failure["diff"][:5]:
                     console.print(Text(f"      {describe_change(change)}", style="dim"))
                 console.print(Text(f"      replay: {failure['replay']}", style="dim"))
         if len(failing) > FAILURES_SHOWN:
             console.print(f"  ... and {len(failing) - FAILURES_SHOWN} more (see the HTML report)")
-    print_stopped(console, document)
+    print_inconclusive(console, document)
     print_readings(console, document)
     console.print("Report:")
     for name in (REPORT_HTML, TRACEABILITY_JSON, JUNIT_XML, CUCUMBER_JSON):
@@ -330,13 +338,18 @@ def print_summary(console: Console, document: dict[str, Any], report: Path) -> N
             console.print(f"  {path}")
 
 
-def print_stopped(console: Console, document: dict[str, Any]) -> None:
-    """The requirements nothing judged because another one broke first, each with the
-    requirements that stopped it: ``inconclusive (stopped by MQCN-…)``."""
-    stopped = [r for r in document["requirements"] if r.get("stopped_by")]
-    if not stopped:
+def print_inconclusive(console: Console, document: dict[str, Any]) -> None:
+    """The inconclusive requirements, named, with why nothing judged them: each one another
+    requirement stopped on its own line (``MQCN-… inconclusive (stopped by MQCN-…)``), the
+    others grouped by cause (``its scenarios were not selected: MQCN-…, MQCN-…``)."""
+    inconclusive = [r for r in document["requirements"] if r["verdict"] == "inconclusive"]
+    if not inconclusive:
         return
-    console.print(f"Stopped by a broken requirement ({len(stopped)}; they do not fail):")
+    console.print(
+        f"Inconclusive ({plural(len(inconclusive), 'requirement')}, nothing judged them; "
+        "they do not fail):"
+    )
+    stopped = [r for r in inconclusive if r.get("stopped_by")]
     for requirement in stopped[:FAILURES_SHOWN]:
         line = Text("  ")
         line.append(requirement["id"])
@@ -344,6 +357,16 @@ def print_stopped(console: Console, document: dict[str, Any]) -> None:
         console.print(line)
     if len(stopped) > FAILURES_SHOWN:
         console.print(f"  ... and {len(stopped) - FAILURES_SHOWN} more (see the HTML report)")
+    causes: dict[str, list[str]] = {}
+    for requirement in inconclusive:
+        if not requirement.get("stopped_by"):
+            causes.setdefault(inconclusive_cause(requirement), []).append(requirement["id"])
+    for cause, ids in causes.items():
+        named = ", ".join(ids[:IDS_SHOWN])
+        if len(ids) > IDS_SHOWN:
+            named += f" and {len(ids) - IDS_SHOWN} more (see the HTML report)"
+        head = Text(f"  {cause} ({len(ids)}): ", style=VERDICT_STYLE["inconclusive"])
+        console.print(hanging(head, named, console.width, indent=4))
 
 
 def print_readings(console: Console, document: dict[str, Any]) -> None:

@@ -2,7 +2,9 @@
 
 * :mod:`~mqcn_suite.report.results`      — one :class:`ItemResult` per test item (pytest hooks);
 * :mod:`~mqcn_suite.report.traceability` — verdicts and the ``traceability.json`` document;
-* :mod:`~mqcn_suite.report.writers`      — the report directory: JSON (schema-checked) and HTML.
+* :mod:`~mqcn_suite.report.writers`      — the report directory: JSON (schema-checked) and HTML;
+* :mod:`~mqcn_suite.report.ci`           — junit.xml and cucumber.json rewritten from the report;
+* :mod:`~mqcn_suite.report.values`       — a value of the adapter protocol's JSON as text.
 """
 
 from __future__ import annotations

@@ -23,6 +23,7 @@ ITEM_PROPERTY = "mqcn-item"  # the item's metadata (requirements, feature, scena
 # a requirement a scenario could not judge: "MQCN-…: inconclusive (stopped by MQCN-…)" (JUnit)
 STOPPED_PROPERTY = "mqcn-stopped"
 PHASE_PROPERTY = "mqcn-phase"  # what one phase did (outcome, failure, target broke), JSON
+BDD_PROPERTY = "mqcn-bdd"  # pytest-bdd's scenario report, carried across pytest-xdist
 WORKER_ITEMS = "mqcn_items"  # pytest-xdist workeroutput: every collected item's metadata
 WORKER_DESELECTED = "mqcn_deselected"
 # The longest failure text kept per item (the full traceback is in junit.xml).
@@ -47,6 +48,9 @@ class ItemResult:
     failure: str = ""  # short failure text, or the skip reason
     target_error: bool = False
     world: dict[str, Any] = field(default_factory=dict)
+    # the Gherkin scenario as cucumber.json shows it (feature header, tags, steps), for the
+    # scenarios a stopped run never reached (:func:`bdd_metadata`)
+    bdd: dict[str, Any] | None = None
 
     @property
     def checks(self) -> list[dict[str, str]]:
@@ -74,8 +78,9 @@ class ItemResult:
 
 def _short_failure(call: pytest.CallInfo[Any], report: pytest.TestReport) -> str:
     """One short text for a failure: the exception line(s), or pytest's own summary."""
-    if call.excinfo is not None:
-        text = call.excinfo.exconly().strip()
+    if call.excinfo is not None:  # the exception's class by its name, not its module's path
+        said = str(call.excinfo.value).strip()
+        text = f"{call.excinfo.typename}: {said}" if said else call.excinfo.typename
     else:
         text = str(report.longrepr or "").strip()
     if len(text) > MAX_FAILURE_TEXT:
@@ -123,7 +128,33 @@ def item_metadata(item: pytest.Item, rootpath: Path) -> dict[str, Any]:
         callspec = getattr(item, "callspec", None)
         example = callspec.params.get("_pytest_bdd_example") if callspec else None
         data["scenario"] = render_string(template.name, example) if example else template.name
+        data["bdd"] = bdd_metadata(template, example or {})
     return data
+
+
+def bdd_metadata(template: Any, example: dict[str, Any]) -> dict[str, Any]:
+    """A scenario (an outline's row rendered) as cucumber.json describes it, without results:
+    what :mod:`mqcn_suite.report.ci` writes for a scenario that never ran."""
+    scenario = template.render(example)
+    feature = template.feature
+    return {
+        "keyword": scenario.keyword,
+        "name": scenario.name,
+        "line": scenario.line_number,
+        "description": scenario.description or "",
+        "tags": sorted(scenario.tags),
+        "steps": [[step.keyword, step.name, step.line_number] for step in scenario.steps],
+        "feature": {  # the feature's header as pytest-bdd's cucumber.json writes it
+            "keyword": feature.keyword,
+            "uri": feature.rel_filename,
+            "name": feature.name or feature.rel_filename,
+            "id": feature.rel_filename.lower().replace(" ", "-"),
+            "line": feature.line_number,
+            "description": feature.description or "",
+            "language": feature.language,
+            "tags": [{"name": t, "line": feature.line_number - 1} for t in sorted(feature.tags)],
+        },
+    }
 
 
 def phase_outcome(call: pytest.CallInfo[Any], report: pytest.TestReport) -> dict[str, Any]:
@@ -180,6 +211,7 @@ class ResultCollector:
                 scenario=data.get("scenario"),
                 template=data.get("template"),
                 line=data.get("line"),
+                bdd=data.get("bdd"),
             )
             self.results[nodeid] = result
         return result

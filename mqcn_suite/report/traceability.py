@@ -306,6 +306,30 @@ def verdict_label(entry: Mapping[str, Any]) -> str:
     return str(entry["verdict"])
 
 
+def inconclusive_cause(entry: Mapping[str, Any]) -> str:
+    """Why nothing judged an ``inconclusive`` requirement of the document, in a few words:
+    ``stopped by MQCN-…`` (another requirement broke first), ``no scenario`` (none is tagged
+    with it), ``its scenarios were not selected`` (none of them ran: deselected, or not
+    collected), ``its scenarios were skipped``, or ``none of its scenarios judged it``.
+
+    >>> inconclusive_cause({"stopped_by": [], "scenarios": []})
+    'no scenario'
+    >>> not_run = {"tagged": True, "outcome": "not run"}
+    >>> inconclusive_cause({"stopped_by": [], "scenarios": [not_run]})
+    'its scenarios were not selected'
+    """
+    if entry.get("stopped_by"):
+        return f"stopped by {', '.join(entry['stopped_by'])}"
+    outcomes = {s["outcome"] for s in entry.get("scenarios", []) if s.get("tagged")}
+    if not outcomes:
+        return "no scenario"
+    if outcomes == {"not run"}:
+        return "its scenarios were not selected"
+    if outcomes <= {"skipped", "not run"}:
+        return "its scenarios were skipped"
+    return "none of its scenarios judged it"
+
+
 def verdict_of(requirement: Requirement, evidence: _Evidence | None) -> str:
     """The one verdict of ``requirement`` given what the items said about it."""
     if not requirement.testable:

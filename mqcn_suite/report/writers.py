@@ -1,7 +1,8 @@
 """Writing the report directory: ``traceability.json`` (schema-checked) and ``report.html``.
 
 ``junit.xml`` and ``cucumber.json`` are written by pytest's own ``--junitxml`` and
-pytest-bdd's ``--cucumberjson``, which the plugin points into the same directory.
+pytest-bdd's ``--cucumberjson``, which the plugin points into the same directory, then
+rewritten from the report (:mod:`mqcn_suite.report.ci`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import jsonschema
 
 from mqcn_suite.outputs import OutputError, check_output_dir
 from mqcn_suite.report.traceability import SUMMARY_KEY, VERDICTS
+from mqcn_suite.report.values import value_text
 
 TRACEABILITY_JSON = "traceability.json"
 REPORT_HTML = "report.html"
@@ -238,6 +240,7 @@ def render_html(document: dict[str, Any]) -> str:
         failing=failing,
         readings=document.get("readings", []),
         readings_overall=document.get("readings_overall", "not observed"),
+        value_text=value_text,
     )
 
 

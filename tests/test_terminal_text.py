@@ -1,0 +1,135 @@
+"""What the terminal says (issue 18): inconclusive requirements named with their cause, text
+wrapped at word boundaries (never a statement cut in a word), counts and nouns agreeing."""
+
+from __future__ import annotations
+
+import doctest
+import io
+import json
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+from typer.testing import CliRunner
+
+from mqcn_model.catalog import CATALOG
+from mqcn_suite.cli import app
+from mqcn_suite.commands import _text
+from mqcn_suite.commands._common import ExitCode
+from mqcn_suite.commands._text import hanging, plural
+from mqcn_suite.commands.pipeline import _print_audit
+from mqcn_suite.pipeline.audit import AuditResult
+from mqcn_suite.report import traceability, values
+
+runner = CliRunner()
+WIDTH = 80  # what rich gives a terminal it cannot measure (CliRunner's)
+# the one scenario tagged with MQCN-2.2.6-8: deselected, it leaves that requirement unjudged
+ONLY_SCENARIO_OF_2_2_6_8 = "test_a_directoryservice_client_may_fill_reserved_with_zeros"
+
+
+def words(text: str) -> list[str]:
+    return text.split()
+
+
+@pytest.mark.parametrize("module", [_text, values, traceability], ids=lambda m: m.__name__)
+def test_the_doctests_hold(module: object) -> None:
+    assert doctest.testmod(module).failed == 0  # type: ignore[arg-type]
+
+
+def test_plural_agrees_with_the_count() -> None:
+    assert [plural(n, "message") for n in (0, 1, 2)] == ["0 messages", "1 message", "2 messages"]
+    assert plural(1, "UserMessage to another queue", "UserMessages to other queues") == (
+        "1 UserMessage to another queue"
+    )
+
+
+def test_hanging_wraps_at_words_and_keeps_every_word() -> None:
+    statement = CATALOG["MQCN-3.2.5.1-4"].statement * 3
+    text = hanging("  MQCN-3.2.5.1-4 fail [MUST] ", statement, 60, indent=4).plain
+    lines = text.splitlines()
+    assert len(lines) > 2 and all(len(line) <= 60 for line in lines)
+    assert all(line.startswith("    ") for line in lines[1:])
+    assert words(text)[3:] == words(statement)  # every word whole, in order
+
+
+def test_an_inconclusive_requirement_is_named_with_its_cause(tmp_path: Path) -> None:
+    result = runner.invoke(
+        app,
+        [
+            "run",
+            "--report",
+            str(tmp_path),
+            "--",
+            "-q",
+            "-p",
+            "no:randomly",
+            "-k",
+            f"not {ONLY_SCENARIO_OF_2_2_6_8}",
+        ],
+    )
+    assert result.exit_code == ExitCode.OK, result.output
+    document = json.loads((tmp_path / "traceability.json").read_text("utf-8"))
+    inconclusive = [r["id"] for r in document["requirements"] if r["verdict"] == "inconclusive"]
+    assert inconclusive == ["MQCN-2.2.6-8"]
+    assert "Inconclusive (1 requirement, nothing judged them; they do not fail):" in result.stdout
+    assert "  its scenarios were not selected (1): MQCN-2.2.6-8\n" in result.stdout
+    assert "Scenario runs: 419 (419 passed, 0 failed, 0 errors," in result.stdout
+
+
+def test_failing_statements_wrap_at_words(tmp_path: Path) -> None:
+    result = runner.invoke(
+        app,
+        [
+            "run",
+            "--target",
+            "zoo:ProcessesUnauthenticated",
+            "--report",
+            str(tmp_path),
+            "--",
+            "-q",
+            "-p",
+            "no:randomly",
+            "-m",
+            "MQCN-3.2.5.1-4",
+        ],
+    )
+    assert result.exit_code == ExitCode.FOUND, result.output
+    summary = result.stdout.split("Failing requirements (1: 1 fail):\n", 1)[1]
+    block = summary.split("      replay: ", 1)[0]
+    assert all(len(line) <= WIDTH for line in block.splitlines()), block
+    statement = CATALOG["MQCN-3.2.5.1-4"].statement
+    assert " ".join(words(block)).startswith(f"MQCN-3.2.5.1-4 fail [MUST] {statement}")
+    assert "  MQCN-3.2.5.1-2 inconclusive (stopped by MQCN-3.2.5.1-4)\n" in result.stdout
+
+
+@pytest.mark.parametrize(("count", "said"), [(1, "1 message."), (3, "3 messages.")])
+def test_the_audit_wraps_statements_and_counts_its_messages(count: int, said: str) -> None:
+    statement = CATALOG["MQCN-3.2.5.1-4"].statement + " " + CATALOG["MQCN-2.2.4-1"].statement
+    balance = {
+        "balanced": True,
+        "files_without_footer": 0,
+        "rows_in": count,
+        "conforming": 0,
+        "non_conforming": count,
+        "quarantined": 0,
+        "rows_in_unreadable_row_groups": 0,
+        "bytes_without_footer": 0,
+    }
+    summary = {
+        "by_requirement": [
+            {"messages": count, "requirement": "MQCN-3.2.5.1-4", "statement": statement}
+        ],
+        "by_server_outcome": [{"outcome": "disregarded", "messages": count}],
+        "balance": balance,
+    }
+    result = AuditResult(
+        out="/tmp/out", mode="parquet", rows_in=count, conforming=0, non_conforming=count,
+        quarantined=0, summary=summary, seconds=1.0,
+    )  # fmt: skip
+    stream = io.StringIO()
+    _print_audit(Console(file=stream, width=WIDTH, highlight=False, soft_wrap=True), result)
+    text = stream.getvalue()
+    assert f"A conforming queue manager would disregard {said}" in text
+    listed = text.split("Most broken requirements:\n", 1)[1].split("A conforming", 1)[0]
+    assert all(len(line) <= WIDTH for line in listed.splitlines()), listed
+    assert words(listed) == [str(count), "MQCN-3.2.5.1-4", *words(statement)]
