@@ -128,6 +128,6 @@ def java_problem(environ: Mapping[str, str] | None = None) -> str | None:
     if version is not None and version < MIN_JAVA:
         return (
             f"Java {version} found ({where}), but Spark 4 needs Java {MIN_JAVA} or later "
-            f"({' or '.join(map(str, TESTED_JAVA))}); {HOW_TO_SET}"
+            f"(tested on {' and '.join(map(str, TESTED_JAVA))}); {HOW_TO_SET}"
         )
     return None  # a version it cannot read is let through: Spark itself will tell
