@@ -31,6 +31,8 @@ BUNDLED = "_bundled"
 PROJECT_FILE = "pyproject.toml"
 
 _PACKAGE = Path(__file__).resolve().parent
+# pytest's settings where there is no checkout's pyproject.toml (an installed wheel).
+INSTALLED_INI = _PACKAGE / "pytest-run.ini"
 
 
 class SuiteTreeMissing(Exception):
@@ -83,3 +85,17 @@ def steps_dir() -> Path:
 def reference_vectors_dir() -> Path:
     """The reference vector files (``reference_vectors/``)."""
     return suite_root() / "reference_vectors"
+
+
+def replay_arguments(nodeid: str) -> list[str]:
+    """The pytest arguments that name the scenario ``nodeid`` (relative to the suite root)
+    from a shell: the node id itself in a checkout (run from its root, as the report says);
+    from an installed wheel, its absolute path with the packaged settings and root, so that
+    the line works from any directory."""
+    try:
+        root = suite_root()
+    except SuiteTreeMissing:
+        return [nodeid]
+    if is_checkout(root):
+        return [nodeid]
+    return [f"{root.as_posix()}/{nodeid}", "-c", str(INSTALLED_INI), f"--rootdir={root}"]

@@ -117,6 +117,22 @@ def test_the_packaged_pytest_settings_are_the_projects() -> None:
     assert packaged == project
 
 
+def test_the_replay_line_names_the_bundled_scenario_without_a_checkout(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from mqcn_suite.report.traceability import replay_command
+
+    nodeid = "steps/test_x.py::test_o[a b]"
+    assert replay_command(nodeid, "reference") == (
+        "pytest 'steps/test_x.py::test_o[a b]' --mqcn-target=reference"
+    )
+    bundled = _fake_install(tmp_path, monkeypatch)
+    assert replay_command(nodeid, "reference") == (
+        f"pytest '{bundled}/steps/test_x.py::test_o[a b]' -c {locations.INSTALLED_INI} "
+        f"--rootdir={bundled} --mqcn-target=reference"
+    )
+
+
 def test_no_trees_anywhere_is_one_line_naming_both_places(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

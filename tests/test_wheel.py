@@ -187,3 +187,36 @@ def test_the_wheel_carries_the_features_and_the_samples(installed: Installed) ->
     decoded = installed.run("decode", "--file", sample, "--json")
     assert decoded.returncode == 0, decoded.stderr
     assert json.loads(decoded.stdout)["conforming"] is True
+
+
+def test_the_replay_line_of_an_installed_run_works_from_anywhere(installed: Installed) -> None:
+    """The report's replay command re-runs the failing scenario from another directory."""
+    failed = installed.run(
+        "run",
+        "--target",
+        "zoo:AppliesLabelOnQueueUpdate",
+        "--report",
+        "zoo-report",
+        "--",
+        "-m",
+        "MQCN-3.2.5.1-13",
+    )
+    assert failed.returncode == 1, failed.stderr[-3000:]
+    document = json.loads((installed.workdir / "zoo-report" / "traceability.json").read_text())
+    (requirement,) = [r for r in document["requirements"] if r["verdict"] == "fail"]
+    replay = requirement["failures"][0]["replay"]
+    assert replay.startswith("pytest /") and "_bundled/steps/" in replay
+    elsewhere = installed.workdir / "another"
+    elsewhere.mkdir()
+    env = installed.env()
+    env["PATH"] = f"{installed.python.parent}{os.pathsep}{env.get('PATH', '')}"
+    again = subprocess.run(
+        ["sh", "-c", f"{replay} -q -p no:randomly"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+        cwd=elsewhere,
+    )
+    assert again.returncode == 1, f"{again.stdout[-3000:]}\n{again.stderr[-2000:]}"
+    assert "1 failed" in again.stdout

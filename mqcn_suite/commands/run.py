@@ -85,7 +85,7 @@ VERDICT_STYLE = {
 FAILING_VERDICTS = ("fail", "claim-fail", "error")
 
 # pytest's settings for a run without a checkout (see :func:`pytest_arguments`).
-INSTALLED_INI = Path(__file__).resolve().parent.parent / "pytest-run.ini"
+INSTALLED_INI = locations.INSTALLED_INI
 
 RUN_HELP = (
     "Run the conformance scenarios against a target and write the traceability report "
