@@ -287,9 +287,11 @@ def test_a_pipeline_command_without_spark_says_how_to_install_it(
     assert "Traceback" not in done.stderr
 
 
-def test_help_of_the_pipeline_commands_works_without_spark() -> None:
+def test_help_works_without_spark() -> None:
+    helped = _mqcn_without_spark("run", "--help")
+    assert helped.returncode == 0 and "--max-timeouts" in helped.stdout, helped.stderr
     helped = _mqcn_without_spark("audit", "--help")
-    assert helped.returncode == 0 and "--master" in helped.stdout
+    assert helped.returncode == 0 and "--master" in helped.stdout, helped.stderr
 
 
 # --- Java --------------------------------------------------------------------------------------

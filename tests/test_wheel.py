@@ -1,7 +1,7 @@
 """The wheel, as a user installs it: built from the sources, installed into a fresh venv without
 the ``[spark]`` extra, and run from a directory that is no checkout.
 
-Slow (about 20 s: the build, an install of the dependencies from pip's cache, two runs), so
+Slow (about 25 s: the build, an install of the dependencies from pip's cache, the runs), so
 it is marked ``slow`` -- and still runs in plain ``pytest`` and in CI: a wheel that cannot run
 is exactly what the suite's own tests never saw before (issue 18).
 
