@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mqcn_model.catalog import CATALOG, Requirement
+from mqcn_suite.locations import SuiteTreeMissing, features_dir
 
 if TYPE_CHECKING:
     from pytest_bdd.gherkin_parser import Scenario as GherkinScenario
@@ -94,8 +95,12 @@ class Coverage:
 
 
 def default_features_dir() -> Path:
-    """``features/`` of the checkout the suite runs from (beside ``mqcn_suite/``)."""
-    return Path(__file__).resolve().parent.parent / "features"
+    """``features/`` of the checkout the suite runs from, or the copy an installed wheel
+    carries (:mod:`mqcn_suite.locations`)."""
+    try:
+        return features_dir()
+    except SuiteTreeMissing as exc:
+        raise CoverageError(str(exc)) from None
 
 
 def _tag_ids(

@@ -17,6 +17,11 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "cluster: runs on a Spark standalone cluster started by the test (needs Java)"
     )
+    config.addinivalue_line(
+        "markers",
+        "slow: takes tens of seconds (the wheel built and installed in a fresh venv); runs in "
+        "the default pytest too, -m 'not slow' leaves it out",
+    )
 
 
 @pytest.fixture(scope="session")

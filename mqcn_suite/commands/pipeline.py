@@ -22,7 +22,9 @@ target kept timing out (fuzz); 5 nothing judged: the audit's input held no messa
 Everything a command can refuse is refused before Spark starts
 (:mod:`mqcn_suite.pipeline.checks`).
 
-Spark is imported only when a command runs, so ``mqcn decode`` stays fast.  ``cli.py``
+Spark is imported only when a command runs, so ``mqcn decode`` stays fast, and the base
+package (without the ``[spark]`` extra) has every other command; each pipeline command first
+says how to install the extra if it is missing (:mod:`mqcn_suite.pipeline.preflight`).  ``cli.py``
 registers the commands with :func:`register`.
 """
 
@@ -82,6 +84,16 @@ def _usage_errors() -> tuple[type[Exception], ...]:
     from mqcn_suite.targets import TargetError
 
     return (PipelineError, TargetError)
+
+
+def _require_spark_extra() -> None:
+    """:class:`UsageError` saying how to install the ``[spark]`` extra when pyspark, pyarrow
+    or pandas is missing -- the first thing every pipeline command checks."""
+    from mqcn_suite.pipeline.preflight import spark_extra_problem
+
+    problem = spark_extra_problem()
+    if problem is not None:
+        raise UsageError(problem)
 
 
 def _spark_explain(exc: BaseException) -> str | None:
@@ -144,6 +156,7 @@ def corpus_generate(
 ) -> None:
     """``mqcn corpus generate`` (see GENERATE_HELP)."""
     with boundary("corpus generate", usage_errors=_usage_errors(), explain=_spark_explain):
+        _require_spark_extra()
         from mqcn_suite.pipeline.capture_corpus import check_format, local_out
         from mqcn_suite.pipeline.checks import check_generate_arguments
         from mqcn_suite.pipeline.session import check_master
@@ -235,6 +248,7 @@ def audit_command(
 ) -> None:
     """``mqcn audit`` (see AUDIT_HELP)."""
     with boundary("audit", usage_errors=_usage_errors(), explain=_spark_explain):
+        _require_spark_extra()
         from mqcn_model.errata import LENIENT, STRICT
         from mqcn_suite.pipeline.audit import (
             NothingToJudge,
@@ -408,6 +422,7 @@ def fuzz_command(
 ) -> None:
     """``mqcn fuzz`` (see FUZZ_HELP)."""
     with boundary("fuzz", usage_errors=_usage_errors(), explain=_spark_explain):
+        _require_spark_extra()
         from mqcn_suite.commands import campaign as codec_campaign
         from mqcn_suite.pipeline.checks import check_cases, check_out
         from mqcn_suite.pipeline.session import check_master

@@ -36,8 +36,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-import mqcn_suite
 from mqcn_model.catalog import KEYWORDS
+from mqcn_suite import locations
 from mqcn_suite.commands._common import (
     PROG,
     ExitCode,
@@ -89,6 +89,9 @@ VERDICT_STYLE = {
 
 FAILING_VERDICTS = ("fail", "claim-fail", "error")
 
+# pytest's settings for a run without a checkout (see :func:`pytest_arguments`).
+INSTALLED_INI = locations.INSTALLED_INI
+
 RUN_HELP = (
     "Run the conformance scenarios against a target and write the traceability report "
     "(traceability.json, report.html, junit.xml, cucumber.json) into the report directory. "
@@ -111,8 +114,13 @@ def _silenced_plugins() -> list[str]:
 
 
 def suite_root() -> Path:
-    """The checkout the suite runs from: the directory holding ``mqcn_suite/`` and ``steps/``."""
-    return Path(mqcn_suite.__file__).resolve().parent.parent
+    """The directory holding ``features/`` and ``steps/``: the checkout the suite runs from,
+    or the copy an installed wheel carries (:mod:`mqcn_suite.locations`); :class:`UsageError`
+    if this installation has neither."""
+    try:
+        return locations.suite_root()
+    except locations.SuiteTreeMissing as exc:
+        raise UsageError(f"the scenarios' step definitions are not installed: {exc}") from None
 
 
 def steps_dir() -> Path:
@@ -121,7 +129,7 @@ def steps_dir() -> Path:
     if not steps.is_dir():
         raise UsageError(
             f"the scenarios' step definitions are not installed: {steps} is missing "
-            "(run mqcn from a checkout of mqcn-conformance, installed with pip install -e)"
+            "(reinstall it: pip install mqcn-conformance)"
         )
     return steps
 
@@ -137,14 +145,16 @@ def pytest_arguments(
     pcap: Path | None = None,
     hello_timeout: float = DEFAULT_HELLO_TIMEOUT,
 ) -> list[str]:
-    """The pytest command line ``mqcn run`` uses (absolute paths; extra arguments last)."""
+    """The pytest command line ``mqcn run`` uses (absolute paths; extra arguments last).
+
+    pytest's settings come from the checkout's ``pyproject.toml``, or where there is none
+    (an installed wheel) from :data:`INSTALLED_INI`, which holds the same; either is given
+    with ``-c`` so that no other configuration file around is taken up.
+    """
     root = suite_root()
     arguments = [str(steps_dir()), f"--rootdir={root}"]
-    ini = root / "pyproject.toml"
-    if ini.is_file():
-        arguments += ["-c", str(ini)]
-    else:  # no project file: give pytest-bdd and pytest what it would have said
-        arguments += ["-o", f"bdd_features_base_dir={root / 'features'}/", "--strict-markers"]
+    ini = root / locations.PROJECT_FILE
+    arguments += ["-c", str(ini if ini.is_file() else INSTALLED_INI)]
     arguments += [f"--mqcn-target={target}", f"--mqcn-report={report}"]
     if pics is not None:
         arguments.append(f"--mqcn-pics={pics}")

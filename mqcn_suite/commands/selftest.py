@@ -39,6 +39,7 @@ from mqcn_suite.commands._common import (
     parse_float,
     parse_int,
 )
+from mqcn_suite.locations import checkout_root, is_checkout
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -66,15 +67,19 @@ def _optional_float(option: str, text: str | None) -> float | None:
 
 
 def project_root(given: str | None) -> Path:
-    """``--root``, else the current directory if it is the project, else the installed one."""
+    """``--root``, else the current directory if it is the project, else the checkout this
+    ``mqcn`` runs from; :class:`UsageError` from an installed wheel (no checkout)."""
     if given is not None:
         root = Path(given)
     elif (Path.cwd() / "mqcn_model").is_dir() and (Path.cwd() / "steps").is_dir():
         root = Path.cwd()
-    else:
-        import mqcn_model
-
-        root = Path(mqcn_model.__file__).resolve().parent.parent
+    elif is_checkout(checkout_root()):
+        root = checkout_root()
+    else:  # an installed wheel: the mutants are made in the sources and tests of a checkout
+        raise UsageError(
+            "mutation testing needs a checkout of mqcn-conformance (its sources, tests and "
+            "features), not an installed package: run it from the checkout or give --root"
+        )
     for needed in ("mqcn_model", "steps", "features"):
         if not (root / needed).is_dir():
             raise UsageError(

@@ -58,6 +58,7 @@ from mqcn_model.constants import (
     notify_queue_format_name,
 )
 from mqcn_model.envelope import Envelope, MessageId
+from mqcn_suite.locations import bundled_root
 from mqcn_suite.scenarios.defects import FAMILIES, Defect, every_defect
 from mqcn_suite.scenarios.fixtures import ScenarioIds
 from mqcn_suite.scenarios.messages import (
@@ -316,14 +317,14 @@ def defective_message(rng: random.Random, world: World) -> tuple[Defect, bytes]:
 def reference_vectors() -> tuple[tuple[bytes, str], ...]:
     """Every ChangeNotificationMessageTest ``msg`` of ``reference_vectors/`` with its result.
 
-    Read once per process from the checkout (an installed copy without the vectors yields
-    an empty tuple, and the generators fall back to the other families) -- or, on a Spark
-    executor, from the zip the driver shipped (:mod:`.shipping`), which holds the very files
-    the driver sees.
+    Read once per process from the checkout, or from the copy an installed wheel carries
+    (:mod:`mqcn_suite.locations`) -- or, on a Spark executor, from the zip the driver shipped
+    (:mod:`.shipping`), which holds the very files the driver sees, beside ``mqcn_suite/``.
     """
-    root = Path(__file__).resolve().parents[2] / "reference_vectors"
+    beside = Path(__file__).resolve().parents[2] / "reference_vectors"  # a checkout, the zip
+    texts = _vector_texts(beside) or _vector_texts(bundled_root() / "reference_vectors")
     found: list[tuple[bytes, str]] = []
-    for text in _vector_texts(root):
+    for text in texts:
         try:
             document = json.loads(text)
         except ValueError:

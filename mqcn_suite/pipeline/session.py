@@ -298,7 +298,8 @@ def _launch_jvm(conf: SparkConf) -> JavaGateway | None:
     """Start the driver JVM with its stdout and stderr in a new driver log (None: it runs).
 
     One JVM serves every session of a process (PySpark keeps the gateway), so only the first
-    session of a process launches it.
+    session of a process launches it -- after :func:`.preflight.java_problem` found a Java
+    Spark can run on.
     """
     global _DRIVER_LOG
     from pyspark import SparkContext
@@ -306,6 +307,12 @@ def _launch_jvm(conf: SparkConf) -> JavaGateway | None:
     if SparkContext._gateway is not None:
         return None
     from pyspark.java_gateway import launch_gateway
+
+    from mqcn_suite.pipeline.preflight import java_problem
+
+    problem = java_problem()  # missing or too old: one line, not [JAVA_GATEWAY_EXITED]
+    if problem is not None:
+        raise PipelineError(problem)
 
     log = _new_driver_log()
     _quiet_python(log)

@@ -8,8 +8,8 @@ very interpreter; on a cluster they are a plain Python with pyspark's own Arrow 
 
 * the project's packages :data:`PROJECT_PACKAGES` (with their data: the catalog YAML, JSON
   schemas, templates) and the reference vectors the generators draw from
-  (``reference_vectors/*_test.json``, only when the checkout has them -- exactly what the
-  driver itself would draw from, so the rows do not depend on where they are generated);
+  (``reference_vectors/*_test.json`` of the checkout or of the installed wheel -- exactly
+  what the driver itself would draw from, so the rows do not depend on where they are generated);
 * the pure-Python dependencies that the executor-side modules import,
   :data:`DEPENDENCY_PACKAGES`, found by running the tasks on executors that have nothing else
   (``tests/test_cluster.py`` checks the list is complete): PyYAML (the catalog; its optional C
@@ -110,10 +110,14 @@ def _package_files(name: str) -> list[tuple[str, Path]]:
 
 
 def reference_vector_files() -> list[tuple[str, Path]]:
-    """The reference vector files the generators read on the driver (``reference_vectors/``)."""
-    from mqcn_suite.pipeline import generators
+    """The reference vector files the generators read on the driver (``reference_vectors/``
+    of the checkout, or of the installed wheel: :mod:`mqcn_suite.locations`)."""
+    from mqcn_suite.locations import SuiteTreeMissing, reference_vectors_dir
 
-    root = Path(generators.__file__).resolve().parents[2] / "reference_vectors"
+    try:
+        root = reference_vectors_dir()
+    except SuiteTreeMissing:
+        return []  # nothing to read on the driver either: the generators use none
     return [(f"reference_vectors/{p.name}", p) for p in sorted(root.glob(VECTOR_GLOB))]
 
 

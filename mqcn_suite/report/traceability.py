@@ -39,6 +39,7 @@ from mqcn_model.catalog import CATALOG, KEYWORDS, Requirement
 from mqcn_model.errata import READING_SEPARATOR, SWITCHES, Switch
 from mqcn_model.judge import judge
 from mqcn_suite.coverage import Coverage, ScenarioRef
+from mqcn_suite.locations import replay_arguments
 from mqcn_suite.report.results import ItemResult
 
 SCHEMA_ID = "mqcn-traceability/1"
@@ -96,9 +97,11 @@ ENVELOPE_FIELDS = {
 
 
 def replay_command(nodeid: str, target: str, options: Mapping[str, str] | None = None) -> str:
-    """One shell line that re-runs exactly this scenario (from the repository root), with
+    """One shell line that re-runs exactly this scenario (from the repository root, or from
+    anywhere for an installed wheel: :func:`~mqcn_suite.locations.replay_arguments`), with
     every option that shaped the run (time limit, PICS, claims)."""
-    parts = [f"pytest {shlex.quote(nodeid)} --mqcn-target={shlex.quote(target)}"]
+    where = " ".join(map(shlex.quote, replay_arguments(nodeid)))
+    parts = [f"pytest {where} --mqcn-target={shlex.quote(target)}"]
     parts += [f"{name}={shlex.quote(value)}" for name, value in (options or {}).items()]
     return " ".join(parts)
 
