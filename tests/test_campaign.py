@@ -458,7 +458,7 @@ def test_a_non_empty_out_is_refused_before_spark(app: typer.Typer, tmp_path: Pat
 def test_a_broken_balance_is_an_internal_error(
     spark: Any, app: typer.Typer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def lossy(spark: Any, cases: int, seed: int, out: Any, limits: Limits) -> Any:
+    def lossy(spark: Any, cases: int, seed: int, out: Any, limits: Limits, **_: Any) -> Any:
         return campaign_module.CampaignResult(
             seed,
             cases,

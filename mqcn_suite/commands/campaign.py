@@ -121,7 +121,8 @@ def codec_campaign(options: CodecOptions) -> None:
         conf=options.conf,
         outputs=[options.out],
     )
-    typer.echo(f"{n} hostile bodies; engine: {chosen.label} ({chosen.reason})", err=True)
+    said = f"{n} hostile bodies; engine: {chosen.label} ({chosen.reason})"
+    typer.echo(said, err=options.as_json)
     with _engine_session(chosen, options.conf) as spark:
         step = _steps(spark, Console(stderr=True, highlight=False))
         with step(f"{n} hostile bodies through the judge and the server view"):

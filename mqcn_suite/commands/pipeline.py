@@ -530,9 +530,8 @@ def fuzz_command(
             raise typer.Exit(ExitCode.FOUND if is_divergence(found["divergence"]) else ExitCode.OK)
         check_fuzz_arguments(target, n, out, limit)  # a target that does not start: no Spark
         chosen = choose_engine(engine, master, [(n, FUZZ_CASES, "cases")], conf=conf, outputs=[out])
-        typer.echo(
-            f"{n} cases against {target}; engine: {chosen.label} ({chosen.reason})", err=True
-        )
+        said = f"{n} cases against {target}; engine: {chosen.label} ({chosen.reason})"
+        typer.echo(said, err=as_json)
         with _engine_session(chosen, conf) as spark:
             step = _steps(spark, Console(stderr=True, highlight=False))
             with step(f"fuzzing {n} cases against {target}"):

@@ -561,9 +561,7 @@ def campaign(
     task = run_campaign(seed, limits, judge_function)
     keep = max(sample, JSONL_LIMIT if out is not None else 0)
     if spark is None:
-        out_path = in_process_location(out) if out is not None else None
-        if out_path is not None:
-            check_out(out_path)
+        out_path = check_out(str(in_process_location(out))) if out is not None else None
         tallies, findings, by_category, first = _campaign_in_process(task, cases, keep)
         engine = IN_PROCESS
     else:
