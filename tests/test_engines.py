@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import doctest
 import json
 import os
 import re
@@ -242,6 +243,10 @@ def test_the_engine_is_chosen_by_the_size_of_the_work_and_by_the_options() -> No
     with pytest.raises(PipelineError, match="--engine: 'local' is not one of"):
         choose_engine("local", None, small)
     assert human_bytes(999) == "999 bytes" and human_bytes(108_800_000) == "108.8 MB"
+
+
+def test_the_engine_doctests_hold() -> None:
+    assert doctest.testmod(engine_module).failed == 0
 
 
 def small_capture(folder: Path, name: str = "small.pcap") -> Path:
@@ -484,3 +489,20 @@ def test_the_docs_state_the_engine_and_the_first_line() -> None:
     for limit in ("64 MB", "100,000", "2,000"):
         assert limit in spark_doc, limit
     assert "starting Spark (local[2])…" in spark_doc
+
+
+def test_a_task_failing_in_process_is_one_line_with_its_case_and_replay(
+    app: typer.Typer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from mqcn_suite.pipeline import fuzz as fuzz_module
+
+    def broken(*_args: Any, **_kwargs: Any) -> Any:
+        raise RuntimeError("a model bug")
+
+    monkeypatch.setattr(fuzz_module, "compare_case", broken)
+    result = invoke(app, "fuzz", "--target", "reference", "--cases", "3", "--seed", "4")
+    assert result.exit_code == 3, (result.stdout, result.stderr)
+    assert result.stderr.strip().splitlines() == [
+        "mqcn fuzz: error: a task failed at case 0 of seed 4: RuntimeError: a model bug "
+        "(replay: mqcn fuzz --target reference --seed 4 --case 0)"
+    ]
