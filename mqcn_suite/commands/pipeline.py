@@ -20,9 +20,11 @@ times are wall times of the whole command, Spark's start and stop included.
 Exit codes (those of every ``mqcn`` command, :class:`~mqcn_suite.commands._common.ExitCode`):
 0 ok; 1 non-conforming or quarantined input found (audit) / divergences found (fuzz, the run
 and ``--case`` alike; reading and stricter-receiver rows are no divergence); 2 usage error,
-one line on stderr (bad master, missing input, a corpus without a body column, an --out that
-cannot be written, --count 0, --cases 0, ...); 3 internal error, one line, no traceback; 4 the
-target kept timing out (fuzz); 5 nothing judged: the audit's input held no message.
+one line on stderr (bad master, missing input, an empty INPUT file or one where a capture was
+expected that holds none, a corpus without a body column, an --out that cannot be written,
+--count 0, --cases 0, --engine in-process with --master, ...); 3 internal error, one line,
+no traceback; 4 the target kept timing out (fuzz); 5 nothing judged: the audit's input held
+no message.
 
 Everything a command can refuse is refused before Spark starts
 (:mod:`mqcn_suite.pipeline.checks`).
@@ -394,7 +396,9 @@ def _print_audit(console: Console, result: AuditResult, seconds: float) -> None:
 # --- fuzz --------------------------------------------------------------------------------------
 
 FUZZ_HELP = (
-    "Differential fuzzing on Spark: each partition generates valid and malformed messages "
+    "Differential fuzzing, in this process for at most 2000 cases (1 partition), else on Spark "
+    "(--engine auto|in-process|spark; --master or --conf mean Spark): each partition generates "
+    "valid and malformed messages "
     "(scapy layers, mutated reference vectors), delivers each to the target and to the "
     "reference model, and records every divergence (state or directory reads that no reading "
     "of the errata items involved gives, or the target fails) with its requirement IDs, hex "
@@ -411,7 +415,8 @@ FUZZ_HELP = (
     "--codec (no --target): a hostile-input campaign instead -- N mutated and random bodies "
     "through the judge (both readings) and the server view; findings are exceptions, broken "
     "verdicts, cases slower than --slow-ms and allocations above max(--alloc-floor, "
-    "--alloc-factor x size), each with its replay command (--codec --seed S --case I)."
+    "--alloc-factor x size), each with its replay command (--codec --seed S --case I); in "
+    "this process for at most 100000 cases, else on Spark."
 )
 
 
