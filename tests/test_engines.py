@@ -44,6 +44,8 @@ from mqcn_suite.pipeline.campaign import Limits, campaign
 from mqcn_suite.pipeline.corpus import generate
 from mqcn_suite.pipeline.engine import (
     AUDIT_BYTES,
+    AUDIT_ROWS,
+    CODEC_CASES,
     FUZZ_CASES,
     IN_PROCESS,
     SPARK,
@@ -486,8 +488,9 @@ def test_the_docs_state_the_engine_and_the_first_line() -> None:
     spark_doc = (ROOT / "docs" / "spark.md").read_text()
     assert "1 file read as a raw message body" in readme
     assert "--engine" in readme and "--engine auto|in-process|spark" in spark_doc
-    for limit in ("64 MB", "100,000", "2,000"):
-        assert limit in spark_doc, limit
+    limits = (f"{AUDIT_BYTES // 1_000_000} MB", f"{AUDIT_ROWS:,}", f"{FUZZ_CASES:,}")
+    for limit in (*limits, f"{CODEC_CASES:,}"):
+        assert f"**{limit}**" in spark_doc and limit in readme, limit
     assert "starting Spark (local[2])…" in spark_doc
 
 

@@ -57,6 +57,13 @@ from mqcn_suite.commands._common import (
     parse_int,
     parse_seconds,
 )
+from mqcn_suite.pipeline.engine import (
+    AUDIT_BYTES,
+    AUDIT_ROWS,
+    CODEC_CASES,
+    FUZZ_CASES,
+    human_bytes,
+)
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -267,8 +274,8 @@ AUDIT_HELP = (
     "unreadable row groups and the bytes of files without a readable footer.\n\n"
     "The first line names what INPUT was found to be (2 pcap captures, 108.8 MB; a Parquet "
     "corpus of N rows; 1 file read as a raw message body) and the engine: in this process "
-    "for small input (at most 64 MB and 100000 rows or files), else Spark (--engine, "
-    "--master).\n\n"
+    f"for small input (at most {human_bytes(AUDIT_BYTES)} and {AUDIT_ROWS} rows or files), "
+    "else Spark (--engine, --master).\n\n"
     "A capture (tcpdump -w x.pcap tcp port 1801) is reassembled and every UserMessage sent to "
     "a notification queue is judged; the balance is then UserMessages found = conforming + "
     "non-conforming + other messages + quarantined, and stream bytes = packets + quarantined "
@@ -396,7 +403,8 @@ def _print_audit(console: Console, result: AuditResult, seconds: float) -> None:
 # --- fuzz --------------------------------------------------------------------------------------
 
 FUZZ_HELP = (
-    "Differential fuzzing, in this process for at most 2000 cases (1 partition), else on Spark "
+    f"Differential fuzzing, in this process for at most {FUZZ_CASES} cases (1 partition), else "
+    "on Spark "
     "(--engine auto|in-process|spark; --master or --conf mean Spark): each partition generates "
     "valid and malformed messages "
     "(scapy layers, mutated reference vectors), delivers each to the target and to the "
@@ -416,7 +424,7 @@ FUZZ_HELP = (
     "through the judge (both readings) and the server view; findings are exceptions, broken "
     "verdicts, cases slower than --slow-ms and allocations above max(--alloc-floor, "
     "--alloc-factor x size), each with its replay command (--codec --seed S --case I); in "
-    "this process for at most 100000 cases, else on Spark."
+    f"this process for at most {CODEC_CASES} cases, else on Spark."
 )
 
 

@@ -27,11 +27,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-
-import pyarrow as pa
+from typing import TYPE_CHECKING
 
 from mqcn_suite.pipeline.session import DEFAULT_MASTER, PipelineError
 from mqcn_suite.pipeline.storage import is_uri
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 AUTO = "auto"
 IN_PROCESS = "in-process"
@@ -139,6 +141,8 @@ BATCH_CASES = 5000  # cases per Arrow batch in process (the sessions' maxRecords
 def case_batches(cases: int, batch: int = BATCH_CASES) -> Iterator[pa.RecordBatch]:
     """Case numbers ``0 .. cases-1`` as the batches ``spark.range(cases)`` hands a task
     (one ``id`` column): the fuzzers' input in process."""
+    import pyarrow as pa  # (here: the commands import this module to word their --help)
+
     for start in range(0, cases, batch):
         ids = pa.array(range(start, min(cases, start + batch)), pa.int64())
         yield pa.RecordBatch.from_arrays([ids], names=["id"])
