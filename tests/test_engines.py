@@ -225,7 +225,7 @@ def test_the_engine_is_chosen_by_the_size_of_the_work_and_by_the_options() -> No
     assert (chosen.kind, chosen.label, chosen.reason) == (
         SPARK,
         "Spark local[2]",
-        "more than 64.0 MB",
+        f"more than {human_bytes(AUDIT_BYTES)}",
     )
     assert choose_engine("auto", "local[4]", small).label == "Spark local[4]"
     assert choose_engine("auto", None, small, conf=["spark.driver.memory=4g"]).kind == SPARK
@@ -271,7 +271,8 @@ def test_a_small_audit_runs_in_process_and_names_its_engine(
     assert result.exit_code == 1, (result.stdout, result.stderr)  # its message breaks a rule
     size = human_bytes(capture.stat().st_size)
     first = result.stdout.splitlines()[0]
-    assert first == f"1 pcap capture, {size}; engine: in-process (at most 64.0 MB and 100000 rows)"
+    limits = f"at most {human_bytes(AUDIT_BYTES)} and {AUDIT_ROWS} rows"
+    assert first == f"1 pcap capture, {size}; engine: in-process ({limits})"
     assert re.search(r"in .*/a \(in-process, \d+\.\d s\)$", result.stdout, re.M)
     assert summary_of(tmp_path / "a")["engine"] == "in-process"
     assert summary_of(tmp_path / "a")["detected"] == f"1 pcap capture, {size}"
@@ -310,7 +311,7 @@ def test_the_fuzzers_run_small_work_in_process_and_name_the_engine(
     assert summary_of(tmp_path / "f")["engine"] == "in-process"
     codec = invoke(app, "fuzz", "--codec", "--cases", "50", "--out", str(tmp_path / "h"))
     assert codec.exit_code == 0, (codec.stdout, codec.stderr)
-    first = "50 hostile bodies; engine: in-process (at most 100000 cases)"
+    first = f"50 hostile bodies; engine: in-process (at most {CODEC_CASES} cases)"
     assert codec.stdout.splitlines()[0] == first and "; in-process, " in codec.stdout
     assert summary_of(tmp_path / "h")["engine"] == "in-process"
 
