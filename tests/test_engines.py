@@ -372,7 +372,7 @@ def test_a_folder_of_mixed_formats_and_a_stray_file_is_named_as_such(tmp_path: P
     (tmp_path / "notes.txt").write_text("x")
     size = human_bytes(sum(p.stat().st_size for p in tmp_path.iterdir()))
     assert plan_input(tmp_path).description == (
-        f"2 captures (1 pcap, 1 pcapng) and 1 other file, {size}"
+        f"2 captures (1 pcap, 1 pcapng) and 1 file without a capture header, {size}"
     )
 
 
@@ -431,6 +431,7 @@ def test_a_folder_keeps_its_stray_files_as_quarantined_input(tmp_path: Path) -> 
     (tmp_path / "notes.pcap").write_text("x")
     plan = plan_input(tmp_path)
     assert plan.mode == "capture" and len(plan.work) == 3
+    assert plan.description.startswith("1 pcap capture and 2 files without a capture header, ")
     result = audit(None, tmp_path, tmp_path.parent / "a")
     assert result.quarantine_entries >= 1 and result.balanced
 

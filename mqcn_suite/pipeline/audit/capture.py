@@ -227,18 +227,20 @@ def plan_captures(files: list[Path]) -> Plan:
 
 
 def _describe(formats: dict[str, int], size: int) -> str:
-    """``2 pcap captures, 108.8 MB``; ``3 captures (2 pcap, 1 pcapng) and 1 other file, ...``."""
+    """``2 pcap captures, 108.8 MB``; ``3 captures (2 pcap, 1 pcapng) and 1 file without a
+    capture header, ...`` (a file named as a capture, or a stray file, in the folder)."""
     other = formats.pop("other", 0)
     count = sum(formats.values())
     noun = "capture" if count == 1 else "captures"
+    parts = []
     if len(formats) == 1:
-        text = f"{count} {next(iter(formats))} {noun}"
-    else:
+        parts.append(f"{count} {next(iter(formats))} {noun}")
+    elif formats:
         kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(formats.items()))
-        text = f"{count} {noun} ({kinds})" if kinds else f"{count} {noun}"
+        parts.append(f"{count} {noun} ({kinds})")
     if other:
-        text += f" and {other} other file{'' if other == 1 else 's'}"
-    return f"{text}, {human_bytes(size)}"
+        parts.append(f"{other} file{'' if other == 1 else 's'} without a capture header")
+    return f"{' and '.join(parts)}, {human_bytes(size)}"
 
 
 def _unreadable(path: str, why: str, size: int | None, offset: int = 0) -> dict[str, Any]:
