@@ -276,6 +276,8 @@ def test_a_small_audit_runs_in_process_and_names_its_engine(
     assert re.search(r"in .*/a \(in-process, \d+\.\d s\)$", result.stdout, re.M)
     assert summary_of(tmp_path / "a")["engine"] == "in-process"
     assert summary_of(tmp_path / "a")["detected"] == f"1 pcap capture, {size}"
+    page = (tmp_path / "a" / "summary.html").read_text()
+    assert f"(1 pcap capture, {size})" in page and " · in-process · " in page
     assert result.stderr == ""  # no Spark start-up line: Spark did not start
 
 
