@@ -76,10 +76,16 @@ def mqcn(
     )
 
 
+STARTING = re.compile(r"starting Spark \((local\[2\]|spark://\S+)\)…")
+
+
 def one_line(result: subprocess.CompletedProcess[str], code: int) -> str:
-    """The single stderr line of a command that failed with ``code`` (no traceback anywhere)."""
+    """The single stderr line of a command that failed with ``code`` (no traceback anywhere),
+    after the ``starting Spark (MASTER)…`` it says before the session exists."""
     assert result.returncode == code, (result.returncode, result.stdout, result.stderr)
     lines = result.stderr.strip().splitlines()
+    if lines and STARTING.fullmatch(lines[0]):
+        lines = lines[1:]
     assert len(lines) == 1, result.stderr
     assert "Traceback" not in result.stdout + result.stderr
     return lines[0]
@@ -89,11 +95,7 @@ def quiet(result: subprocess.CompletedProcess[str], code: int) -> None:
     """Exit ``code`` with nothing on stderr but the command's own ``starting Spark (MASTER)…``
     (no JVM start-up line, no log4j, no warning)."""
     assert result.returncode == code, (result.returncode, result.stdout, result.stderr)
-    others = [
-        line
-        for line in result.stderr.splitlines()
-        if not re.fullmatch(r"starting Spark \((local\[2\]|spark://\S+)\)…", line)
-    ]
+    others = [line for line in result.stderr.splitlines() if not STARTING.fullmatch(line)]
     assert others == [], result.stderr
 
 
