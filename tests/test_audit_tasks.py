@@ -321,7 +321,8 @@ def test_a_new_input_kind_is_one_registration_asked_before_the_others(
         "hexlines",
         lambda files: any(f.suffix == ".hexlines" for f in files),
         plan_lines,
-        lambda *_args: None,
+        lambda *_args: None,  # its Spark frame
+        lambda *_args: iter(()),  # the same task in process
         "lines",
     )
     register_input_kind(kind)

@@ -395,12 +395,17 @@ def test_twenty_thousand_cases_of_the_real_model_give_no_finding(
     spark: Any, app: typer.Typer, tmp_path: Path
 ) -> None:
     out = tmp_path / "clean"
-    result = invoke(app, "fuzz", "--codec", "--cases", "20000", "--seed", "1", "--out", str(out))
+    result = invoke(
+        app, "fuzz", "--codec", "--cases", "20000", "--seed", "1", "--out", str(out),
+        "--engine", "spark",  # (tests/test_engines.py: the in-process engine gives the same)
+    )  # fmt: skip
     assert result.exit_code == 0, (result.stdout, result.stderr)
     lines = result.stdout.strip().splitlines()
-    assert len(lines) == 1
-    assert lines[0].startswith("20000 hostile bodies (seed 1) through judge and server view: 0 ")
-    assert "cases planned 20000 = generated 20000 = judged 20000" in lines[0]
+    assert len(lines) == 2
+    assert lines[0] == "20000 hostile bodies; engine: Spark local[2] (--engine spark)"
+    assert lines[1].startswith("20000 hostile bodies (seed 1) through judge and server view: 0 ")
+    assert "cases planned 20000 = generated 20000 = judged 20000" in lines[1]
+    assert "; Spark local[2], " in lines[1]
     summary = json.loads((out / "summary.json").read_text())
     assert summary["findings"] == 0 and summary["balanced"]
     assert (out / "findings.jsonl").read_text() == ""
@@ -458,7 +463,7 @@ def test_a_non_empty_out_is_refused_before_spark(app: typer.Typer, tmp_path: Pat
 def test_a_broken_balance_is_an_internal_error(
     spark: Any, app: typer.Typer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def lossy(spark: Any, cases: int, seed: int, out: Any, limits: Limits) -> Any:
+    def lossy(spark: Any, cases: int, seed: int, out: Any, limits: Limits, **_: Any) -> Any:
         return campaign_module.CampaignResult(
             seed,
             cases,

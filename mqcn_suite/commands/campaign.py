@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,7 +23,7 @@ from rich.console import Console
 from rich.text import Text
 
 from mqcn_suite.commands._common import ExitCode, UsageError, fail, parse_float, parse_int
-from mqcn_suite.commands.pipeline import _session
+from mqcn_suite.commands.pipeline import _engine_session, _steps
 
 FINDINGS_SHOWN = 10
 HEX_ON_TERMINAL = 128  # bytes of a replayed body printed; --json prints all
@@ -44,6 +45,8 @@ class CodecOptions:
     alloc_factor: str | None
     alloc_floor: str | None
     trace_every: str | None
+    engine: str = "auto"
+    started: float | None = None  # time.perf_counter() when the command started
 
 
 CODEC_ONLY = ("--slow-ms", "--alloc-factor", "--alloc-floor", "--trace-every")
@@ -90,7 +93,7 @@ def _limits(options: CodecOptions) -> Any:
 def codec_campaign(options: CodecOptions) -> None:
     """Run or replay the campaign; always ends with ``typer.Exit``."""
     from mqcn_suite.pipeline.campaign import campaign, check_cases, check_out, replay
-    from mqcn_suite.pipeline.progress import spark_progress
+    from mqcn_suite.pipeline.engine import CODEC_CASES, check_engine, choose_engine
     from mqcn_suite.pipeline.session import check_master
 
     if options.target is not None:
@@ -106,34 +109,46 @@ def codec_campaign(options: CodecOptions) -> None:
         raise typer.Exit(ExitCode.FOUND if found["finding"] else ExitCode.OK)
     n = parse_int("--cases", options.cases)
     check_cases(n)
-    check_master(options.master)
+    if options.master is not None:
+        check_master(options.master)
+    check_engine(options.engine)
     check_out(options.out)
-    with _session(options.master, options.conf) as spark:
-        step = spark_progress(spark, Console(stderr=True, highlight=False))
+    started = time.perf_counter() if options.started is None else options.started
+    chosen = choose_engine(
+        options.engine,
+        options.master,
+        [(n, CODEC_CASES, "cases")],
+        conf=options.conf,
+        outputs=[options.out],
+    )
+    said = f"{n} hostile bodies; engine: {chosen.label} ({chosen.reason})"
+    typer.echo(said, err=options.as_json)
+    with _engine_session(chosen, options.conf) as spark:
+        step = _steps(spark, Console(stderr=True, highlight=False))
         with step(f"{n} hostile bodies through the judge and the server view"):
-            result = campaign(spark, n, seed, options.out, limits)
+            result = campaign(spark, n, seed, options.out, limits, started=started)
     if options.as_json:
         sys.stdout.write(json.dumps({**result.to_json(), "sample": result.sample}, indent=2) + "\n")
     else:
         console = Console(highlight=False, soft_wrap=True)
         for row in result.sample[:FINDINGS_SHOWN]:
             _print_finding(console, row)
-        console.print(
-            Text(_summary_line(result), style="bold red" if result.findings else "bold green")
-        )
+        line = _summary_line(result, time.perf_counter() - started)
+        console.print(Text(line, style="bold red" if result.findings else "bold green"))
     if not result.balanced:
         fail("fuzz", f"internal error: cases lost: {result.balance_line()}", ExitCode.INTERNAL)
     raise typer.Exit(ExitCode.FOUND if result.findings else ExitCode.OK)
 
 
-def _summary_line(result: Any) -> str:
+def _summary_line(result: Any, seconds: float) -> str:
+    """The campaign's last line; ``seconds``: the command's wall time until now."""
     categories = ", ".join(f"{c} {n}" for c, n in result.by_category.items())
     rate = result.cases / result.seconds if result.seconds else 0.0
     where = f"; findings.jsonl and summary.json in {result.out}" if result.out else ""
     return (
         f"{result.cases} hostile bodies (seed {result.seed}) through judge and server view: "
         f"{result.findings} findings ({categories}); {result.traced} traced; "
-        f"{result.balance_line()}; {rate:,.0f} cases/s in {result.seconds:.1f} s{where}"
+        f"{result.balance_line()}; {rate:,.0f} cases/s; {result.engine}, {seconds:.1f} s{where}"
     )
 
 

@@ -11,13 +11,20 @@
   target on Spark; ``--case I`` replays one case in process (no Spark).
 
 All three take ``--master URL`` (default ``local[2]``) and repeatable ``--conf KEY=VALUE``.
+``audit`` and ``fuzz`` also take ``--engine auto|in-process|spark``: ``auto`` (the default)
+runs small work in this process, with the same task code and without Spark, and Spark
+above the thresholds of :mod:`mqcn_suite.pipeline.engine` or whenever ``--master`` or
+``--conf`` is given.  The engine is named on the first line and in the summary.  Printed
+times are wall times of the whole command, Spark's start and stop included.
 
 Exit codes (those of every ``mqcn`` command, :class:`~mqcn_suite.commands._common.ExitCode`):
 0 ok; 1 non-conforming or quarantined input found (audit) / divergences found (fuzz, the run
 and ``--case`` alike; reading and stricter-receiver rows are no divergence); 2 usage error,
-one line on stderr (bad master, missing input, a corpus without a body column, an --out that
-cannot be written, --count 0, --cases 0, ...); 3 internal error, one line, no traceback; 4 the
-target kept timing out (fuzz); 5 nothing judged: the audit's input held no message.
+one line on stderr (bad master, missing input, an empty INPUT file or one where a capture was
+expected that holds none, a corpus without a body column, an --out that cannot be written,
+--count 0, --cases 0, --engine in-process with --master, ...); 3 internal error, one line,
+no traceback; 4 the target kept timing out (fuzz); 5 nothing judged: the audit's input held
+no message.
 
 Everything a command can refuse is refused before Spark starts
 (:mod:`mqcn_suite.pipeline.checks`).
@@ -32,7 +39,9 @@ from __future__ import annotations
 
 import json
 import sys
-from contextlib import AbstractContextManager
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager, nullcontext
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -51,21 +60,39 @@ from mqcn_suite.commands._common import (
     parse_seconds,
 )
 from mqcn_suite.commands._text import hanging, plural
+from mqcn_suite.pipeline.engine import (
+    AUDIT_BYTES,
+    AUDIT_ROWS,
+    CODEC_CASES,
+    FUZZ_CASES,
+    human_bytes,
+)
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
     from mqcn_suite.pipeline.audit import AuditResult
     from mqcn_suite.pipeline.corpus import CorpusResult
+    from mqcn_suite.pipeline.engine import Engine
 
 DIVERGENCES_SHOWN = 10
 
 MasterOption = Annotated[
-    str,
+    str | None,
     typer.Option(
         "--master",
         metavar="URL",
-        help="Spark master: local[N], local[*], spark://HOST:PORT, yarn, k8s://URL.",
+        help="Spark master: local[N], local[*], spark://HOST:PORT, yarn, k8s://URL "
+        "(default local[2]; with --engine auto, giving it means Spark).",
+        show_default=False,
+    ),
+]
+EngineOption = Annotated[
+    str,
+    typer.Option(
+        "--engine",
+        metavar="ENGINE",
+        help="auto (in this process when the work is small, else Spark), in-process, or spark.",
     ),
 ]
 ConfOption = Annotated[
@@ -103,11 +130,55 @@ def _spark_explain(exc: BaseException) -> str | None:
     return spark_failure_line(exc)
 
 
-def _session(master: str, conf: list[str] | None) -> AbstractContextManager[SparkSession]:
-    """The running session, or a new one on ``master`` stopped when the command ends."""
-    from mqcn_suite.pipeline.session import parse_conf, spark_session
+@contextmanager
+def _session(master: str | None, conf: list[str] | None) -> Iterator[SparkSession]:
+    """The running session, or a new one on ``master`` stopped when the command ends.
 
-    return spark_session(master, parse_conf(conf or []))
+    Before a new session is created, ``starting Spark (MASTER)…`` goes to stderr (and a
+    spinner, on a terminal): the JVM takes seconds to start, and the user sees why at once.
+    """
+    from mqcn_suite.pipeline.progress import starting_spark
+    from mqcn_suite.pipeline.session import (
+        DEFAULT_MASTER,
+        active_session,
+        check_master,
+        parse_conf,
+        spark_session,
+    )
+
+    master = check_master(master or DEFAULT_MASTER)
+    settings = parse_conf(conf or [])
+    with ExitStack() as stack:
+        starting = (
+            starting_spark(Console(stderr=True, highlight=False), master)
+            if active_session() is None
+            else nullcontext()
+        )
+        with starting:
+            spark = stack.enter_context(spark_session(master, settings))
+        yield spark
+
+
+@contextmanager
+def _engine_session(engine: Engine, conf: list[str] | None) -> Iterator[SparkSession | None]:
+    """A Spark session for the Spark engine (:func:`_session`), None for the in-process one."""
+    if not engine.spark:
+        yield None
+        return
+    with _session(engine.master, conf) as spark:
+        yield spark
+
+
+def _steps(spark: SparkSession | None, console: Console) -> Any:
+    """The progress factory of the engine running: Spark's tasks, or in-process steps."""
+    from mqcn_suite.pipeline.progress import local_progress, spark_progress
+
+    return local_progress(console) if spark is None else spark_progress(spark, console)
+
+
+def _wall(started: float) -> float:
+    """Seconds since the command started (what every printed time is)."""
+    return time.perf_counter() - started
 
 
 # --- corpus generate ---------------------------------------------------------------------------
@@ -150,11 +221,12 @@ def corpus_generate(
             help="parquet (a dataset) or pcap (capture files; --out on a shared filesystem).",
         ),
     ] = "parquet",
-    master: MasterOption = "local[2]",
+    master: MasterOption = None,
     conf: ConfOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print only a JSON document.")] = False,
 ) -> None:
     """``mqcn corpus generate`` (see GENERATE_HELP)."""
+    started = time.perf_counter()
     with boundary("corpus generate", usage_errors=_usage_errors(), explain=_spark_explain):
         _require_spark_extra()
         from mqcn_suite.pipeline.capture_corpus import check_format, local_out
@@ -167,7 +239,8 @@ def corpus_generate(
         pcap = check_format(file_format) == "pcap"
         if not out:
             raise UsageError("--out is required")
-        check_master(master)
+        if master is not None:
+            check_master(master)
         out_place = local_out(out) if pcap else out  # executors write captures: no Hadoop URI
         check_generate_arguments(n, out_place, share)  # before pyarrow, Spark, the generators
 
@@ -181,21 +254,21 @@ def corpus_generate(
         if as_json:
             sys.stdout.write(json.dumps(result.to_json(), indent=2) + "\n")
         else:
-            typer.echo(_generate_line(result))
+            typer.echo(_generate_line(result, _wall(started)))
 
 
-def _generate_line(result: CorpusResult) -> str:
+def _generate_line(result: CorpusResult, seconds: float) -> str:
     """The summary line of ``corpus generate``; messages the wire cannot carry are named."""
     drawn = f"({result.invalid_share:.0%} drawn malformed or non-conforming, seed {result.seed})"
     if result.format == "parquet":
         return (
             f"wrote {result.rows} messages {drawn} in {result.files} Parquet files to "
-            f"{result.path} in {result.seconds:.1f} s"
+            f"{result.path} in {seconds:.1f} s"
         )
     line = (
         f"wrote {result.messages} of {result.rows} messages {drawn} as MS-MQQB sessions in "
         f"{result.files} capture files ({(result.bytes or 0) / 1e6:.1f} MB) to {result.path} "
-        f"in {result.seconds:.1f} s"
+        f"in {seconds:.1f} s"
     )
     if result.unwritable:
         line += (
@@ -209,18 +282,23 @@ def _generate_line(result: CorpusResult) -> str:
 
 AUDIT_HELP = (
     "Judge every message of INPUT (a Parquet corpus directory or file, a folder of raw "
-    "message bodies, or a pcap/pcapng capture or folder of captures) on Spark. Writes "
+    "message bodies, or a pcap/pcapng capture or folder of captures). Writes "
     "verdicts/ and quarantine/ (Parquet), summary.json and summary.html into --out, and prints "
     "the balance rows in = conforming + non-conforming + quarantined, with the rows in "
     "unreadable row groups and the bytes of files without a readable footer.\n\n"
+    "The first line names what INPUT was found to be (2 pcap captures, 108.8 MB; a Parquet "
+    "corpus of N rows; 1 file read as a raw message body) and the engine: in this process "
+    f"for small input (at most {human_bytes(AUDIT_BYTES)} and {AUDIT_ROWS} rows or files), "
+    "else Spark (--engine, --master).\n\n"
     "A capture (tcpdump -w x.pcap tcp port 1801) is reassembled and every UserMessage sent to "
     "a notification queue is judged; the balance is then UserMessages found = conforming + "
     "non-conforming + other messages + quarantined, and stream bytes = packets + quarantined "
     "+ lost (docs/capture.md).\n\n"
     "Exit 0: every row conforming. Exit 1: some row non-conforming or quarantined, or a file "
-    "without a readable footer. Exit 2: usage error. Exit 3: internal error. Exit 5: INPUT "
-    "held no message (nothing judged; for captures: no change notification and nothing set "
-    "aside)."
+    "without a readable footer. Exit 2: usage error (also: INPUT is an empty file, or a "
+    "file named or marked as a capture that holds none). Exit 3: internal error. Exit 5: "
+    "INPUT held no message (nothing judged; for captures: no change notification and "
+    "nothing set aside)."
 )
 
 
@@ -236,8 +314,9 @@ def audit_command(
     out: Annotated[
         str | None, typer.Option("--out", metavar="DIR", help="New or empty output directory.")
     ] = None,
-    master: MasterOption = "local[2]",
+    master: MasterOption = None,
     conf: ConfOption = None,
+    engine: EngineOption = "auto",
     lenient: Annotated[
         bool,
         typer.Option("--lenient", help="Accept every errata reading an implementation may take."),
@@ -247,6 +326,7 @@ def audit_command(
     ] = False,
 ) -> None:
     """``mqcn audit`` (see AUDIT_HELP)."""
+    started = time.perf_counter()
     with boundary("audit", usage_errors=_usage_errors(), explain=_spark_explain):
         _require_spark_extra()
         from mqcn_model.errata import LENIENT, STRICT
@@ -257,7 +337,7 @@ def audit_command(
             check_work,
             plan_input,
         )
-        from mqcn_suite.pipeline.progress import spark_progress
+        from mqcn_suite.pipeline.engine import AUDIT_BYTES, AUDIT_ROWS, check_engine, choose_engine
         from mqcn_suite.pipeline.session import check_master
 
         if not input_path:
@@ -267,26 +347,34 @@ def audit_command(
             )
         if not out:
             raise UsageError("--out is required")
-        check_master(master)
+        check_engine(engine)
+        if master is not None:
+            check_master(master)
         plan = plan_input(input_path)  # missing input, bad columns: fail before Spark starts
         check_out(out)
+        work = [(plan.bytes, AUDIT_BYTES, "bytes"), (plan.rows_expected, AUDIT_ROWS, "rows")]
+        chosen = choose_engine(engine, master, work, conf=conf, outputs=[out])
+        first = f"{plan.description}; engine: {chosen.label} ({chosen.reason})"
+        typer.echo(first, err=as_json)
         try:
             check_work(plan, input_path)
         except NothingToJudge as exc:  # no usage error, and no pass: nothing was judged
             fail("audit", str(exc), ExitCode.NO_SCENARIO)
         console = Console(stderr=True, highlight=False)
-        with _session(master, conf) as spark:
+        with _engine_session(chosen, conf) as spark:
             result = audit(
                 spark,
                 input_path,
                 out,
                 LENIENT if lenient else STRICT,
-                progress=spark_progress(spark, console),
+                progress=_steps(spark, console),
+                plan=plan,
+                started=started,
             )
         if as_json:
             sys.stdout.write(json.dumps(result.summary, indent=2) + "\n")
         else:
-            _print_audit(Console(highlight=False, soft_wrap=True), result)
+            _print_audit(Console(highlight=False, soft_wrap=True), result, _wall(started))
         if not result.balanced:
             fail(
                 "audit",
@@ -305,7 +393,7 @@ def audit_command(
         raise typer.Exit(ExitCode.OK if result.clean else ExitCode.FOUND)
 
 
-def _print_audit(console: Console, result: AuditResult) -> None:
+def _print_audit(console: Console, result: AuditResult, seconds: float) -> None:
     summary = result.summary
     top = summary["by_requirement"][:10]
     if top:
@@ -324,7 +412,7 @@ def _print_audit(console: Console, result: AuditResult) -> None:
                 style="bold",
             )
         )
-    where = f"{result.out} ({result.seconds:.1f} s)"
+    where = f"{result.out} ({result.engine}, {seconds:.1f} s)"
     console.print(f"verdicts, quarantine, summary.json and summary.html in {where}")
     style = "bold green" if result.balanced and not result.non_conforming else "bold red"
     console.print(Text(result.balance_line(), style=style))
@@ -333,7 +421,10 @@ def _print_audit(console: Console, result: AuditResult) -> None:
 # --- fuzz --------------------------------------------------------------------------------------
 
 FUZZ_HELP = (
-    "Differential fuzzing on Spark: each partition generates valid and malformed messages "
+    f"Differential fuzzing, in this process for at most {FUZZ_CASES} cases (1 partition), else "
+    "on Spark "
+    "(--engine auto|in-process|spark; --master or --conf mean Spark): each partition generates "
+    "valid and malformed messages "
     "(scapy layers, mutated reference vectors), delivers each to the target and to the "
     "reference model, and records every divergence (state or directory reads that no reading "
     "of the errata items involved gives, or the target fails) with its requirement IDs, hex "
@@ -350,7 +441,8 @@ FUZZ_HELP = (
     "--codec (no --target): a hostile-input campaign instead -- N mutated and random bodies "
     "through the judge (both readings) and the server view; findings are exceptions, broken "
     "verdicts, cases slower than --slow-ms and allocations above max(--alloc-floor, "
-    "--alloc-factor x size), each with its replay command (--codec --seed S --case I)."
+    "--alloc-factor x size), each with its replay command (--codec --seed S --case I); in "
+    f"this process for at most {CODEC_CASES} cases, else on Spark."
 )
 
 
@@ -364,8 +456,9 @@ def fuzz_command(
     seed: Annotated[
         str, typer.Option("--seed", metavar="S", help="Seed: same seed, same cases.")
     ] = "0",
-    master: MasterOption = "local[2]",
+    master: MasterOption = None,
     conf: ConfOption = None,
+    engine: EngineOption = "auto",
     out: Annotated[
         str | None,
         typer.Option(
@@ -421,17 +514,19 @@ def fuzz_command(
     ] = None,
 ) -> None:
     """``mqcn fuzz`` (see FUZZ_HELP)."""
+    started = time.perf_counter()
     with boundary("fuzz", usage_errors=_usage_errors(), explain=_spark_explain):
         _require_spark_extra()
         from mqcn_suite.commands import campaign as codec_campaign
         from mqcn_suite.pipeline.checks import check_cases, check_out
+        from mqcn_suite.pipeline.engine import FUZZ_CASES, check_engine, choose_engine
         from mqcn_suite.pipeline.session import check_master
 
         extra = (slow_ms, alloc_factor, alloc_floor, trace_every)
         if codec:
             codec_campaign.codec_campaign(
                 codec_campaign.CodecOptions(
-                    target, cases, seed, master, conf, out, case, as_json, *extra
+                    target, cases, seed, master, conf, out, case, as_json, *extra, engine, started
                 )
             )
         codec_campaign.refuse_codec_options(
@@ -447,7 +542,9 @@ def fuzz_command(
             check_cases(n)
             if out is not None:
                 check_out(out)
-            check_master(master)
+            if master is not None:
+                check_master(master)
+            check_engine(engine)
 
         from mqcn_suite.pipeline.fuzz import (
             READING,
@@ -458,15 +555,17 @@ def fuzz_command(
             readings_line,
             replay,
         )
-        from mqcn_suite.pipeline.progress import spark_progress
 
         if n is None:
             found = replay(target, seed_value, parse_int("--case", case), timeout=limit)
             _print_replay(found, as_json)
             raise typer.Exit(ExitCode.FOUND if is_divergence(found["divergence"]) else ExitCode.OK)
         check_fuzz_arguments(target, n, out, limit)  # a target that does not start: no Spark
-        with _session(master, conf) as spark:
-            step = spark_progress(spark, Console(stderr=True, highlight=False))
+        chosen = choose_engine(engine, master, [(n, FUZZ_CASES, "cases")], conf=conf, outputs=[out])
+        said = f"{n} cases against {target}; engine: {chosen.label} ({chosen.reason})"
+        typer.echo(said, err=as_json)
+        with _engine_session(chosen, conf) as spark:
+            step = _steps(spark, Console(stderr=True, highlight=False))
             with step(f"fuzzing {n} cases against {target}"):
                 result = fuzz(
                     spark,
@@ -477,6 +576,7 @@ def fuzz_command(
                     timeout=limit,
                     max_timeouts=stop_after,
                     checked=True,
+                    started=started,
                 )
         if as_json:
             sys.stdout.write(
@@ -500,7 +600,8 @@ def fuzz_command(
             console.print(
                 Text(
                     f"{result.cases} cases against {result.target} (seed {result.seed}): "
-                    f"{result.divergences} divergences{also} in {result.seconds:.1f} s{where}",
+                    f"{result.divergences} divergences{also} ({result.engine}, "
+                    f"{_wall(started):.1f} s){where}",
                     style=style,
                 )
             )

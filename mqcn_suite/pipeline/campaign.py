@@ -29,6 +29,10 @@ was slow.  A replay (``mqcn fuzz --codec --seed S --case I``) always traces.
 
 The balance ``cases planned = cases generated = cases judged`` is checked from per-batch
 tallies; a difference fails the campaign.
+
+The same task (:func:`run_campaign`) also runs in this process, without Spark:
+``campaign(None, ...)``, the in-process engine ``mqcn fuzz --codec`` picks for small runs
+(:mod:`mqcn_suite.pipeline.engine`).
 """
 
 from __future__ import annotations
@@ -63,9 +67,10 @@ from mqcn_model.envelope import Envelope, MessageId
 from mqcn_model.errata import LENIENT, STRICT, Readings
 from mqcn_model.judge import Verdict, judge
 from mqcn_suite.pipeline.audit import Auditor
+from mqcn_suite.pipeline.engine import IN_PROCESS, case_batches, spark_label
 from mqcn_suite.pipeline.hostile import QM, HostileCase, hostile_case, seed_pool
 from mqcn_suite.pipeline.session import PipelineError, default_parallelism
-from mqcn_suite.pipeline.storage import Location, checkable
+from mqcn_suite.pipeline.storage import Location, checkable, in_process_location
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -461,6 +466,7 @@ class CampaignResult:
     seconds: float
     limits: Limits
     out: str | None
+    engine: str = IN_PROCESS  # "in-process" or "Spark <master>"
 
     @property
     def balanced(self) -> bool:
@@ -480,6 +486,7 @@ class CampaignResult:
             "by_kind": self.by_kind,
             "findings": self.findings,
             "by_category": self.by_category,
+            "engine": self.engine,
             "seconds": self.seconds,
             "cases_per_second": round(self.cases / self.seconds, 1) if self.seconds else None,
             "limits": {
@@ -531,7 +538,7 @@ def check_cases(cases: int) -> None:
 
 
 def campaign(
-    spark: SparkSession,
+    spark: SparkSession | None,
     cases: int,
     seed: int = 0,
     out: str | Path | None = None,
@@ -539,26 +546,70 @@ def campaign(
     *,
     sample: int = 20,
     judge_function: JudgeFunction | None = None,
+    started: float | None = None,
 ) -> CampaignResult:
-    """Run ``cases`` hostile bodies on Spark; write findings.jsonl and summary.json to ``out``.
+    """Run ``cases`` hostile bodies; write findings.jsonl and summary.json to ``out``.
 
-    ``judge_function`` replaces :func:`mqcn_model.judge.judge` (the tests plant bugs with it;
-    it is shipped to the executors, so it must be picklable by cloudpickle).
+    ``spark``: the session to run on, or None to run in this process.  ``judge_function``
+    replaces :func:`mqcn_model.judge.judge` (the tests plant bugs with it; on Spark it is
+    shipped to the executors, so it must be picklable by cloudpickle).  ``started``: the
+    ``time.perf_counter()`` the command started at (``seconds`` is then its wall time).
     """
+    limits = limits or Limits()
+    check_cases(cases)
+    started = time.perf_counter() if started is None else started
+    task = run_campaign(seed, limits, judge_function)
+    keep = max(sample, JSONL_LIMIT if out is not None else 0)
+    if spark is None:
+        out_path = check_out(str(in_process_location(out))) if out is not None else None
+        tallies, findings, by_category, first = _campaign_in_process(task, cases, keep)
+        engine = IN_PROCESS
+    else:
+        out_path = check_out(out)
+        tallies, findings, by_category, first = _campaign_on_spark(spark, task, cases, keep)
+        engine = spark_label(spark.sparkContext.master)
+    seconds = round(time.perf_counter() - started, 3)
+    rows = [presentable(r, seed, limits) for r in first]
+    result = CampaignResult(
+        seed=seed,
+        cases=cases,
+        generated=int(sum(t["generated"] for t in tallies)),
+        judged=int(sum(t["judged"] for t in tallies)),
+        traced=int(sum(t["traced"] for t in tallies)),
+        by_kind={t["kind"]: int(t["generated"]) for t in sorted(tallies, key=lambda t: t["kind"])},
+        findings=int(findings),
+        by_category={c: int(by_category.get(c, 0)) for c in CATEGORIES},
+        sample=rows[:sample],
+        seconds=seconds,
+        limits=limits,
+        out=str(out_path) if out_path is not None else None,
+        engine=engine,
+    )
+    if out_path is not None:
+        write_out(out_path, result, first, rows)
+    return result
+
+
+Tallies = list[dict[str, Any]]  # per kind: generated, judged, traced
+
+
+def _campaign_on_spark(
+    spark: SparkSession,
+    task: Callable[[Iterator[pa.RecordBatch]], Iterator[pa.RecordBatch]],
+    cases: int,
+    keep: int,
+) -> tuple[Tallies, int, dict[str, int], list[dict[str, Any]]]:
+    """(tallies per kind, findings, findings per category, the first ``keep`` findings)."""
     from pyspark import StorageLevel
     from pyspark.sql import functions as F
     from pyspark.sql.pandas.types import from_arrow_schema
 
-    limits = limits or Limits()
-    check_cases(cases)
-    out_path = check_out(out)
-    started = time.perf_counter()
     partitions = max(
         1, min(cases, max(default_parallelism(spark), math.ceil(cases / CASES_PER_PARTITION)))
     )
     frame = (
         spark.range(0, cases, 1, partitions)
-        .mapInArrow(run_campaign(seed, limits, judge_function), from_arrow_schema(CAMPAIGN_SCHEMA))
+        .mapInArrow(task, from_arrow_schema(CAMPAIGN_SCHEMA))
         .persist(StorageLevel.MEMORY_AND_DISK)
     )
     try:
@@ -581,33 +632,34 @@ def campaign(
             .agg(F.count(F.lit(1)).alias("n"))
             .collect()
         }
-        first = [
-            r.asDict()
-            for r in found.orderBy("case")
-            .limit(max(sample, JSONL_LIMIT if out_path else 0))
-            .collect()
-        ]
+        first = [r.asDict() for r in found.orderBy("case").limit(keep).collect()]
     finally:
         frame.unpersist()
-    seconds = round(time.perf_counter() - started, 3)
-    rows = [presentable(r, seed, limits) for r in first]
-    result = CampaignResult(
-        seed=seed,
-        cases=cases,
-        generated=int(sum(t["generated"] for t in tallies)),
-        judged=int(sum(t["judged"] for t in tallies)),
-        traced=int(sum(t["traced"] for t in tallies)),
-        by_kind={t["kind"]: int(t["generated"]) for t in sorted(tallies, key=lambda t: t["kind"])},
-        findings=int(findings),
-        by_category={c: int(by_category.get(c, 0)) for c in CATEGORIES},
-        sample=rows[:sample],
-        seconds=seconds,
-        limits=limits,
-        out=str(out_path) if out_path is not None else None,
-    )
-    if out_path is not None:
-        write_out(out_path, result, first, rows)
-    return result
+    return [t.asDict() for t in tallies], int(findings), by_category, first
+
+
+def _campaign_in_process(
+    task: Callable[[Iterator[pa.RecordBatch]], Iterator[pa.RecordBatch]],
+    cases: int,
+    keep: int,
+) -> tuple[Tallies, int, dict[str, int], list[dict[str, Any]]]:
+    """The same as :func:`_campaign_on_spark`, the task run here on every case."""
+    sums: dict[str, dict[str, Any]] = {}
+    found: list[dict[str, Any]] = []
+    for batch in task(case_batches(cases)):
+        for row in batch.to_pylist():
+            if row["row"] == "tally":
+                kind = sums.setdefault(
+                    row["kind"], {"kind": row["kind"], "generated": 0, "judged": 0, "traced": 0}
+                )
+                kind["generated"] += row["generated"]
+                kind["judged"] += row["judged"]
+                kind["traced"] += row["traced_cases"]
+            else:
+                found.append(row)
+    found.sort(key=lambda r: r["case"])
+    by_category = dict(Counter(c for r in found for c in r["categories"]))
+    return list(sums.values()), len(found), by_category, found[:keep]
 
 
 def write_out(

@@ -15,6 +15,10 @@ finds that one problem and returns one line for the terminal:
 The whole text goes to a new file under the pipeline's log folder, and the line ends with
 its path.  ``mqcn`` commands print the line and exit 3 (``commands/pipeline.py``).
 
+The in-process engine runs the same tasks in the command's own process: a
+:class:`TaskFailure` reaches the command as itself, and :func:`task_failure_line` tells it
+the same way, without a Spark trace to keep (``a task failed at case 17 of seed 3: ...``).
+
 >>> print(TaskFailure("case 7 of seed 1", KeyError("x"), "mqcn fuzz --seed 1 --case 7"))
 [mqcn-task-failure] at case 7 of seed 1
 KeyError: 'x'
@@ -144,8 +148,21 @@ def write_error_log(text: str) -> Path:
     return path
 
 
+def task_failure_line(exc: BaseException) -> str | None:
+    """One line for a :class:`TaskFailure` raised in this process (the in-process engine):
+    where, what, and the replay command; None for any other exception."""
+    if not isinstance(exc, TaskFailure):
+        return None
+    where, detail, *rest = str(exc).splitlines()
+    replay = f" ({rest[0]})" if rest else ""
+    return _shorten(f"a task failed {where.removeprefix(MARK).strip()}: {detail}{replay}")
+
+
 def spark_failure_line(exc: BaseException) -> str | None:
-    """One line for a failure that came out of Spark (None for any other exception)."""
+    """One line for a failure that came out of Spark, or for a task's own failure in process
+    (:func:`task_failure_line`); None for any other exception."""
+    if isinstance(exc, TaskFailure):
+        return task_failure_line(exc)
     if not is_spark_failure(exc):
         return None
     try:

@@ -34,6 +34,11 @@ divergences and counted apart, never as divergences (:func:`is_divergence`, the 
 the exit code of a run and of ``--case``): ``reading`` (another reading of an errata item,
 docs/errata.md), ``stricter-receiver`` (errata E-20) and ``not-run`` (a partition stopped
 calling a target that kept timing out).
+
+The same task (:func:`run_cases`) also runs in this process, without Spark: ``fuzz(None,
+...)``, the in-process engine that ``mqcn fuzz`` picks for small runs
+(:mod:`mqcn_suite.pipeline.engine`).  It is one partition: ``--max-timeouts`` then counts
+the timeouts of the whole run in a row, where on Spark each partition counts its own.
 """
 
 from __future__ import annotations
@@ -42,6 +47,7 @@ import json
 import math
 import shlex
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -57,6 +63,7 @@ from mqcn_model.errata import READING_SEPARATOR, STRICT, SWITCH_OF, Readings
 from mqcn_model.fitting import Fit, search_readings, state_fits
 from mqcn_model.judge import judge
 from mqcn_suite.pipeline.checks import check_cases, check_out
+from mqcn_suite.pipeline.engine import IN_PROCESS, case_batches, spark_label
 from mqcn_suite.pipeline.errors import TaskFailure
 from mqcn_suite.pipeline.generators import (
     World,
@@ -67,7 +74,7 @@ from mqcn_suite.pipeline.generators import (
     valid_message,
 )
 from mqcn_suite.pipeline.session import PipelineError, default_parallelism
-from mqcn_suite.pipeline.storage import Location
+from mqcn_suite.pipeline.storage import Location, in_process_location
 from mqcn_suite.targets import (
     DEFAULT_TIMEOUT,
     ReferenceTarget,
@@ -489,6 +496,7 @@ class FuzzResult:
     stricter: int = 0
     other_reading: int = 0
     readings_followed: dict[str, dict[str, int]] = field(default_factory=dict)
+    engine: str = IN_PROCESS  # "in-process" or "Spark <master>"
 
     @property
     def ran(self) -> int:
@@ -507,6 +515,7 @@ class FuzzResult:
             "readings_followed": self.readings_followed,
             "by_requirement": self.by_requirement,
             "by_kind": self.by_kind,
+            "engine": self.engine,
             "seconds": self.seconds,
             "cases_per_second": round(self.ran / self.seconds, 1) if self.seconds else None,
         }
@@ -566,8 +575,24 @@ def check_fuzz_arguments(
     return target
 
 
+# The columns of divergences/ (a row's kind and a tally's count stay in the job).
+FOUND_SCHEMA = pa.schema([f for f in DIVERGENCE_SCHEMA if f.name not in ("kind", "cases")])
+LOCAL_PART = "part-00000-in-process.parquet"  # the one file of divergences/ in process
+
+
+@dataclass
+class _Found:
+    """What a fuzz job found, whichever engine ran it (the inputs of :class:`FuzzResult`)."""
+
+    ran: int
+    by_requirement: dict[str, int]
+    by_kind: dict[str, int]
+    seen: dict[str, int]
+    first: list[dict[str, Any]]
+
+
 def fuzz(
-    spark: SparkSession,
+    spark: SparkSession | None,
     target: TargetSpec,
     cases: int,
     seed: int = 0,
@@ -577,31 +602,83 @@ def fuzz(
     timeout: float = DEFAULT_TIMEOUT,
     max_timeouts: int = DEFAULT_MAX_TIMEOUTS,
     checked: bool = False,
+    started: float | None = None,
 ) -> FuzzResult:
     """Run ``cases`` differential cases against ``target``; write divergences to ``out``.
 
+    ``spark``: the session to run on, or None to run in this process (one partition).
     ``target`` is a --target spec (``"reference"``) or, in process, a zero-argument factory
-    returning a :class:`~mqcn_suite.targets.base.Target` (it is shipped to the workers, so it
-    must be picklable by cloudpickle -- a class defined in a test function is).
+    returning a :class:`~mqcn_suite.targets.base.Target` (on Spark it is shipped to the
+    workers, so it must be picklable by cloudpickle -- a class defined in a test function is).
     ``checked``: the caller already ran :func:`check_fuzz_arguments` (the command does, before
-    Spark starts), so the target is not started once more just to be checked.
+    Spark starts), so the target is not started once more just to be checked.  ``started``:
+    the ``time.perf_counter()`` the command started at (``seconds`` is then its wall time).
     """
+    name = _target_name(target) if checked else check_fuzz_arguments(target, cases, out, timeout)
+    started = time.perf_counter() if started is None else started
+    task = run_cases(target, seed, timeout, max_timeouts)
+    if spark is None:
+        out_path = in_process_location(out) if out is not None else None
+        found = _fuzz_in_process(task, cases, out_path, sample)
+        engine = IN_PROCESS
+    else:
+        out_path = Location(out) if out is not None else None  # a local path or a URI
+        found = _fuzz_on_spark(spark, task, cases, out_path, sample)
+        engine = spark_label(spark.sparkContext.master)
+    ran, by_kind, first = found.ran, found.by_kind, found.first
+    if int(ran) != cases:
+        raise RuntimeError(f"{cases} cases planned but {ran} ran")
+    not_run, stricter, other = (by_kind.get(k, 0) for k in (NOT_RUN, STRICTER, READING))
+    result = FuzzResult(
+        target=name,
+        seed=seed,
+        cases=int(ran),
+        divergences=sum(by_kind.values()) - not_run - stricter - other,
+        by_requirement=found.by_requirement,
+        by_kind=by_kind,
+        sample=first[:sample],
+        seconds=round(time.perf_counter() - started, 3),
+        out=str(out_path) if out_path is not None else None,
+        not_run=not_run,
+        stricter=stricter,
+        other_reading=other,
+        readings_followed=tally_readings(found.seen),
+        engine=engine,
+    )
+    if out_path is not None:
+        # divergences.jsonl: the first JSONL_LIMIT rows of divergences/ (every kind, each row
+        # saying its own), and summary.json counts exactly the lines written.
+        written = first[:JSONL_LIMIT]
+        lines = [json.dumps(row, sort_keys=True) + "\n" for row in written]
+        (out_path / DIVERGENCES_JSONL).write_text("".join(lines), "utf-8")
+        summary = {
+            **result.to_json(),
+            "rows": sum(by_kind.values()),
+            "jsonl_rows": len(written),
+            "jsonl_limit": JSONL_LIMIT,
+        }
+        (out_path / SUMMARY_JSON).write_text(json.dumps(summary, indent=2) + "\n", "utf-8")
+    return result
+
+
+def _fuzz_on_spark(
+    spark: SparkSession,
+    task: Callable[[Iterator[pa.RecordBatch]], Iterator[pa.RecordBatch]],
+    cases: int,
+    out_path: Location | None,
+    sample: int,
+) -> _Found:
+    """The cases spread over Spark partitions; the counts summed by Spark."""
     from pyspark import StorageLevel
     from pyspark.sql import functions as F
+    from pyspark.sql.pandas.types import from_arrow_schema
 
-    name = _target_name(target) if checked else check_fuzz_arguments(target, cases, out, timeout)
-    out_path = Location(out) if out is not None else None  # a local path or a filesystem URI
-    started = time.perf_counter()
     partitions = max(
         1, min(cases, max(default_parallelism(spark), math.ceil(cases / CASES_PER_PARTITION)))
     )
-    from pyspark.sql.pandas.types import from_arrow_schema
-
     frame = (
         spark.range(0, cases, 1, partitions)
-        .mapInArrow(
-            run_cases(target, seed, timeout, max_timeouts), from_arrow_schema(DIVERGENCE_SCHEMA)
-        )
+        .mapInArrow(task, from_arrow_schema(DIVERGENCE_SCHEMA))
         .persist(StorageLevel.MEMORY_AND_DISK)
     )
     try:
@@ -640,38 +717,43 @@ def fuzz(
             found.orderBy("case").write.parquet(str(out_path / DIVERGENCES_DIR))
     finally:
         frame.unpersist()
-    if int(ran) != cases:
-        raise RuntimeError(f"{cases} cases planned but {ran} ran")
-    not_run, stricter, other = (by_kind.get(k, 0) for k in (NOT_RUN, STRICTER, READING))
-    result = FuzzResult(
-        target=name,
-        seed=seed,
-        cases=int(ran),
-        divergences=sum(by_kind.values()) - not_run - stricter - other,
-        by_requirement=by_requirement,
-        by_kind=by_kind,
-        sample=first[:sample],
-        seconds=round(time.perf_counter() - started, 3),
-        out=str(out_path) if out_path is not None else None,
-        not_run=not_run,
-        stricter=stricter,
-        other_reading=other,
-        readings_followed=tally_readings(seen),
+    return _Found(int(ran), by_requirement, by_kind, seen, first)
+
+
+def _fuzz_in_process(
+    task: Callable[[Iterator[pa.RecordBatch]], Iterator[pa.RecordBatch]],
+    cases: int,
+    out_path: Location | None,
+    sample: int,
+) -> _Found:
+    """The same task on every case in this process (one partition); the counts summed here."""
+    ran = 0
+    rows: list[dict[str, Any]] = []
+    for batch in task(case_batches(cases)):
+        for row in batch.to_pylist():
+            if row["kind"] == "tally":
+                ran += row["cases"]
+            else:
+                rows.append({n: row[n] for n in FOUND_SCHEMA.names})
+    rows.sort(key=lambda r: r["case"])
+    requirements = Counter(
+        requirement
+        for r in rows
+        if r["divergence"] not in ALLOWED
+        for requirement in r["requirements"]
     )
+    by_requirement = dict(sorted(requirements.items(), key=lambda kv: (-kv[1], kv[0])))
+    by_kind = dict(Counter(r["divergence"] for r in rows))
+    seen = dict(Counter(reading for r in rows for reading in r["readings"]))
     if out_path is not None:
-        # divergences.jsonl: the first JSONL_LIMIT rows of divergences/ (every kind, each row
-        # saying its own), and summary.json counts exactly the lines written.
-        written = first[:JSONL_LIMIT]
-        lines = [json.dumps(row, sort_keys=True) + "\n" for row in written]
-        (out_path / DIVERGENCES_JSONL).write_text("".join(lines), "utf-8")
-        summary = {
-            **result.to_json(),
-            "rows": sum(by_kind.values()),
-            "jsonl_rows": len(written),
-            "jsonl_limit": JSONL_LIMIT,
-        }
-        (out_path / SUMMARY_JSON).write_text(json.dumps(summary, indent=2) + "\n", "utf-8")
-    return result
+        import pyarrow.parquet as pq
+
+        folder = out_path.path / DIVERGENCES_DIR
+        folder.mkdir(parents=True)
+        pq.write_table(pa.Table.from_pylist(rows, schema=FOUND_SCHEMA), folder / LOCAL_PART)
+        (folder / "_SUCCESS").write_bytes(b"")
+    first = rows[: max(sample, JSONL_LIMIT if out_path else 0)]
+    return _Found(ran, by_requirement, by_kind, seen, first)
 
 
 def replay(

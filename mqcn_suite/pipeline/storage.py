@@ -61,9 +61,26 @@ def local_input(text: str | Path, option: str = "INPUT") -> Path:
 
 def checkable(location: Location) -> bool:
     """Whether the driver can look at ``location`` now (a URI needs the running JVM)."""
+    if not location.uri:
+        return True  # (without importing pyspark: the in-process engine runs without it)
     from pyspark import SparkContext
 
-    return not location.uri or SparkContext._active_spark_context is not None
+    return SparkContext._active_spark_context is not None
+
+
+def in_process_location(out: str | Path, option: str = "--out") -> Location:
+    """``out`` as the local :class:`Location` the in-process engine writes to: a ``file:``
+    URI becomes its path; any other URI is a :class:`PipelineError` (only Spark's Hadoop
+    filesystems write there)."""
+    if not is_uri(out):
+        return Location(out)
+    parsed = urlparse(str(out))
+    if parsed.scheme == "file" and parsed.netloc in ("", "localhost"):
+        return Location(Path(unquote(parsed.path)))
+    raise PipelineError(
+        f"{option} {out}: only Spark writes to a filesystem URI; give a local path, or "
+        "--engine spark"
+    )
 
 
 def _hadoop() -> tuple[Any, Any]:

@@ -8,6 +8,16 @@ captures too (a stray file is quarantined as ``not-a-capture`` with its bytes: a
 not skipped); a folder that mixes captures and Parquet files is refused in one line — audit
 them separately, each has its own balance.
 
+**A capture was expected** of a single INPUT file whose name ends in ``.pcap``, ``.pcapng`` or
+``.cap``, or whose first bytes are a magic number above, whole or cut short (a file of 2 or 3
+bytes that begin one).  Such a file is refused in one line before any work
+(:func:`capture_problem`, called by the planner) when it holds no capture file header: its
+first four bytes are no magic number (a Network Monitor ``.cap``, a text file named
+``.pcap``...) or it ends before the header of its format does (24 bytes for pcap, 28 for a
+pcapng Section Header Block).  A header followed by damaged records is a capture: it is
+judged, and what cannot be read is quarantined.  (In a folder of captures such a file is
+input like any other: quarantined as ``not-a-capture`` with its bytes, not refused.)
+
 **Planning.**  One work unit, hence one Spark task, per capture file.  A capture cannot be
 cut into independent pieces cheaply: pcap records are self-delimiting, but a TCP stream
 runs across the whole file, its packets across segments, and a pcapng file's interfaces are
@@ -72,6 +82,7 @@ from mqcn_suite.pipeline.audit.schema import (
 )
 from mqcn_suite.pipeline.audit.summary import Tally
 from mqcn_suite.pipeline.audit.tasks import RowBuilder, Task
+from mqcn_suite.pipeline.engine import human_bytes
 from mqcn_suite.pipeline.session import PipelineError
 
 if TYPE_CHECKING:
@@ -79,9 +90,10 @@ if TYPE_CHECKING:
 
     from mqcn_suite.pipeline.audit.plan import Plan
 
-MAGICS = frozenset(
-    bytes.fromhex(m) for m in ("a1b2c3d4", "d4c3b2a1", "a1b23c4d", "4d3cb2a1", "0a0d0d0a")
-)
+PCAP_MAGICS = frozenset(bytes.fromhex(m) for m in ("a1b2c3d4", "d4c3b2a1", "a1b23c4d", "4d3cb2a1"))
+PCAPNG_MAGIC = bytes.fromhex("0a0d0d0a")  # the Section Header Block's type
+MAGICS = PCAP_MAGICS | {PCAPNG_MAGIC}
+HEADER_BYTES = {"pcap": 24, "pcapng": 28}  # the shortest file header of each format
 SUFFIXES = (".pcap", ".pcapng", ".cap")
 CHUNK = 1 << 20  # bytes read at a time
 BATCH = 5000  # messages judged per output batch
@@ -137,6 +149,49 @@ def is_capture(path: Path) -> bool:
         return False
 
 
+def _first_bytes(path: Path, count: int = 4) -> bytes | None:
+    try:
+        with path.open("rb") as stream:
+            return stream.read(count)
+    except OSError:
+        return None
+
+
+def magic_format(head: bytes | None) -> str | None:
+    """``pcap`` or ``pcapng`` by a file's first four bytes (None: no capture magic)."""
+    if head is None or len(head) < 4:
+        return None
+    if head[:4] in PCAP_MAGICS:
+        return "pcap"
+    return "pcapng" if head[:4] == PCAPNG_MAGIC else None
+
+
+def capture_problem(path: Path) -> str | None:
+    """Why ``path``, given alone where a capture was expected, holds no capture (None: it
+    does, or no capture was expected of it: see the module doc)."""
+    head = _first_bytes(path)
+    if head is None:
+        return None  # the planner of its kind says why it cannot be read
+    size = path.stat().st_size
+    named = path.suffix.lower() in SUFFIXES
+    cut = 2 <= len(head) < 4 and any(magic.startswith(head) for magic in MAGICS)
+    kind = magic_format(head)
+    if kind is not None and size < HEADER_BYTES[kind]:
+        return (
+            f"a {kind} capture cut short: {size} bytes, fewer than the "
+            f"{HEADER_BYTES[kind]}-byte {kind} file header"
+        )
+    if kind is None and (named or cut):
+        why = f"named {path.suffix}" if named else "its first bytes begin a capture magic number"
+        shown = head.hex() or "nothing"
+        return (
+            f"a capture was expected ({why}), but its first bytes ({shown}, {size} bytes in "
+            "all) are no pcap or pcapng magic number; save it as pcap or pcapng (editcap -F "
+            "pcapng IN OUT, or Wireshark's Save As)"
+        )
+    return None
+
+
 def claims_captures(files: list[Path]) -> bool:
     """The capture kind reads an input that holds at least one capture."""
     return any(is_capture(file) for file in files)
@@ -158,13 +213,34 @@ def plan_captures(files: list[Path]) -> Plan:
             "(each has its own balance)"
         )
     units = []
+    formats: dict[str, int] = {}
     for file in files:  # a file the task cannot open is quarantined there, and counted
         try:
             size = file.stat().st_size
         except OSError:
             size = 0
         units.append({"path": str(file.resolve()), "bytes": size})
-    return Plan("capture", units, [], 0)
+        found = magic_format(_first_bytes(file))
+        formats[found or "other"] = formats.get(found or "other", 0) + 1
+    total = sum(u["bytes"] for u in units)
+    return Plan("capture", units, [], 0, total, _describe(formats, total))
+
+
+def _describe(formats: dict[str, int], size: int) -> str:
+    """``2 pcap captures, 108.8 MB``; ``3 captures (2 pcap, 1 pcapng) and 1 file without a
+    capture header, ...`` (a file named as a capture, or a stray file, in the folder)."""
+    other = formats.pop("other", 0)
+    count = sum(formats.values())
+    noun = "capture" if count == 1 else "captures"
+    parts = []
+    if len(formats) == 1:
+        parts.append(f"{count} {next(iter(formats))} {noun}")
+    elif formats:
+        kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(formats.items()))
+        parts.append(f"{count} {noun} ({kinds})")
+    if other:
+        parts.append(f"{other} file{'' if other == 1 else 's'} without a capture header")
+    return f"{' and '.join(parts)}, {human_bytes(size)}"
 
 
 def _unreadable(path: str, why: str, size: int | None, offset: int = 0) -> dict[str, Any]:
@@ -192,6 +268,16 @@ def capture_frame(spark: SparkSession, plan: Plan, readings: Readings) -> DataFr
     )
     frame = spark.createDataFrame(units, spark_schema(UNIT_SCHEMA))
     return frame.mapInArrow(judge_capture_units(readings), spark_schema(ROW_SCHEMA))
+
+
+def local_captures(plan: Plan, readings: Readings) -> Iterator[pa.RecordBatch]:
+    """The capture task of :func:`capture_frame`, run in this process on the same units."""
+    if not plan.work:
+        return iter(())
+    units = pa.RecordBatch.from_pylist(
+        [{"path": u["path"], "bytes": u["bytes"]} for u in plan.work], schema=UNIT_SCHEMA
+    )
+    return judge_capture_units(readings)(iter([units]))
 
 
 def judge_capture_units(readings: Readings, batch: int = BATCH, chunk: int = CHUNK) -> Task:

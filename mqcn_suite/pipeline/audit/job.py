@@ -1,41 +1,60 @@
-"""The audit job: plan, judge once into a staging dataset, write the outputs, summarize.
+"""The audit job: plan, judge once, write the outputs, summarize -- on Spark or in process.
 
-One Spark job judges every message (the kind's task, :mod:`.tasks`) and writes verdict,
-quarantine and tally rows to a staging dataset under ``out``; the verdicts and the
-quarantine are then copied out of it column by column, and the summary merges the tallies
-(:mod:`.summary`).  The staging dataset is removed at the end.
+On Spark (a session given), one Spark job judges every message (the kind's task,
+:mod:`.tasks`) and writes verdict, quarantine and tally rows to a staging dataset under
+``out``; the verdicts and the quarantine are then copied out of it column by column, and the
+summary merges the tallies (:mod:`.summary`).  The staging dataset is removed at the end.
+
+In process (no session: the in-process engine, :mod:`mqcn_suite.pipeline.engine`), the
+kind's same task runs here on the same work; its rows are written as they come, one Parquet
+file per output folder (read like Spark's: ``pyarrow.dataset`` or ``spark.read.parquet``),
+and the tallies are merged here (:func:`~.summary.summarize_local`).  Both engines give the
+same rows and the same ``summary.json``, apart from its ``engine`` and ``seconds``.
 """
 
 from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from mqcn_model.errata import STRICT, Readings
 from mqcn_suite.pipeline.audit.plan import Plan, check_work, input_kind, plan_input
 from mqcn_suite.pipeline.audit.schema import (
     QUARANTINE_COLUMNS,
     QUARANTINE_DIR,
+    QUARANTINE_SCHEMA,
     QUARANTINED,
     ROW_COLUMNS,
     ROW_SCHEMA,
     STAGING_DIR,
     SUMMARY_HTML,
     SUMMARY_JSON,
+    TALLY,
     VERDICT,
     VERDICT_COLUMNS,
+    VERDICT_SCHEMA,
     VERDICTS_DIR,
     spark_schema,
 )
-from mqcn_suite.pipeline.audit.summary import Tally, balance_text, render_html, summarize
+from mqcn_suite.pipeline.audit.summary import (
+    Tally,
+    balance_text,
+    render_html,
+    summarize,
+    summarize_local,
+)
 from mqcn_suite.pipeline.checks import check_out as check_dataset_out
+from mqcn_suite.pipeline.engine import IN_PROCESS, spark_label
 from mqcn_suite.pipeline.session import PipelineError
-from mqcn_suite.pipeline.storage import Location
+from mqcn_suite.pipeline.storage import Location, in_process_location
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
@@ -65,6 +84,7 @@ class AuditResult:
     other_messages: int = 0  # captures: UserMessages to other queues (not judged, counted)
     quarantine_entries: int = 0
     capture: dict[str, Any] | None = None  # summary.json's "capture" block (mode "capture")
+    engine: str = IN_PROCESS  # summary.json's "engine": "in-process" or "Spark <master>"
 
     @property
     def balanced(self) -> bool:
@@ -114,6 +134,20 @@ def _prepare_out(out: Location) -> None:
         raise PipelineError(f"--out: cannot create {out}: {exc.strerror or exc}") from None
 
 
+def planned_rows(plan: Plan) -> pa.RecordBatch | None:
+    """What the driver set aside while planning, as :data:`ROW_SCHEMA` rows with their tally
+    (None: nothing was set aside).  Both engines add these rows to the tasks' rows."""
+    if not plan.quarantined:
+        return None
+    tally = Tally()
+    for entry in plan.quarantined:
+        tally.add_quarantine(entry["scope"], entry["reason"], entry["rows"], entry["bytes"])
+    rows = [{"status": QUARANTINED, **entry} for entry in plan.quarantined]
+    quarantined = pa.RecordBatch.from_pylist(rows, schema=ROW_SCHEMA)
+    table = pa.Table.from_batches([quarantined, tally.batch()])
+    return table.combine_chunks().to_batches()[0]
+
+
 def build_frame(spark: SparkSession, plan: Plan, readings: Readings) -> DataFrame:
     """The DataFrame of :data:`ROW_SCHEMA` rows for ``plan`` (lazy: nothing runs yet).
 
@@ -125,15 +159,9 @@ def build_frame(spark: SparkSession, plan: Plan, readings: Readings) -> DataFram
     judged = input_kind(plan.mode).frame(spark, plan, readings)
     if judged is not None:
         frames.append(judged)
-    if plan.quarantined:
-        tally = Tally()
-        for entry in plan.quarantined:
-            tally.add_quarantine(entry["scope"], entry["reason"], entry["rows"], entry["bytes"])
-        rows = [
-            tuple({"status": QUARANTINED, **entry}.get(n) for n in ROW_COLUMNS)
-            for entry in plan.quarantined
-        ]
-        rows += [tuple(r.values()) for r in tally.batch().to_pylist()]
+    planned = planned_rows(plan)
+    if planned is not None:
+        rows = [tuple(r[n] for n in ROW_COLUMNS) for r in planned.to_pylist()]
         frames.append(spark.createDataFrame(rows, row_schema))
     if not frames:
         return spark.createDataFrame([], row_schema)
@@ -144,45 +172,39 @@ def build_frame(spark: SparkSession, plan: Plan, readings: Readings) -> DataFram
 
 
 def audit(
-    spark: SparkSession,
+    spark: SparkSession | None,
     input_path: str | Path,
     out: str | Path,
     readings: Readings = STRICT,
     *,
     progress: Callable[[str], Any] | None = None,
+    plan: Plan | None = None,
+    started: float | None = None,
 ) -> AuditResult:
     """Judge every message of ``input_path``; write verdicts, quarantine and summaries to ``out``.
 
-    ``progress`` (optional) is a context-manager factory taking a description, used around
-    each Spark action (the CLI passes a rich progress bar).
+    ``spark``: the session to run on, or None to run in this process (the in-process engine:
+    ``out`` must then be a local path or ``file:`` URI).  ``progress`` (optional) is a
+    context-manager factory taking a description, used around each step (the CLI passes a
+    progress bar).  ``plan``: the input's plan when the caller already made it;
+    ``started``: the ``time.perf_counter()`` the caller's command started at, so that
+    ``summary.json``'s ``seconds`` is the wall time of the whole command so far.
     """
-    from pyspark.sql import functions as F
-
-    started = time.perf_counter()
-    out = Location(out)  # a local path or a Hadoop filesystem URI (docs/spark.md)
-    plan = plan_input(input_path)
+    started = time.perf_counter() if started is None else started
+    # in process a local path; on Spark a local path or a Hadoop filesystem URI (docs/spark.md)
+    out = in_process_location(out) if spark is None else Location(out)
+    plan = plan if plan is not None else plan_input(input_path)
     check_work(plan, input_path)
     _prepare_out(out)
     step = progress or (lambda _description: nullcontext())
-    # The judging runs exactly once, into a staging dataset that the outputs and the summary
-    # then read column by column.  (Caching the rows in Spark instead ran the 1 GiB driver
-    # heap out of memory at 4 M messages.)
-    staging = out / STAGING_DIR
-    try:
-        with step("judging"):
-            build_frame(spark, plan, readings).write.parquet(str(staging))
-        rows = spark.read.parquet(str(staging))
-        with step("writing verdicts"):
-            rows.filter(F.col("status") == VERDICT).select(*VERDICT_COLUMNS).write.parquet(
-                str(out / VERDICTS_DIR)
-            )
-            rows.filter(F.col("status") == QUARANTINED).select(*QUARANTINE_COLUMNS).write.parquet(
-                str(out / QUARANTINE_DIR)
-            )
-        with step("summary"):
-            summary = summarize(rows, plan, input_path, readings)
-    finally:
-        staging.remove_tree()
+    if spark is None:
+        summary = _run_in_process(plan, input_path, out, readings, step)
+        engine = IN_PROCESS
+    else:
+        summary = _run_on_spark(spark, plan, input_path, out, readings, step)
+        engine = spark_label(spark.sparkContext.master)
+    summary["engine"] = engine
+    summary["detected"] = plan.description
     summary["seconds"] = round(time.perf_counter() - started, 3)
     balance = summary["balance"]
     result = AuditResult(
@@ -200,7 +222,97 @@ def audit(
         other_messages=balance.get("other_messages", 0),
         quarantine_entries=balance.get("quarantine_entries", 0),
         capture=summary.get("capture"),
+        engine=engine,
     )
     (out / SUMMARY_JSON).write_text(json.dumps(summary, indent=2) + "\n", "utf-8")
     (out / SUMMARY_HTML).write_text(render_html(summary), "utf-8")
     return result
+
+
+def _run_on_spark(
+    spark: SparkSession,
+    plan: Plan,
+    input_path: str | Path,
+    out: Location,
+    readings: Readings,
+    step: Callable[[str], Any],
+) -> dict[str, Any]:
+    """The Spark engine: judge into the staging dataset, copy the outputs, summarize."""
+    from pyspark.sql import functions as F
+
+    # The judging runs exactly once, into a staging dataset that the outputs and the summary
+    # then read column by column.  (Caching the rows in Spark instead ran the 1 GiB driver
+    # heap out of memory at 4 M messages.)
+    staging = out / STAGING_DIR
+    try:
+        with step("judging"):
+            build_frame(spark, plan, readings).write.parquet(str(staging))
+        rows = spark.read.parquet(str(staging))
+        with step("writing verdicts"):
+            rows.filter(F.col("status") == VERDICT).select(*VERDICT_COLUMNS).write.parquet(
+                str(out / VERDICTS_DIR)
+            )
+            rows.filter(F.col("status") == QUARANTINED).select(*QUARANTINE_COLUMNS).write.parquet(
+                str(out / QUARANTINE_DIR)
+            )
+        with step("summary"):
+            return summarize(rows, plan, input_path, readings)
+    finally:
+        staging.remove_tree()
+
+
+LOCAL_PART = "part-00000-in-process.parquet"  # the one file of each output folder in process
+SUCCESS = "_SUCCESS"  # the marker Spark leaves in a dataset it finished writing
+
+
+def _local_rows(plan: Plan, readings: Readings) -> Iterator[pa.RecordBatch]:
+    """Every row of the audit, in process: the kind's task on the plan's work, then what
+    the planner set aside (as :func:`build_frame` unions them for Spark)."""
+    yield from input_kind(plan.mode).local(plan, readings)
+    planned = planned_rows(plan)
+    if planned is not None:
+        yield planned
+
+
+def _run_in_process(
+    plan: Plan,
+    input_path: str | Path,
+    out: Location,
+    readings: Readings,
+    step: Callable[[str], Any],
+) -> dict[str, Any]:
+    """The in-process engine: rows written as the task gives them, tallies merged here."""
+    import pyarrow.parquet as pq
+
+    folders = {VERDICT: out.path / VERDICTS_DIR, QUARANTINED: out.path / QUARANTINE_DIR}
+    for folder in folders.values():
+        folder.mkdir()
+    tallies: list[pa.RecordBatch] = []
+    quarantine: list[dict[str, Any]] = []
+    with (
+        step("judging in process"),
+        pq.ParquetWriter(folders[VERDICT] / LOCAL_PART, VERDICT_SCHEMA) as verdicts,
+        pq.ParquetWriter(folders[QUARANTINED] / LOCAL_PART, QUARANTINE_SCHEMA) as aside,
+    ):
+        for batch in _local_rows(plan, readings):
+            status = batch.column("status")
+            judged = batch.filter(pc.equal(status, VERDICT))
+            if judged.num_rows:
+                verdicts.write_batch(judged.select(list(VERDICT_COLUMNS)))
+            held = batch.filter(pc.equal(status, QUARANTINED))
+            if held.num_rows:
+                rows = held.select(list(QUARANTINE_COLUMNS))
+                aside.write_batch(rows)
+                micros = rows.set_column(
+                    rows.schema.get_field_index("capture_time"),
+                    "capture_time",
+                    pc.cast(rows.column("capture_time"), pa.int64()),
+                )
+                quarantine.extend(micros.to_pylist())
+            counted = batch.filter(pc.equal(status, TALLY))
+            if counted.num_rows:
+                tallies.append(counted)
+    for folder in folders.values():
+        (folder / SUCCESS).write_bytes(b"")
+    with step("summary"):
+        return summarize_local(tallies, quarantine, plan, input_path, readings)

@@ -9,24 +9,44 @@ rows the input is known to hold -- the left side of the audit's balance.
 Three kinds are built in, asked in this order: ``capture`` (an input holding a pcap or
 pcapng file; :mod:`.capture`), ``parquet`` (any ``*.parquet`` file in the input;
 docs/corpus-format.md) and ``raw`` (anything else: one message body per file).  A new kind
-is one :func:`register_input_kind` call with its planner and the frame function of its Spark
-task (:mod:`.tasks`); nothing else changes.
+is one :func:`register_input_kind` call with its planner, the frame function of its Spark
+task and the same task fed in this process (:mod:`.tasks`); nothing else changes.
+
+Each planner also says what it found in words (:attr:`Plan.description`: ``2 pcap captures,
+108.8 MB``, ``a Parquet corpus of 1000 rows in 2 files, 165.9 kB``, ``1 file read as a raw
+message body, 612 bytes``), the first line ``mqcn audit`` prints, and how many bytes the
+input holds (:attr:`Plan.bytes`), which with :attr:`Plan.rows_expected` decides the engine
+(:mod:`mqcn_suite.pipeline.engine`).
+
+A single INPUT file that cannot be read at all is refused here, in one line, before any
+engine starts (:func:`check_single_file`): an empty file (0 bytes: no capture, no corpus, no
+message), and a file where a capture was expected that holds no capture file header
+(:func:`~.capture.capture_problem`).  Any other single file that is no capture and no
+Parquet file is judged as one raw message body, and its description says so.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 
-from mqcn_suite.pipeline.audit.capture import capture_frame, claims_captures, plan_captures
+from mqcn_suite.pipeline.audit.capture import (
+    capture_frame,
+    capture_problem,
+    claims_captures,
+    local_captures,
+    plan_captures,
+)
 from mqcn_suite.pipeline.audit.schema import SCOPE_FILE, SCOPE_NO_FOOTER, quarantine_row
-from mqcn_suite.pipeline.audit.tasks import parquet_frame, raw_frame
+from mqcn_suite.pipeline.audit.tasks import local_parquet, local_raw, parquet_frame, raw_frame
 from mqcn_suite.pipeline.corpus import BODY
+from mqcn_suite.pipeline.engine import human_bytes
 from mqcn_suite.pipeline.session import PipelineError
 from mqcn_suite.pipeline.storage import local_input
 
@@ -56,6 +76,8 @@ class Plan:
     work: list[Any]  # what the kind's tasks judge: row-group units, raw file paths, ...
     quarantined: list[dict[str, Any]]  # quarantine entries (schema.quarantine_row)
     rows_expected: int  # rows known to be in the input (footers, raw files, stray files)
+    bytes: int = 0  # bytes of the input's files (what the engine choice weighs, with the rows)
+    description: str = ""  # what was found, in words: the audit's first line
 
     @property
     def empty(self) -> bool:
@@ -73,6 +95,8 @@ class InputKind:
     plan: Callable[[list[Path]], Plan]
     # The DataFrame (schema.ROW_SCHEMA) of the plan's work, or None when there is none.
     frame: Callable[[SparkSession, Plan, Readings], DataFrame | None]
+    # The same task run in this process on the same work: its ROW_SCHEMA batches.
+    local: Callable[[Plan, Readings], Iterator[pa.RecordBatch]]
     messages: str = field(default="files")  # what an input of this kind without any is short of
 
 
@@ -126,6 +150,7 @@ def plan_input(input_path: str | Path) -> Plan:
     if not os.access(path, os.R_OK) or (path.is_dir() and not os.access(path, os.X_OK)):
         raise PipelineError(f"INPUT: {input_path}: permission denied")
     if path.is_file():
+        check_single_file(path, input_path)
         files = [path]
     elif path.is_dir():
         files = visible_files(path)
@@ -135,6 +160,35 @@ def plan_input(input_path: str | Path) -> Plan:
         if kind.claims(files):
             return kind.plan(files)
     raise PipelineError(f"INPUT: {input_path}: no input kind reads these files")  # pragma: no cover
+
+
+def check_single_file(path: Path, input_path: str | Path) -> None:
+    """:class:`PipelineError` for a single INPUT file nothing can be judged in: an empty file,
+    or a file where a capture was expected that holds no capture (see the module doc)."""
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise PipelineError(f"INPUT: {input_path}: cannot read: {exc.strerror or exc}") from None
+    if size == 0:
+        raise PipelineError(
+            f"INPUT: {input_path} is an empty file (0 bytes): no capture, no Parquet corpus, "
+            "no message body to judge"
+        )
+    problem = capture_problem(path)
+    if problem:
+        raise PipelineError(f"INPUT: {input_path}: {problem}")
+
+
+def _files_bytes(files: list[Path]) -> int:
+    total = 0
+    for file in files:
+        with contextlib.suppress(OSError):  # the kind's planner says why it cannot be read
+            total += file.stat().st_size
+    return total
+
+
+def _plural(n: int, word: str, many: str | None = None) -> str:
+    return f"{n} {word if n == 1 else many or word + 's'}"
 
 
 # --- Parquet corpus ---------------------------------------------------------------------------
@@ -197,7 +251,23 @@ def plan_parquet(files: list[Path]) -> Plan:
                 )
             base += rows
             expected += rows
-    return Plan("parquet", units, quarantined, expected)
+    size = _files_bytes(files)
+    parquet = sum(1 for f in files if f.suffix == ".parquet")
+    no_footer = sum(1 for q in quarantined if q["scope"] == SCOPE_NO_FOOTER)
+    aside = [
+        _plural(n, word, many)
+        for n, word, many in (
+            (no_footer, "file without a readable footer", "files without a readable footer"),
+            (len(files) - parquet, "other file", "other files"),
+        )
+        if n
+    ]
+    described = (
+        f"a Parquet corpus of {_plural(expected, 'row')} in {_plural(parquet, 'file')}"
+        + (f" ({', '.join(aside)})" if aside else "")
+        + f", {human_bytes(size)}"
+    )
+    return Plan("parquet", units, quarantined, expected, size, described)
 
 
 # --- a folder of raw bodies -------------------------------------------------------------------
@@ -213,7 +283,12 @@ def plan_raw(files: list[Path]) -> Plan:
             quarantined.append(quarantine_row(str(file.resolve()), reason, 1, scope=SCOPE_FILE))
         else:
             readable.append(str(file.resolve()))
-    return Plan("raw", readable, quarantined, len(files))
+    size = _files_bytes(files)
+    read_as = _plural(
+        len(files), "file read as a raw message body", "files read as raw message bodies"
+    )
+    described = f"{read_as}, {human_bytes(size)}"
+    return Plan("raw", readable, quarantined, len(files), size, described)
 
 
 def raw_problem(file: Path) -> str | None:
@@ -231,8 +306,12 @@ def raw_problem(file: Path) -> str | None:
     return None
 
 
-register_input_kind(InputKind("raw", lambda _files: True, plan_raw, raw_frame))
-register_input_kind(InputKind("parquet", _has_parquet, plan_parquet, parquet_frame, "Parquet rows"))
+register_input_kind(InputKind("raw", lambda _files: True, plan_raw, raw_frame, local_raw))
+register_input_kind(
+    InputKind("parquet", _has_parquet, plan_parquet, parquet_frame, local_parquet, "Parquet rows")
+)
 register_input_kind(  # asked first: a folder of captures is no folder of raw bodies
-    InputKind("capture", claims_captures, plan_captures, capture_frame, "capture files")
+    InputKind(
+        "capture", claims_captures, plan_captures, capture_frame, local_captures, "capture files"
+    )
 )

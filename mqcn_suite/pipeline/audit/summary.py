@@ -9,7 +9,9 @@ one Spark job (sums per key; the senders and the quarantine reasons, whose numbe
 bound, are cut to the top ones inside Spark) and lists the first quarantine entries in
 another: no verdict column is read again for the summary.  The counts are those a group-by
 over the verdict and quarantine rows gives: a sum over no known value (``rows`` of files
-without a footer) stays null, as in SQL.
+without a footer) stays null, as in SQL.  :func:`summarize_local` does the same in this
+process for the in-process engine -- the same merge, cut and order -- so both engines write
+the same ``summary.json`` (apart from ``engine`` and the times).
 """
 
 from __future__ import annotations
@@ -203,6 +205,52 @@ def summarize(
     ]
     quarantine = frame.filter(F.col("status") == "quarantined").select(*columns)
     entries = quarantine.orderBy("source").limit(TOP_REASONS).collect()
+    return document(groups, distinct, entries, plan, input_path, readings)
+
+
+def _rank(row: dict[str, Any]) -> tuple[Any, ...]:
+    """The order :func:`summarize` ranks a tally's keys in (senders by messages, reasons by
+    rows, then bytes, sender, reason), as a sort key."""
+    primary = row["n"] if row["tally"] == T_SENDER else row["rows"]
+    return (
+        _nulls_last_desc(primary),
+        _nulls_last_desc(row["bytes"]),
+        _nulls_first(row["sender"]),
+        _nulls_first(row["reason"]),
+    )
+
+
+def summarize_local(
+    tallies: list[pa.RecordBatch],
+    quarantine: list[dict[str, Any]],
+    plan: Plan,
+    input_path: str | Path,
+    readings: Readings,
+) -> dict[str, Any]:
+    """:func:`summarize` in this process: ``tallies`` (the tasks' tally batches) merged per
+    key, ``quarantine`` the quarantine rows (:data:`QUARANTINE_COLUMNS`, ``capture_time`` in
+    microseconds)."""
+    merged: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for batch in tallies:
+        for row in batch.to_pylist():
+            key = (row["tally"], *(row[c] for c in _KEY_COLUMNS))
+            found = merged.get(key)
+            if found is None:
+                merged[key] = {
+                    "tally": row["tally"],
+                    **{c: row[c] for c in _KEY_COLUMNS},
+                    **{c: row[c] for c in _COUNT_COLUMNS},
+                }
+            else:
+                for c in _COUNT_COLUMNS:
+                    found[c] = _add(found[c], row[c])
+    groups: dict[str, list[Any]] = {name: [] for name in _KEYS}
+    for row in merged.values():
+        groups[row["tally"]].append(row)
+    distinct = {name: len(rows) for name, rows in groups.items() if rows}
+    for name, top in ((T_SENDER, TOP_SENDERS), (T_REASON, TOP_REASONS)):
+        groups[name] = sorted(groups[name], key=_rank)[:top]
+    entries = sorted(quarantine, key=lambda r: _nulls_first(r["source"]))[:TOP_REASONS]
     return document(groups, distinct, entries, plan, input_path, readings)
 
 

@@ -2,7 +2,9 @@
 
 Each kind of input (:mod:`.plan`) has a task function, run by the executors on batches of
 work (Parquet row groups, raw files), and a frame function, run by the driver, that makes
-the Spark DataFrame of that work and maps the task over it.  A task judges every message
+the Spark DataFrame of that work and maps the task over it; its ``local_*`` function feeds
+the very same task the same work in this process (the in-process engine,
+:mod:`mqcn_suite.pipeline.engine`).  A task judges every message
 with one :class:`~.judging.Auditor`, builds its output columns in Arrow
 (:class:`RowBuilder`), keeps a :class:`~.summary.Tally` of what it emitted and emits the
 tally last.  Nothing a task reads is ever dropped: a row, row group or file it cannot judge
@@ -222,6 +224,16 @@ def judge_chunk(
     rows.judge(auditor, sources, chunk.column(BODY).to_pylist(), *envelope)
 
 
+def local_parquet(plan: Plan, readings: Readings) -> Iterator[pa.RecordBatch]:
+    """The Parquet task of :func:`parquet_frame`, run in this process on the same units."""
+    if not plan.work:
+        return iter(())
+    units = pa.RecordBatch.from_pylist(
+        [{n: u[n] for n in UNIT_SCHEMA.names} for u in plan.work], schema=UNIT_SCHEMA
+    )
+    return judge_parquet_units(readings)(iter([units]))
+
+
 def parquet_frame(spark: SparkSession, plan: Plan, readings: Readings) -> DataFrame | None:
     """The rows of a Parquet corpus: one work unit (a row group) per input row of the job."""
     if not plan.work:
@@ -277,3 +289,37 @@ def raw_frame(spark: SparkSession, plan: Plan, readings: Readings) -> DataFrame 
         parts.append(spark.createDataFrame(empty, "path string, content binary"))
     files = parts[0] if len(parts) == 1 else parts[0].unionByName(parts[1])
     return files.mapInArrow(judge_raw_files(readings), spark_schema(ROW_SCHEMA))
+
+
+RAW_BATCH_BYTES = 64 << 20  # the in-process engine reads raw files this many bytes at a time
+_RAW_SCHEMA = pa.schema([("path", pa.string()), ("content", pa.binary())])
+
+
+def local_raw(plan: Plan, readings: Readings) -> Iterator[pa.RecordBatch]:
+    """The raw task of :func:`raw_frame`, run in this process: the files read here, in
+    batches of at most :data:`RAW_BATCH_BYTES` (or 5000 files), instead of by ``binaryFile``."""
+    if not plan.work:
+        return iter(())
+
+    def batches() -> Iterator[pa.RecordBatch]:
+        paths: list[str] = []
+        contents: list[bytes] = []
+        held = 0
+        for path in plan.work:
+            with open(path, "rb") as stream:
+                content = stream.read()
+            paths.append(path)
+            contents.append(content)
+            held += len(content)
+            if held >= RAW_BATCH_BYTES or len(paths) >= 5000:
+                yield pa.RecordBatch.from_arrays(
+                    [pa.array(paths, pa.string()), pa.array(contents, pa.binary())],
+                    schema=_RAW_SCHEMA,
+                )
+                paths, contents, held = [], [], 0
+        if paths:
+            yield pa.RecordBatch.from_arrays(
+                [pa.array(paths, pa.string()), pa.array(contents, pa.binary())], schema=_RAW_SCHEMA
+            )
+
+    return judge_raw_files(readings)(batches())
