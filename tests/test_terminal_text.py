@@ -127,9 +127,11 @@ def test_the_audit_wraps_statements_and_counts_its_messages(count: int, said: st
         quarantined=0, summary=summary, seconds=1.0,
     )  # fmt: skip
     stream = io.StringIO()
-    _print_audit(Console(file=stream, width=WIDTH, highlight=False, soft_wrap=True), result)
+    console = Console(file=stream, width=WIDTH, highlight=False, soft_wrap=True)
+    _print_audit(console, result, seconds=1.5)  # the wall time, printed beside the engine
     text = stream.getvalue()
     assert f"A conforming queue manager would disregard {said}" in text
+    assert "(in-process, 1.5 s)" in text  # the engine that ran and the command's wall time
     listed = text.split("Most broken requirements:\n", 1)[1].split("A conforming", 1)[0]
     assert all(len(line) <= WIDTH for line in listed.splitlines()), listed
     assert words(listed) == [str(count), "MQCN-3.2.5.1-4", *words(statement)]

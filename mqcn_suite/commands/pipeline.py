@@ -113,12 +113,13 @@ def _usage_errors() -> tuple[type[Exception], ...]:
     return (PipelineError, TargetError)
 
 
-def _require_spark_extra() -> None:
-    """:class:`UsageError` saying how to install the ``[spark]`` extra when pyspark, pyarrow
-    or pandas is missing -- the first thing every pipeline command checks."""
-    from mqcn_suite.pipeline.preflight import spark_extra_problem
+def _require_spark_extra(spark: bool = False) -> None:
+    """:class:`UsageError` saying how to install the ``[spark]`` extra when a module of it
+    is missing -- the first thing every pipeline command checks (pyarrow and pandas, which
+    the in-process engine needs), and again before a Spark session (pyspark too)."""
+    from mqcn_suite.pipeline.preflight import IN_PROCESS_NEEDS, spark_extra_problem
 
-    problem = spark_extra_problem()
+    problem = spark_extra_problem() if spark else spark_extra_problem(IN_PROCESS_NEEDS)
     if problem is not None:
         raise UsageError(problem)
 
@@ -134,24 +135,36 @@ def _spark_explain(exc: BaseException) -> str | None:
 def _session(master: str | None, conf: list[str] | None) -> Iterator[SparkSession]:
     """The running session, or a new one on ``master`` stopped when the command ends.
 
-    Before a new session is created, ``starting Spark (MASTER)…`` goes to stderr (and a
-    spinner, on a terminal): the JVM takes seconds to start, and the user sees why at once.
+    Before a new session is created, the Java Spark would run is checked (a missing or old
+    one is one line, :func:`.preflight.java_problem`), then ``starting Spark (MASTER)…`` goes
+    to stderr (and a spinner, on a terminal): the JVM takes seconds to start, and the user
+    sees why at once.
     """
+    from mqcn_suite.pipeline.preflight import java_problem
     from mqcn_suite.pipeline.progress import starting_spark
     from mqcn_suite.pipeline.session import (
         DEFAULT_MASTER,
+        PipelineError,
         active_session,
         check_master,
+        gateway_running,
         parse_conf,
         spark_session,
     )
 
     master = check_master(master or DEFAULT_MASTER)
     settings = parse_conf(conf or [])
+    _require_spark_extra(spark=True)
+    fresh = active_session() is None
+    if fresh and not gateway_running():
+        # A missing or old Java is the one line, before "starting Spark" promises a start.
+        problem = java_problem()
+        if problem is not None:
+            raise PipelineError(problem)
     with ExitStack() as stack:
         starting = (
             starting_spark(Console(stderr=True, highlight=False), master)
-            if active_session() is None
+            if fresh
             else nullcontext()
         )
         with starting:

@@ -35,6 +35,8 @@ from pathlib import Path
 
 # The distributions of the ``[spark]`` extra (pyproject.toml), by the module each provides.
 SPARK_EXTRA = ("pyspark", "pyarrow", "pandas")
+# What the in-process engine (small work, no JVM) imports of it; Spark needs all of it.
+IN_PROCESS_NEEDS = ("pyarrow", "pandas")
 INSTALL_SPARK = "pip install 'mqcn-conformance[spark]'"
 MIN_JAVA = 17
 TESTED_JAVA = (17, 21)
@@ -48,16 +50,27 @@ HOW_TO_SET = (
 _VERSION = re.compile(r'version "(\d+)(?:\.(\d+))?[^"]*"')
 
 
-def spark_extra_problem() -> str | None:
-    """Which modules of the ``[spark]`` extra are missing, and how to install them (None:
-    all are there).  Looks only (``importlib.util.find_spec``): nothing is imported."""
-    missing = [name for name in SPARK_EXTRA if importlib.util.find_spec(name) is None]
-    if not missing:
+def spark_extra_problem(required: tuple[str, ...] = SPARK_EXTRA) -> str | None:
+    """How to install the ``[spark]`` extra when a module of ``required`` is missing (None:
+    all of them are there); the line names every missing module of the extra.  Looks only
+    (``importlib.util.find_spec``): nothing is imported.
+
+    The in-process engine needs only :data:`IN_PROCESS_NEEDS`; a Spark session needs all.
+    """
+    if all(_installed(name) for name in required):
         return None
+    missing = [name for name in SPARK_EXTRA if not _installed(name)]
     return (
         f"the Spark pipeline is not installed (missing: {', '.join(missing)}): {INSTALL_SPARK} "
         f"(Spark also needs Java {' or '.join(map(str, TESTED_JAVA))})"
     )
+
+
+def _installed(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except ValueError:  # in sys.modules as None: importing it fails
+        return False
 
 
 def parse_java_version(text: str) -> int | None:

@@ -294,6 +294,14 @@ def _spark_conf(master: str, app_name: str, settings: dict[str, str]) -> SparkCo
     return conf.setMaster(master).setAppName(app_name)
 
 
+def gateway_running() -> bool:
+    """Whether this process already has Spark's driver JVM (so starting a session needs no
+    Java check)."""
+    from pyspark import SparkContext
+
+    return SparkContext._gateway is not None
+
+
 def _launch_jvm(conf: SparkConf) -> JavaGateway | None:
     """Start the driver JVM with its stdout and stderr in a new driver log (None: it runs).
 
