@@ -70,6 +70,7 @@ from mqcn_suite.targets import (
     pics_of,
     resolve_target,
 )
+from mqcn_suite.wording import plural
 from mqcn_suite.world import World, stopped_label
 
 __all__ = ["REPORT_PROPERTY", "mqcn_target", "world"]
@@ -465,8 +466,8 @@ def pcap_summary(config: pytest.Config) -> str | None:
     path, counts = source.path, source.counts
     written = counts["delivered"] + counts["sent"]
     line = (
-        f"mqcn pcap: {path}: {written} messages as MS-MQQB sessions ({counts['delivered']} "
-        f"delivered to the target, {counts['sent']} sent by its client)"
+        f"mqcn pcap: {path}: {plural(written, 'message')} as MS-MQQB sessions "
+        f"({counts['delivered']} delivered to the target, {counts['sent']} sent by its client)"
     )
     if counts["unwritable"]:
         line += (

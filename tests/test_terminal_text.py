@@ -13,13 +13,13 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from mqcn_model.catalog import CATALOG
+from mqcn_suite import wording as _text
 from mqcn_suite.cli import app
-from mqcn_suite.commands import _text
 from mqcn_suite.commands._common import ExitCode
-from mqcn_suite.commands._text import hanging, plural
 from mqcn_suite.commands.pipeline import _print_audit
 from mqcn_suite.pipeline.audit import AuditResult
 from mqcn_suite.report import traceability, values
+from mqcn_suite.wording import hanging, plural
 
 runner = CliRunner()
 WIDTH = 80  # what rich gives a terminal it cannot measure (CliRunner's)
@@ -135,3 +135,29 @@ def test_the_audit_wraps_statements_and_counts_its_messages(count: int, said: st
     listed = text.split("Most broken requirements:\n", 1)[1].split("A conforming", 1)[0]
     assert all(len(line) <= WIDTH for line in listed.splitlines()), listed
     assert words(listed) == [str(count), "MQCN-3.2.5.1-4", *words(statement)]
+
+
+def test_the_pipeline_summaries_count_in_agreement(tmp_path: Path) -> None:
+    """One fuzz case, one Parquet file, one hostile body, one finding: each noun singular."""
+    from types import SimpleNamespace
+
+    from mqcn_suite.commands.campaign import _summary_line
+    from mqcn_suite.commands.pipeline import _generate_line
+
+    ran = runner.invoke(
+        app, ["fuzz", "--target", "reference", "--cases", "1", "--out", str(tmp_path / "f")]
+    )
+    assert ran.exit_code == 0, ran.output
+    assert ran.stdout.startswith("1 case against reference;"), ran.stdout
+    assert "1 case against reference (seed " in ran.stdout  # the summary line, too
+    corpus = SimpleNamespace(
+        invalid_share=0.0, seed=1, format="parquet", rows=1, files=1, path="out/", messages=1
+    )
+    assert _generate_line(corpus, 1.0).startswith("wrote 1 message (0% drawn")
+    assert "in 1 Parquet file to out/" in _generate_line(corpus, 1.0)
+    campaign = SimpleNamespace(
+        by_category={"crash": 1}, cases=1, seconds=1.0, out=None, seed=3, findings=1, traced=0,
+        balance_line=lambda: "balanced", engine="in-process",
+    )  # fmt: skip
+    line = _summary_line(campaign, 1.0)
+    assert line.startswith("1 hostile body (seed 3) through judge and server view: 1 finding (")

@@ -24,6 +24,7 @@ from rich.text import Text
 
 from mqcn_suite.commands._common import ExitCode, UsageError, fail, parse_float, parse_int
 from mqcn_suite.commands.pipeline import _engine_session, _steps
+from mqcn_suite.wording import plural
 
 FINDINGS_SHOWN = 10
 HEX_ON_TERMINAL = 128  # bytes of a replayed body printed; --json prints all
@@ -146,8 +147,9 @@ def _summary_line(result: Any, seconds: float) -> str:
     rate = result.cases / result.seconds if result.seconds else 0.0
     where = f"; findings.jsonl and summary.json in {result.out}" if result.out else ""
     return (
-        f"{result.cases} hostile bodies (seed {result.seed}) through judge and server view: "
-        f"{result.findings} findings ({categories}); {result.traced} traced; "
+        f"{plural(result.cases, 'hostile body', 'hostile bodies')} (seed {result.seed}) "
+        "through judge and server view: "
+        f"{plural(result.findings, 'finding')} ({categories}); {result.traced} traced; "
         f"{result.balance_line()}; {rate:,.0f} cases/s; {result.engine}, {seconds:.1f} s{where}"
     )
 

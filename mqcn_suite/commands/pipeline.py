@@ -59,7 +59,6 @@ from mqcn_suite.commands._common import (
     parse_int,
     parse_seconds,
 )
-from mqcn_suite.commands._text import hanging, plural
 from mqcn_suite.pipeline.engine import (
     AUDIT_BYTES,
     AUDIT_ROWS,
@@ -67,6 +66,7 @@ from mqcn_suite.pipeline.engine import (
     FUZZ_CASES,
     human_bytes,
 )
+from mqcn_suite.wording import hanging, plural
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -275,12 +275,14 @@ def _generate_line(result: CorpusResult, seconds: float) -> str:
     drawn = f"({result.invalid_share:.0%} drawn malformed or non-conforming, seed {result.seed})"
     if result.format == "parquet":
         return (
-            f"wrote {result.rows} messages {drawn} in {result.files} Parquet files to "
+            f"wrote {plural(result.rows, 'message')} {drawn} in "
+            f"{plural(result.files, 'Parquet file')} to "
             f"{result.path} in {seconds:.1f} s"
         )
     line = (
-        f"wrote {result.messages} of {result.rows} messages {drawn} as MS-MQQB sessions in "
-        f"{result.files} capture files ({(result.bytes or 0) / 1e6:.1f} MB) to {result.path} "
+        f"wrote {result.messages} of {plural(result.rows, 'message')} {drawn} as MS-MQQB "
+        f"sessions in {plural(result.files, 'capture file')} "
+        f"({(result.bytes or 0) / 1e6:.1f} MB) to {result.path} "
         f"in {seconds:.1f} s"
     )
     if result.unwritable:
@@ -575,11 +577,11 @@ def fuzz_command(
             raise typer.Exit(ExitCode.FOUND if is_divergence(found["divergence"]) else ExitCode.OK)
         check_fuzz_arguments(target, n, out, limit)  # a target that does not start: no Spark
         chosen = choose_engine(engine, master, [(n, FUZZ_CASES, "cases")], conf=conf, outputs=[out])
-        said = f"{n} cases against {target}; engine: {chosen.label} ({chosen.reason})"
+        said = f"{plural(n, 'case')} against {target}; engine: {chosen.label} ({chosen.reason})"
         typer.echo(said, err=as_json)
         with _engine_session(chosen, conf) as spark:
             step = _steps(spark, Console(stderr=True, highlight=False))
-            with step(f"fuzzing {n} cases against {target}"):
+            with step(f"fuzzing {plural(n, 'case')} against {target}"):
                 result = fuzz(
                     spark,
                     target,
@@ -606,14 +608,22 @@ def fuzz_command(
                 console.print(Text(f"  replay: {row['replay']}", style="dim"))
             where = f"; divergences in {result.out}" if result.out else ""
             style = "bold red" if result.divergences else "bold green"
-            noted = [f"{result.other_reading} {READING} cases"] if result.other_reading else []
-            noted += [f"{result.stricter} {STRICTER} cases, errata E-20"] if result.stricter else []
-            noted += [f"{result.not_run} cases not run"] if result.not_run else []
+            noted = (
+                [f"{plural(result.other_reading, READING + ' case')}"]
+                if result.other_reading
+                else []
+            )
+            noted += (
+                [f"{plural(result.stricter, STRICTER + ' case')}, errata E-20"]
+                if result.stricter
+                else []
+            )
+            noted += [f"{plural(result.not_run, 'case')} not run"] if result.not_run else []
             also = f" (and {'; '.join(noted)})" if noted else ""
             console.print(
                 Text(
-                    f"{result.cases} cases against {result.target} (seed {result.seed}): "
-                    f"{result.divergences} divergences{also} ({result.engine}, "
+                    f"{plural(result.cases, 'case')} against {result.target} (seed {result.seed}): "
+                    f"{plural(result.divergences, 'divergence')}{also} ({result.engine}, "
                     f"{_wall(started):.1f} s){where}",
                     style=style,
                 )
@@ -623,7 +633,7 @@ def fuzz_command(
         if not_run:
             typer.echo(
                 f"{PROG} fuzz: the target timed out {stop_after} times in a row: stopped; "
-                f"{not_run} cases not run (exit {int(ExitCode.TARGET)})",
+                f"{plural(not_run, 'case')} not run (exit {int(ExitCode.TARGET)})",
                 err=True,
             )
             raise typer.Exit(ExitCode.TARGET)

@@ -47,7 +47,6 @@ from mqcn_suite.commands._common import (
     parse_int,
     parse_seconds,
 )
-from mqcn_suite.commands._text import hanging, plural
 from mqcn_suite.plugin import DEFAULT_MAX_TIMEOUTS, pcap_problem
 from mqcn_suite.report import (
     CUCUMBER_JSON,
@@ -68,6 +67,7 @@ from mqcn_suite.targets import (
     load_pics,
     resolve_target,
 )
+from mqcn_suite.wording import hanging, plural
 from mqcn_suite.world import describe_change
 
 COMMAND = "run"
