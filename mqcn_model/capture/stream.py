@@ -63,11 +63,11 @@ from mqcn_model.capture.records import (
     NOT_MSMQ,
     Lost,
     Message,
-    Packet,
     Quarantine,
     Record,
     Where,
 )
+from mqcn_model.capture.records import Packet as PacketRecord  # "packet" alone: the wire's
 from mqcn_model.constants import AuthLevel
 from mqcn_model.errors import DecodeError
 from mqcn_model.wire.base import IN, SIGNATURE_BYTES
@@ -264,11 +264,11 @@ class StreamFramer:
         try:
             packet, _ = decode_packet(raw, response=self.response)
         except DecodeError as exc:
-            self.out.append(Packet(where, kind, None, exc.violation))
+            self.out.append(PacketRecord(where, kind, None, exc.violation))
             return
         kind = packet.kind
         if not isinstance(packet, UserMessage):
-            self.out.append(Packet(where, kind, packet))
+            self.out.append(PacketRecord(where, kind, packet))
             return
         found = judge_user_message(
             packet,
@@ -279,7 +279,9 @@ class StreamFramer:
         )
         if found.envelope is None:
             note = f"to {found.destination}: not a notification queue"
-            self.out.append(Packet(where, kind, packet, note=note if kind == USER_MESSAGE else ""))
+            self.out.append(
+                PacketRecord(where, kind, packet, note=note if kind == USER_MESSAGE else "")
+            )
             return
         self.messages += 1
         self.out.append(Message(where, packet, found.envelope, packet.body, found.findings))
