@@ -10,7 +10,9 @@ length and count is computed when left at ``None`` and can be overridden to lie.
 * :class:`NotificationBody` (2.2.5): the UTF-16LE mark-up of a Version 0x02 message;
 * :class:`PropValue` subclasses (2.2.3): one property value per VT (``PROPVALUE_LAYERS[vt]``).
 
-Only ``scapy.packet`` and ``scapy.fields`` are imported (never ``scapy.all``).
+Only ``scapy.packet`` and ``scapy.fields`` are imported (never ``scapy.all``); the dissection
+that never raises and the GUID, UTF-16 and computed-count fields come from
+:mod:`mqcn_model.scapy_base`, shared with the wire packet layers.
 :func:`to_layer` and :func:`from_layer` convert to and from the fast codec's objects, so the
 two implementations can be compared byte for byte.
 
