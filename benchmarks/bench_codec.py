@@ -23,7 +23,7 @@ from mqcn_model import builders
 from mqcn_model.codec import body_buffer, decode_message
 from mqcn_model.codec.message import ChangeNotificationMessage as FastMessage
 from mqcn_model.constants import Event
-from mqcn_model.layers import ChangeNotificationMessage, from_layer
+from mqcn_model.message_layers import ChangeNotificationMessage, from_layer
 
 GOAL = 20.0
 

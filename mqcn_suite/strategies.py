@@ -14,7 +14,8 @@ Three families:
   :class:`~mqcn_suite.scenarios.defects.Defect` that says which requirement the bytes break.
 
 Every strategy draws fast-codec objects (:mod:`mqcn_model.codec`); turn them into bytes with
-``encode_message``/``body_buffer`` or into scapy layers with :func:`mqcn_model.layers.to_layer`.
+``encode_message``/``body_buffer`` or into scapy layers with
+:func:`mqcn_model.message_layers.to_layer`.
 
 >>> from hypothesis import given, settings
 >>> from mqcn_model.codec import body_buffer

@@ -50,8 +50,8 @@ from capture_helpers import (
 from mqcn_model.capture import Packet, iter_capture
 from mqcn_model.capture.dissect import TCP_ACK, TCP_PSH, TCP_RST, dissect
 from mqcn_model.capture.inet import MAC_A, MAC_B, tcp_frame
-from mqcn_model.capture.stream import is_notification_queue
 from mqcn_model.wire import encode_user_message, envelope_to_packet
+from mqcn_model.wire.judgement import is_notification_queue
 
 SENT = [envelope(n) for n in range(1, 4)]
 STREAM = b"".join(session_packets(SENT))

@@ -31,10 +31,11 @@ from mqcn_model.constants import Event
 from mqcn_model.errata import STRICT
 from mqcn_model.wire import encode_internal, encode_user_message, envelope_to_packet, finalize
 from mqcn_model.wire.internal import connection_parameters
+from mqcn_model.wire.judgement import judge_packet_bytes
 from mqcn_model.wire.mqf import MultiQueueFormat
 from mqcn_model.wire.queues import MQFElement
 from mqcn_model.wire.session import SessionHeader
-from mqcn_suite.commands.decode import judge_packet, packet_verdict_to_json
+from mqcn_suite.commands.decode import packet_verdict_to_json
 
 ROOT = Path(__file__).resolve().parent.parent
 runner = CliRunner()
@@ -265,7 +266,7 @@ def test_conforming_nonconforming_and_undecodable_packets_fit_the_schema() -> No
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 @given(user_messages())
 def test_every_packet_the_codec_reads_fits_the_schema(packet: Any) -> None:
-    verdict = judge_packet(encode_user_message(packet))
+    verdict = judge_packet_bytes(encode_user_message(packet))
     assert verdict.packet is not None
     validate(packet_verdict_to_json(verdict, STRICT))
 

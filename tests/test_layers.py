@@ -30,7 +30,7 @@ from mqcn_model.codec import (
 from mqcn_model.constants import VT, PropId
 from mqcn_model.errors import DecodeError
 from mqcn_model.judge import judge
-from mqcn_model.layers import (
+from mqcn_model.message_layers import (
     ChangeNotificationMessage,
     NotificationBody,
     NotificationUpdate,
@@ -282,7 +282,7 @@ def test_show_names_every_field():
 
 
 def test_layers_do_not_import_scapy_all():
-    code = "import sys, mqcn_model.layers; print('scapy.all' in sys.modules)"
+    code = "import sys, mqcn_model.message_layers; print('scapy.all' in sys.modules)"
     result = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )

@@ -763,7 +763,7 @@ def test_not_run_cases_are_counted_apart_from_divergences() -> None:
 
 def test_the_model_never_imports_spark() -> None:
     code = (
-        "import sys, mqcn_model.judge, mqcn_model.server, mqcn_model.layers, "
+        "import sys, mqcn_model.judge, mqcn_model.server, mqcn_model.message_layers, "
         "mqcn_suite.commands.pipeline, mqcn_suite.pipeline.audit; "
         "print('pyspark' in sys.modules)"
     )

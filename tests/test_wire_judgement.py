@@ -35,7 +35,6 @@ from mqcn_model.envelope import MessageId
 from mqcn_model.errata import LENIENT, STRICT
 from mqcn_model.wire import decode_user_message, encode_user_message, envelope_to_packet
 from mqcn_model.wire import judgement as J
-from mqcn_suite.commands.decode import judge_packet
 
 QUEUE = uuid.UUID(int=0x51)
 BODY = body_buffer(v2_notification(Event.CREATE_QUEUE, QUEUE, "dc01"))
@@ -52,7 +51,7 @@ def test_decode_packet_shows_a_packet_breaking_a_value_rule_with_the_finding(
     requirement: str,
 ) -> None:
     data = BROKEN[requirement][0]()
-    verdict = judge_packet(data)
+    verdict = J.judge_packet_bytes(data)
     assert verdict.packet is not None and verdict.refused is None
     assert requirement in [v.requirement for v in verdict.violations]
     assert verdict.envelope is not None and verdict.body is not None
@@ -118,6 +117,26 @@ def test_the_destination_alone_decides_whatever_the_values() -> None:
     assert not J.judge_user_message(envelope_to_packet(elsewhere)).notification_queue
 
 
+def test_only_notifications_judges_a_packet_to_another_queue_no_further_than_its_destination() -> (
+    None
+):
+    """The framer's call: a packet to another queue keeps its destination for the record's
+    note and gets no envelope, findings or body verdict; a notification is judged whole."""
+    sent = envelope(8, BODY, hash_algorithm=HashAlgorithm(0x800D))
+    elsewhere = envelope_to_packet(replace(sent, destination_format_name=f"PRIVATE={QM}\\4"))
+    other = J.judge_user_message(elsewhere, only_notifications=True)
+    assert (other.notification_queue, other.envelope, other.findings, other.body) == (
+        False,
+        None,
+        (),
+        None,
+    )
+    assert other.destination == f"PRIVATE={QM}\\4"
+    assert J.judge_user_message(elsewhere).envelope is not None  # decode --packet: judged whole
+    notification = J.judge_user_message(envelope_to_packet(sent), only_notifications=True)
+    assert notification == J.judge_user_message(envelope_to_packet(sent))
+
+
 @pytest.mark.parametrize(
     "changes",
     [
@@ -158,7 +177,7 @@ def test_decode_packet_and_the_capture_reader_use_the_one_judge() -> None:
     wire = signed_with(AuthLevel.Sig20, HashAlgorithm.SHA256)
     packet, _ = decode_user_message(wire)
     expected = J.judge_user_message(packet)
-    assert judge_packet(wire).judgement == expected
+    assert J.judge_packet_bytes(wire).judgement == expected
     out: list[object] = []
     framer = StreamFramer("c.pcap", "a -> b", out)
     framer.data(wire, 1, 5.0)

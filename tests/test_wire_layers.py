@@ -24,7 +24,8 @@ from mqcn_model.wire import (
     encode_ping,
     encode_user_message,
 )
-from mqcn_model.wire import layers as L
+from mqcn_model.wire import layer_bridge as B
+from mqcn_model.wire import packet_layers as L
 from mqcn_model.wire.internal import InternalPacket, Ping
 from mqcn_model.wire.usermessage import UserMessage
 
@@ -40,14 +41,14 @@ def test_struct_build_then_scapy_dissect_gives_the_same_fields(message: UserMess
     wire = encode_user_message(message)
     layer = L.UserMessagePacket(wire)
     assert not layer.broken and layer.Extra == b""
-    assert L.from_layer(layer) == message
+    assert B.from_layer(layer) == message
     assert bytes(layer) == wire
 
 
 @settings(max_examples=200)
 @given(user_messages())
 def test_scapy_build_then_struct_parse_gives_the_same_fields(message: UserMessage) -> None:
-    layer = L.to_layer(message)
+    layer = B.to_layer(message)
     wire = bytes(layer)
     assert wire == encode_user_message(message)
     decoded, end = decode_user_message(wire)
@@ -58,16 +59,16 @@ def test_scapy_build_then_struct_parse_gives_the_same_fields(message: UserMessag
 @given(internal_packets())
 def test_internal_packets_agree_both_ways(packet: InternalPacket) -> None:
     wire = encode_internal(packet)
-    assert L.from_layer(L.InternalPacketLayer(wire)) == packet
-    built = bytes(L.to_layer(packet))
+    assert B.from_layer(L.InternalPacketLayer(wire)) == packet
+    built = bytes(B.to_layer(packet))
     assert built == wire and decode_internal(built)[0] == packet
 
 
 @given(pings)
 def test_pings_agree_both_ways(ping: Ping) -> None:
     wire = encode_ping(ping)
-    assert L.from_layer(L.PingPacket(wire)) == ping
-    assert decode_ping(bytes(L.to_layer(ping))) == ping
+    assert B.from_layer(L.PingPacket(wire)) == ping
+    assert decode_ping(bytes(B.to_layer(ping))) == ping
 
 
 @settings(max_examples=100)
@@ -75,7 +76,7 @@ def test_pings_agree_both_ways(ping: Ping) -> None:
 def test_dissection_keeps_what_follows_the_packet(message: UserMessage, tail: bytes) -> None:
     wire = encode_user_message(message)
     layer = L.UserMessagePacket(wire + tail)
-    assert L.from_layer(layer) == message
+    assert B.from_layer(layer) == message
     assert bytes(layer) == wire + tail
 
 
@@ -147,7 +148,7 @@ def test_the_layers_never_raise_on_garbage(data: bytes) -> None:
         layer = cls(data)
         layer.show(dump=True)
         with contextlib.suppress(ValueError):
-            L.from_layer(layer)
+            B.from_layer(layer)
 
 
 @settings(max_examples=200)
@@ -157,7 +158,7 @@ def test_a_cut_packet_dissects_without_raising(message: UserMessage, data) -> No
     cut = wire[: data.draw(st.integers(1, len(wire) - 1))]  # b"" builds the default layer
     layer = L.UserMessagePacket(cut)
     with pytest.raises(ValueError):
-        L.from_layer(layer)
+        B.from_layer(layer)
 
 
 def test_from_layer_refuses_bytes_after_the_last_header() -> None:
@@ -165,10 +166,10 @@ def test_from_layer_refuses_bytes_after_the_last_header() -> None:
     layer.Extra = b"\x00\x00\x00\x00"
     layer.BaseHeader.PacketSize = None
     with pytest.raises(ValueError, match="follow the last header"):
-        L.from_layer(L.UserMessagePacket(bytes(layer)))
+        B.from_layer(L.UserMessagePacket(bytes(layer)))
 
 
 def test_bits_split_and_join() -> None:
-    parts = L.split_bits(L.UserHeader, "X4", 32, 0x00200C00)
+    parts = B.split_bits(L.UserHeader, "X4", 32, 0x00200C00)
     assert parts["MP"] == 1 and parts["DQ"] == 3 and parts["RC"] == 0
-    assert L.join_bits(L.UserHeader(**parts), "X4", 32) == 0x00200C00
+    assert B.join_bits(L.UserHeader(**parts), "X4", 32) == 0x00200C00

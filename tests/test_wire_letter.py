@@ -34,7 +34,8 @@ from test_decode_packet import V2_BODY, decoded, invoke, validate
 
 from mqcn_model.errors import DecodeError
 from mqcn_model.wire import decode_user_message, encode_user_message, envelope_to_packet
-from mqcn_model.wire import layers as L
+from mqcn_model.wire import layer_bridge as B
+from mqcn_model.wire import packet_layers as L
 from mqcn_model.wire.common import READING
 from mqcn_model.wire.mqf import ADDRESS_FIXED_SIZE, MultiQueueFormat, encode_mqf
 from mqcn_model.wire.queues import MQFElement, QueueFormat, encode_mqf_element
@@ -281,21 +282,21 @@ def test_a_soap_header_read_to_its_letter_is_named_too() -> None:
 
 def test_the_layers_build_the_letter_forms_byte_for_byte() -> None:
     packet = notification()
-    layer = L.to_layer(packet)
+    layer = B.to_layer(packet)
     props = layer.MessagePropertiesHeader
     props.AllocationBodySize = len(packet.properties.body) + 12
     assert bytes(layer) == w02()[0]
 
-    rq4 = L.to_layer(with_admin(notification(), QueueFormat.private_number(4, 5)))
+    rq4 = B.to_layer(with_admin(notification(), QueueFormat.private_number(4, 5)))
     rq4.UserHeader.ResponseQueue = b""
     assert bytes(rq4) == w06_rq4()[0]
 
-    rq1 = L.to_layer(with_admin(notification(), None))
+    rq1 = B.to_layer(with_admin(notification(), None))
     rq1.UserHeader.RQ = 1
     rq1.UserHeader.ResponseQueue = bytes(L.PrivateQueueFormatNameId(PrivateQueueIdentifier=9))
     assert bytes(rq1) == w06_rq1()[0]
 
-    mqf = L.to_layer(notification(mqf=MQF))
+    mqf = B.to_layer(notification(mqf=MQF))
     raw = b""
     for element in MQF.destination:
         raw += encode_mqf_element(element, ADDRESS_FIXED_SIZE + len(raw), letter=True)

@@ -29,7 +29,7 @@ from mqcn_model.envelope import Envelope
 from mqcn_model.errors import Violation
 
 if TYPE_CHECKING:
-    from mqcn_model.wire import Packet as WirePacket
+    from mqcn_model.wire import SessionPacket as WirePacket
     from mqcn_model.wire.common import WireReading
 
 # Quarantine reasons (the ``reason`` field); ``detail`` says more in one sentence.

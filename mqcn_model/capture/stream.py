@@ -63,25 +63,20 @@ from mqcn_model.capture.records import (
     NOT_MSMQ,
     Lost,
     Message,
-    Packet,
     Quarantine,
     Record,
     Where,
 )
+from mqcn_model.capture.records import Packet as PacketRecord  # "packet" alone: the wire's
 from mqcn_model.constants import AuthLevel
 from mqcn_model.errors import DecodeError
 from mqcn_model.wire.base import IN, SIGNATURE_BYTES
 from mqcn_model.wire.framing import NEED_MORE, NOT_BASE_HEADER, find_base_header, next_frame
-from mqcn_model.wire.judgement import (
-    destination_of,
-    goes_to_a_notification_queue,
-    is_notification_queue,
-    judge_user_message,
-)
+from mqcn_model.wire.judgement import judge_user_message
 from mqcn_model.wire.packet import decode_packet
 from mqcn_model.wire.usermessage import USER_MESSAGE, UserMessage
 
-__all__ = ["StreamFramer", "is_notification_queue"]
+__all__ = ["StreamFramer"]
 
 # A BaseHeader candidate is VersionNumber + Reserved + Flags + Signature: 8 bytes; keep the
 # last 7 of a run with none, the start of one may be there.
@@ -269,22 +264,25 @@ class StreamFramer:
         try:
             packet, _ = decode_packet(raw, response=self.response)
         except DecodeError as exc:
-            self.out.append(Packet(where, kind, None, exc.violation))
+            self.out.append(PacketRecord(where, kind, None, exc.violation))
             return
         kind = packet.kind
         if not isinstance(packet, UserMessage):
-            self.out.append(Packet(where, kind, packet))
-            return
-        if not goes_to_a_notification_queue(packet):  # the destination alone decides
-            note = f"to {destination_of(packet)}: not a notification queue"
-            self.out.append(Packet(where, kind, packet, note=note if kind == USER_MESSAGE else ""))
+            self.out.append(PacketRecord(where, kind, packet))
             return
         found = judge_user_message(
             packet,
             signed_as=self.signed_as,
             arrival_time=where.time_last or 0.0,
             judge_body=False,  # the caller judges the body (the audit with the server view)
+            only_notifications=True,  # the destination alone decides
         )
+        if found.envelope is None:
+            note = f"to {found.destination}: not a notification queue"
+            self.out.append(
+                PacketRecord(where, kind, packet, note=note if kind == USER_MESSAGE else "")
+            )
+            return
         self.messages += 1
         self.out.append(Message(where, packet, found.envelope, packet.body, found.findings))
 

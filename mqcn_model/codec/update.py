@@ -217,7 +217,7 @@ def encode_update(update: NotificationUpdate) -> bytes:
     """The wire bytes of ``update`` (NumberOfProperties computed from ``update.properties``).
 
     Raises ValueError for an update the fast codec cannot express; malformed updates are
-    built with the scapy layers (:mod:`mqcn_model.layers`) instead.
+    built with the scapy layers (:mod:`mqcn_model.message_layers`) instead.
     """
     if len(update.properties) > MAX_PROPERTIES:
         raise ValueError(f"at most {MAX_PROPERTIES} properties fit in one update")

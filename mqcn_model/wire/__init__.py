@@ -17,7 +17,9 @@ symmetric ``decode_*`` / ``encode_*`` pair (``decode(encode(x)) == x``):
 * :mod:`.mapping`     — Message <-> packet ([MS-MQDMPR] 3.1.7.1.30-32) for the Envelope
 * :mod:`.judgement`   — one UserMessage judged as MS-MQCN sees it (destination, wire and
   envelope findings, body): used by ``mqcn decode --packet`` and the capture reader
-* :mod:`.render`      — JSON views; :mod:`.layers` the scapy twins (for building anything)
+* :mod:`.render`      — JSON views
+* :mod:`.packet_layers` — the scapy twins (for building anything) on the shared base
+  :mod:`mqcn_model.scapy_base`; :mod:`.layer_bridge` converts them to and from the codec
 
 Bytes that cannot be read (a broken *structural* requirement: sizes, offsets, header presence,
 lengths) raise :class:`mqcn_model.errors.DecodeError` and nothing else; its Violation names a
@@ -50,7 +52,7 @@ from mqcn_model.wire.internal import (
     encode_ping,
 )
 from mqcn_model.wire.mapping import envelope_to_packet, packet_to_envelope
-from mqcn_model.wire.packet import Packet, decode_packet, encode_packet
+from mqcn_model.wire.packet import SessionPacket, decode_packet, encode_packet
 from mqcn_model.wire.render import packet_to_json
 from mqcn_model.wire.usermessage import (
     UserMessage,
@@ -69,8 +71,8 @@ __all__ = [
     "Frame",
     "InternalHeader",
     "InternalPacket",
-    "Packet",
     "Ping",
+    "SessionPacket",
     "UserMessage",
     "decode_base_header",
     "decode_internal",

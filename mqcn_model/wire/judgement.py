@@ -1,7 +1,9 @@
-"""Judge one decoded UserMessage Packet as MS-MQCN sees it: the single place that does so.
+"""Judge one UserMessage Packet as MS-MQCN sees it: the single place that does so.
 
-``mqcn decode --packet`` and the capture reader (hence ``mqcn audit`` of a capture) both call
-:func:`judge_user_message`.  It answers, for a packet whose structure parsed:
+``mqcn decode --packet`` calls :func:`judge_packet_bytes` (the bytes of one whole packet); the
+capture reader's stream framer (hence ``mqcn audit`` of a capture) calls
+:func:`judge_user_message` with ``only_notifications`` on each UserMessage it frames.  Both
+come down to :func:`judge_user_message`, which answers, for a packet whose structure parsed:
 
 * **where it goes**: a notification queue or not (:func:`is_notification_queue`, MS-MQCN 1.9
   and 3.2.1.2.1) — the only thing that decides whether the packet is judged as a change
@@ -14,6 +16,9 @@
   of those attributes (:func:`envelope_findings`), e.g. a HashAlgorithm no sender uses, an
   unsigned message;
 * optionally **the body's verdict** (:func:`mqcn_model.judge.judge`).
+
+With ``only_notifications`` a packet to another queue is not judged further than its
+destination (the framer counts it as another message).
 
 >>> import uuid
 >>> from mqcn_model.envelope import Envelope, MessageId
@@ -34,7 +39,7 @@ import uuid
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from mqcn_model.catalog import CATALOG
+from mqcn_model.catalog import CATALOG, req
 from mqcn_model.constants import (
     NOTIFY_QUEUE_NAME,
     AuthLevel,
@@ -43,13 +48,13 @@ from mqcn_model.constants import (
 )
 from mqcn_model.envelope import Envelope, MessageId
 from mqcn_model.errata import STRICT, Readings
-from mqcn_model.errors import Violation
+from mqcn_model.errors import DecodeError, Violation
 from mqcn_model.judge import Verdict, judge
 from mqcn_model.profiles import PROFILES
 from mqcn_model.sending import RULES, Emission, Rule, SendingContext
 from mqcn_model.wire.mapping import packet_to_envelope
 from mqcn_model.wire.queues import format_name
-from mqcn_model.wire.usermessage import UserMessage
+from mqcn_model.wire.usermessage import UserMessage, decode_user_message
 
 _NOTIFY_PATH_SUFFIX = f"\\private$\\{NOTIFY_QUEUE_NAME}".lower()
 
@@ -198,13 +203,15 @@ class MessageJudgement:
     """What MS-MQCN makes of one decoded UserMessage Packet (see the module docstring).
 
     ``body`` is None when the caller judges the body itself (the audit, which also asks the
-    reference server what it does with it).
+    reference server what it does with it).  ``envelope`` is None only for a packet judged
+    with ``only_notifications`` that goes to another queue: nothing but its destination is
+    judged then.
     """
 
     packet: UserMessage
     destination: str
     notification_queue: bool
-    envelope: Envelope
+    envelope: Envelope | None
     wire: tuple[Violation, ...]
     envelope_findings: tuple[Violation, ...]
     body: Verdict | None
@@ -223,18 +230,117 @@ def judge_user_message(
     arrival_time: float = 0.0,
     judge_body: bool = True,
     msmq_version: str | None = None,
+    only_notifications: bool = False,
 ) -> MessageJudgement:
     """Judge a decoded UserMessage Packet: destination, wire and envelope findings, and (with
     ``judge_body``) the verdict on its body.  ``signed_as`` and ``arrival_time``: see
     :func:`mqcn_model.wire.mapping.packet_to_envelope`; ``msmq_version``: the sender's, when
-    known (else an attribute some MSMQ version sends is no finding)."""
+    known (else an attribute some MSMQ version sends is no finding).  ``only_notifications``:
+    a packet to another queue than a notification queue is judged no further (no envelope,
+    no findings, no body verdict) — the capture reader meets millions of those.
+
+    >>> import uuid
+    >>> from mqcn_model.envelope import Envelope, MessageId
+    >>> from mqcn_model.wire.mapping import envelope_to_packet
+    >>> qm = uuid.UUID(int=7)
+    >>> e = Envelope(b"\\x02\\x01", MessageId(qm, 1), sender_identifier=qm,
+    ...              destination_format_name=f"PRIVATE={qm}\\\\4")
+    >>> other = judge_user_message(envelope_to_packet(e), only_notifications=True)
+    >>> other.notification_queue, other.destination, other.envelope, other.findings
+    (False, 'PRIVATE=00000000-0000-0000-0000-000000000007\\\\4', None, ())
+    """
+    destination = destination_of(packet)
+    notification_queue = goes_to_a_notification_queue(packet)
+    if only_notifications and not notification_queue:
+        return MessageJudgement(packet, destination, False, None, (), (), None)
     envelope, body = packet_to_envelope(packet, signed_as=signed_as, arrival_time=arrival_time)
     return MessageJudgement(
         packet,
-        destination_of(packet),
-        goes_to_a_notification_queue(packet),
+        destination,
+        notification_queue,
         envelope,
         tuple(packet.findings),
         envelope_findings(envelope, readings, msmq_version),
         judge(body, readings) if judge_body else None,
     )
+
+
+# --- the bytes of one whole packet ------------------------------------------------------------
+
+# Bytes after a UserMessage Packet's end: PacketSize does not cover the whole input.
+R_PACKET_SIZE = req("MQMQ-2.2.19.1-3")
+
+
+@dataclass(frozen=True)
+class BytesVerdict:
+    """The verdict on bytes given as one whole UserMessage Packet (``mqcn decode --packet``):
+    ``refused`` when their structure cannot be read, else the :class:`MessageJudgement`
+    (every header, the wire and envelope findings, the body's verdict) and ``trailing``,
+    bytes given after the packet's end."""
+
+    size: int
+    refused: Violation | None
+    judgement: MessageJudgement | None
+    trailing: Violation | None = None
+
+    @property
+    def packet(self) -> UserMessage | None:
+        return self.judgement.packet if self.judgement is not None else None
+
+    @property
+    def violations(self) -> tuple[Violation, ...]:
+        """The wire requirements broken: the structural one that stopped the decoder, or
+        every value rule the packet breaks (and bytes after it)."""
+        if self.judgement is None:
+            return (self.refused,) if self.refused is not None else ()
+        trailing = (self.trailing,) if self.trailing is not None else ()
+        return self.judgement.wire + trailing
+
+    @property
+    def envelope_findings(self) -> tuple[Violation, ...]:
+        return self.judgement.envelope_findings if self.judgement is not None else ()
+
+    @property
+    def envelope(self) -> Envelope | None:
+        return self.judgement.envelope if self.judgement is not None else None
+
+    @property
+    def notification_queue(self) -> bool | None:
+        return self.judgement.notification_queue if self.judgement is not None else None
+
+    @property
+    def body(self) -> Verdict | None:
+        return self.judgement.body if self.judgement is not None else None
+
+    @property
+    def conforming(self) -> bool:
+        """No wire finding, no envelope finding, and a conforming body."""
+        return (
+            not self.violations
+            and not self.envelope_findings
+            and self.body is not None
+            and self.body.conforming
+        )
+
+
+def judge_packet_bytes(buf: bytes, readings: Readings = STRICT) -> BytesVerdict:
+    """Decode ``buf`` as one whole UserMessage Packet and judge it (:func:`judge_user_message`,
+    the body included): only bytes whose structure cannot be read are refused.
+
+    >>> judge_packet_bytes(b"\\x10\\x00").refused.requirement
+    'MQMQ-2.2.19.1-3'
+    """
+    try:
+        packet, end = decode_user_message(buf)
+    except DecodeError as exc:
+        return BytesVerdict(len(buf), exc.violation, None)
+    trailing = None
+    if end != len(buf):
+        extra = len(buf) - end
+        trailing = Violation(
+            R_PACKET_SIZE,
+            end,
+            f"{extra} {'byte follows' if extra == 1 else 'bytes follow'} the packet, "
+            f"which ends at byte {end} (PacketSize {packet.base.packet_size})",
+        )
+    return BytesVerdict(len(buf), None, judge_user_message(packet, readings), trailing)

@@ -266,7 +266,7 @@ def encode_user_header(header: UserHeader) -> bytes:
 
     Raises ValueError when the Flags and the queue fields or ConnectorType disagree (the
     fast codec writes only what it can read back; build malformed headers with
-    :mod:`mqcn_model.wire.layers`).
+    :mod:`mqcn_model.wire.packet_layers`).
     """
     _check_queue("DQ", header.dq, header.destination)
     _check_queue("AQ", header.aq, header.admin)

@@ -289,7 +289,7 @@ def encode_user_message(message: UserMessage) -> bytes:
     """The wire bytes of ``message``: PacketSize computed, Flags written as they are.
 
     Raises ValueError when the flags and the headers present disagree (use
-    :func:`finalize`, or build malformed packets with :mod:`mqcn_model.wire.layers`).
+    :func:`finalize`, or build malformed packets with :mod:`mqcn_model.wire.packet_layers`).
     """
     base, user = message.base, message.user
     if base.internal:

@@ -7,8 +7,9 @@ and statement) or, with ``--json``, as the document :func:`verdict_to_json` buil
 3 internal error (:class:`~mqcn_suite.commands._common.ExitCode`).
 
 With ``--packet`` the bytes are a whole UserMessage Packet ([MS-MQMQ] 2.2.20), as it travels
-on an MS-MQQB session: :func:`judge_packet` decodes it with the wire codec and judges it with
-the model's :func:`~mqcn_model.wire.judgement.judge_user_message`.  Bytes whose structure
+on an MS-MQQB session: the model's :func:`~mqcn_model.wire.judgement.judge_packet_bytes`
+decodes it with the wire codec and judges it (the one UserMessage judge, also the capture
+reader's).  Bytes whose structure
 cannot be read are refused (the structural wire ID, e.g. ``MQMQ-2.2.19.1-2``); a packet that
 reads is shown whole, with every wire value rule it breaks (ID and byte offset), the Envelope
 MS-MQCN sees and what the 3.3.5.3 sender rules say of it, and the verdict on its body as
@@ -26,24 +27,23 @@ import json
 import re
 import sys
 import uuid
-from dataclasses import dataclass
 from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.text import Text
 
-from mqcn_model.catalog import req, requirement
+from mqcn_model.catalog import requirement
 from mqcn_model.codec.message import ChangeNotificationMessage
 from mqcn_model.codec.update import ZERO_RESERVED, NotificationUpdate
 from mqcn_model.constants import PROPERTIES, SPARE_BYTE_COUNT, Command, Event, Version
 from mqcn_model.envelope import Envelope
 from mqcn_model.errata import LENIENT, STRICT, Readings
-from mqcn_model.errors import DecodeError, Violation
+from mqcn_model.errors import Violation
 from mqcn_model.judge import Verdict, judge
 from mqcn_model.render import message_to_json, value_to_json
-from mqcn_model.wire import UserMessage, decode_user_message, packet_to_json
-from mqcn_model.wire.judgement import MessageJudgement, judge_user_message
+from mqcn_model.wire import packet_to_json
+from mqcn_model.wire.judgement import BytesVerdict, judge_packet_bytes
 from mqcn_suite.commands._common import (
     ExitCode,
     UsageError,
@@ -54,8 +54,6 @@ from mqcn_suite.commands._common import (
 
 # Human output shows at most this many bytes of a BLOB value (the JSON output shows all).
 HUMAN_BYTES_SHOWN = 32
-# Bytes after a UserMessage Packet's end: PacketSize does not cover the whole input.
-R_PACKET_SIZE = req("MQMQ-2.2.19.1-3")
 
 
 # --- input -----------------------------------------------------------------------------------
@@ -256,77 +254,6 @@ def print_verdict(console: Console, verdict: Verdict, readings: Readings) -> Non
 # --- --packet: a whole UserMessage Packet ----------------------------------------------------
 
 
-@dataclass(frozen=True)
-class PacketVerdict:
-    """The verdict on a UserMessage Packet: ``refused`` when its structure cannot be read,
-    else the model's :class:`~mqcn_model.wire.judgement.MessageJudgement` (every header, the
-    wire and envelope findings, the body's verdict) and ``trailing``, bytes given after the
-    packet's end."""
-
-    size: int
-    refused: Violation | None
-    judgement: MessageJudgement | None
-    trailing: Violation | None = None
-
-    @property
-    def packet(self) -> UserMessage | None:
-        return self.judgement.packet if self.judgement is not None else None
-
-    @property
-    def violations(self) -> tuple[Violation, ...]:
-        """The wire requirements broken: the structural one that stopped the decoder, or
-        every value rule the packet breaks (and bytes after it)."""
-        if self.judgement is None:
-            return (self.refused,) if self.refused is not None else ()
-        trailing = (self.trailing,) if self.trailing is not None else ()
-        return self.judgement.wire + trailing
-
-    @property
-    def envelope_findings(self) -> tuple[Violation, ...]:
-        return self.judgement.envelope_findings if self.judgement is not None else ()
-
-    @property
-    def envelope(self) -> Envelope | None:
-        return self.judgement.envelope if self.judgement is not None else None
-
-    @property
-    def notification_queue(self) -> bool | None:
-        return self.judgement.notification_queue if self.judgement is not None else None
-
-    @property
-    def body(self) -> Verdict | None:
-        return self.judgement.body if self.judgement is not None else None
-
-    @property
-    def conforming(self) -> bool:
-        return (
-            not self.violations
-            and not self.envelope_findings
-            and self.body is not None
-            and self.body.conforming
-        )
-
-
-def judge_packet(buf: bytes, readings: Readings = STRICT) -> PacketVerdict:
-    """Decode ``buf`` as one whole UserMessage Packet and judge it (the model's
-    :func:`~mqcn_model.wire.judgement.judge_user_message`): only bytes whose structure
-    cannot be read are refused."""
-    try:
-        packet, end = decode_user_message(buf)
-    except DecodeError as exc:
-        return PacketVerdict(len(buf), exc.violation, None)
-    trailing = None
-    if end != len(buf):
-        extra = len(buf) - end
-        trailing = Violation(
-            R_PACKET_SIZE,
-            end,
-            f"{extra} {'byte follows' if extra == 1 else 'bytes follow'} the packet, "
-            f"which ends at byte {end} (PacketSize {packet.base.packet_size})",
-        )
-    return PacketVerdict(len(buf), None, judge_user_message(packet, readings), trailing)
-
-
 def _envelope_json(envelope: Envelope) -> dict[str, Any]:
     """The Envelope as the adapter protocol writes it, without the body (judged apart) and
     the arrival time (not on the wire)."""
@@ -335,7 +262,7 @@ def _envelope_json(envelope: Envelope) -> dict[str, Any]:
     return data
 
 
-def packet_verdict_to_json(verdict: PacketVerdict, readings: Readings) -> dict[str, Any]:
+def packet_verdict_to_json(verdict: BytesVerdict, readings: Readings) -> dict[str, Any]:
     """The ``mqcn decode --packet --json`` document for ``verdict``."""
     return {
         "conforming": verdict.conforming,
@@ -402,7 +329,7 @@ def _human_json(name: str, value: Any) -> str:
     return _safe(str(value))
 
 
-def print_packet_verdict(console: Console, verdict: PacketVerdict, readings: Readings) -> None:
+def print_packet_verdict(console: Console, verdict: BytesVerdict, readings: Readings) -> None:
     """The human-readable report of ``mqcn decode --packet``."""
     console.print(Text(f"UserMessage Packet: {verdict.size} bytes", style="bold"))
     if verdict.packet is None:
@@ -531,7 +458,7 @@ def decode(
         buf = read_input(hex_text, file_name)
         readings = LENIENT if lenient else STRICT
         if packet:
-            found = judge_packet(buf, readings)
+            found = judge_packet_bytes(buf, readings)
             if as_json:
                 document = json.dumps(packet_verdict_to_json(found, readings), indent=2)
                 sys.stdout.write(document + "\n")

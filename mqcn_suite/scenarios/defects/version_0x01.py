@@ -5,14 +5,14 @@ Each is the malformed twin of a conforming carrier, one Quota change of the owne
 could parse would set the Quota to SENTINEL_QUOTA (or create the new queue), and a scenario
 that sees the state unchanged knows the message was disregarded, not harmless.  Fields whose
 value decides the layout (UseGuid) are changed as raw bytes; the others through the scapy
-layers (:mod:`mqcn_model.layers`), which rebuild what follows.
+layers (:mod:`mqcn_model.message_layers`), which rebuild what follows.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from mqcn_model import layers
+from mqcn_model import message_layers as layers
 from mqcn_model.builders import queue_creation
 from mqcn_model.catalog import req
 from mqcn_model.codec.message import body_buffer, decode_message, v1_message

@@ -10,7 +10,9 @@ length and count is computed when left at ``None`` and can be overridden to lie.
 * :class:`NotificationBody` (2.2.5): the UTF-16LE mark-up of a Version 0x02 message;
 * :class:`PropValue` subclasses (2.2.3): one property value per VT (``PROPVALUE_LAYERS[vt]``).
 
-Only ``scapy.packet`` and ``scapy.fields`` are imported (never ``scapy.all``).
+Only ``scapy.packet`` and ``scapy.fields`` are imported (never ``scapy.all``); the dissection
+that never raises and the GUID, UTF-16 and computed-count fields come from
+:mod:`mqcn_model.scapy_base`, shared with the wire packet layers.
 :func:`to_layer` and :func:`from_layer` convert to and from the fast codec's objects, so the
 two implementations can be compared byte for byte.
 
@@ -29,7 +31,7 @@ from __future__ import annotations
 
 import re
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any, ClassVar
 
 from scapy.fields import (
@@ -51,10 +53,9 @@ from scapy.fields import (
     SignedByteField,
     StrField,
     StrLenField,
-    UUIDField,
     XStrFixedLenField,
 )
-from scapy.packet import Packet, Raw, conf
+from scapy.packet import Raw
 
 from mqcn_model.codec.body import NotificationBody as FastBody
 from mqcn_model.codec.message import ChangeNotificationMessage as FastMessage
@@ -74,11 +75,17 @@ from mqcn_model.constants import (
     PropId,
     Version,
 )
+from mqcn_model.scapy_base import (
+    AutoByteField,
+    GUIDField,
+    SalvagingLayer,
+    ScapyPacket,
+    UTF16ZField,
+)
 
 __all__ = [
     "PROPVALUE_LAYERS",
     "ChangeNotificationMessage",
-    "GUIDField",
     "NotificationBody",
     "NotificationUpdate",
     "PropValue",
@@ -97,7 +104,6 @@ __all__ = [
     "PropValueUI4",
     "PropValueUI4Vector",
     "PropValueUI8",
-    "UTF16ZField",
     "dissect_value",
     "from_layer",
     "prop_value",
@@ -108,146 +114,13 @@ __all__ = [
 _MAX_VECTOR = 0xFFFFFFFF  # a vector Size is a ULONG; the data bounds the real count
 _NIL = uuid.UUID(int=0)
 
-# --- fields --------------------------------------------------------------------------------
-
-
-class GUIDField(UUIDField):
-    """A 16-byte GUID in the [MS-DTYP] 2.3.4.2 layout (``uuid.UUID(bytes_le=...)``).
-
-    Accepts a ``uuid.UUID``, its text, an int or the 16 wire bytes; shows the text form.
-
-    >>> from scapy.packet import Packet
-    >>> class G(Packet):
-    ...     fields_desc = [GUIDField("g", "f81d4fae-7dec-11d0-a765-00a0c91e6bf6")]
-    >>> bytes(G()).hex()
-    'ae4f1df8ec7dd011a76500a0c91e6bf6'
-    >>> G(bytes(G())).g
-    UUID('f81d4fae-7dec-11d0-a765-00a0c91e6bf6')
-    """
-
-    def __init__(self, name: str, default: Any) -> None:
-        super().__init__(name, default, uuid_fmt=UUIDField.FORMAT_LE)
-
-    def i2repr(self, pkt: Packet | None, x: Any) -> str:
-        return str(x)
-
-
-def _terminator(s: bytes, start: int = 0) -> int:
-    """Index of the first 0x0000 code unit aligned on ``start``, or -1."""
-    position = start
-    while True:
-        hit = s.find(b"\x00\x00", position)
-        if hit < 0 or (hit - start) % 2 == 0:
-            return hit
-        position = hit + 1
-
-
-class UTF16ZField(Field[Any, bytes]):
-    """A null-terminated UTF-16LE string (2.2.3.10 VT_LPWSTR, 2.2.6 PathName).
-
-    A ``str`` is encoded (lone surrogates kept) and gets the 0x0000 terminator; ``bytes`` are
-    written verbatim, which builds unterminated or odd-length forms.  Dissection stops at the
-    first *aligned* 0x0000 and yields a ``str``; with no terminator it yields the rest as
-    ``bytes``.
-
-    >>> from scapy.packet import Packet
-    >>> class S(Packet):
-    ...     fields_desc = [UTF16ZField("s", "ab")]
-    >>> bytes(S()).hex(), bytes(S(s=b"a\\x00")).hex()
-    ('610062000000', '6100')
-    >>> S(b"a\\x00\\x00\\x01\\x00\\x00").s, S(b"a\\x00b").s  # 0x0100 is not a terminator
-    ('a\u0100', b'a\\x00b')
-    """
-
-    def __init__(self, name: str, default: Any) -> None:
-        super().__init__(name, default, fmt="H")
-
-    def i2m(self, pkt: Packet | None, x: Any) -> bytes:
-        if x is None:
-            x = ""
-        if isinstance(x, bytes | bytearray):
-            return bytes(x)
-        return str(x).encode("utf-16-le", "surrogatepass") + b"\x00\x00"
-
-    def i2len(self, pkt: Packet | None, x: Any) -> int:
-        return len(self.i2m(pkt, x))
-
-    def addfield(self, pkt: Packet, s: bytes, val: Any) -> bytes:
-        return s + self.i2m(pkt, val)
-
-    def getfield(self, pkt: Packet, s: bytes) -> tuple[bytes, Any]:
-        hit = _terminator(s)
-        if hit < 0:
-            return b"", bytes(s)
-        return s[hit + 2 :], s[:hit].decode("utf-16-le", "surrogatepass")
-
-    def i2repr(self, pkt: Packet | None, x: Any) -> str:
-        return repr(x)
-
-
-class _AutoByteField(ByteField):
-    """One byte; ``None`` means "compute it with ``count(pkt)`` when building"."""
-
-    __slots__ = ("count",)
-
-    def __init__(self, name: str, count: Callable[[Packet], int]) -> None:
-        super().__init__(name, None)
-        self.count = count
-
-    def i2m(self, pkt: Packet | None, x: int | None) -> int:
-        if x is None:
-            return self.count(pkt) if pkt is not None else 0
-        return x
-
-
 # --- robust dissection ---------------------------------------------------------------------
 
 
-class _MQCNPacket(Packet):
-    """Shared behaviour: bad bytes never raise out of a dissection.
-
-    When a field cannot be read (a short buffer, a count beyond the data, ...) the fields read
-    so far are kept and the bytes from the failing field on become a ``Raw`` payload, so
-    ``bytes(pkt)`` still equals the input.  ``conf.debug_dissector`` re-raises instead.
-    """
-
-    def do_dissect(self, s: bytes) -> bytes:
-        try:
-            return super().do_dissect(s)
-        except Exception:
-            if conf.debug_dissector:
-                raise
-        return self._salvage(s)
-
-    def _salvage(self, s: bytes) -> bytes:
-        raw = s
-        self.raw_packet_cache_fields = {}
-        for fld in self.fields_desc:
-            try:
-                rest, value = fld.getfield(self, s)
-            except Exception:
-                self.__dict__["_mqcn_broken"] = True
-                break
-            if isinstance(fld, ConditionalField) and value is None:
-                continue
-            if fld.islist or fld.holds_packets or getattr(fld, "ismutable", False):
-                self.raw_packet_cache_fields[fld.name] = self._raw_packet_cache_field_value(
-                    fld, value, copy=True
-                )
-            self.fields[fld.name] = value
-            s = rest
-        self.raw_packet_cache = raw[: len(raw) - len(s)]
-        self.explicit = 1
-        return s
-
-    @property
-    def broken(self) -> bool:
-        """True when dissection stopped early and left the rest in a ``Raw`` payload."""
-        return bool(self.__dict__.get("_mqcn_broken"))
-
-
-class _NestedPacket(_MQCNPacket):
-    """A structure that lives inside another: what follows it goes back to the container."""
+class _NestedLayer(SalvagingLayer):
+    """A structure that lives inside another: what follows it goes back to the container,
+    but a broken one keeps its undecodable rest as its own ``Raw`` payload, so the container
+    (a count of updates, a vector) reads no further and ``bytes(message)`` equals the input."""
 
     def extract_padding(self, s: bytes) -> tuple[bytes, bytes | None]:
         if self.broken:
@@ -258,7 +131,7 @@ class _NestedPacket(_MQCNPacket):
 # --- PROPVALUE (2.2.3) ---------------------------------------------------------------------
 
 
-class PropValue(_NestedPacket):
+class PropValue(_NestedLayer):
     """One property value (2.2.3); the wire carries no type, so each VT has its own subclass.
 
     ``PROPVALUE_LAYERS[vt]`` is the subclass; :func:`prop_value` builds one from a Python
@@ -354,7 +227,7 @@ class _BoolField(LEShortEnumField):
             name, default, {VARIANT_TRUE: "VARIANT_TRUE", VARIANT_FALSE: "VARIANT_FALSE"}
         )
 
-    def any2i(self, pkt: Packet | None, x: Any) -> Any:
+    def any2i(self, pkt: ScapyPacket | None, x: Any) -> Any:
         if isinstance(x, bool):
             return VARIANT_TRUE if x else VARIANT_FALSE
         return super().any2i(pkt, x)
@@ -540,9 +413,9 @@ def dissect_value(vt: VT | int, data: bytes) -> PropValue:
     return PROPVALUE_LAYERS[VT(vt)](data)
 
 
-def _value_layer(propid: int, value: Any) -> Packet:
+def _value_layer(propid: int, value: Any) -> ScapyPacket:
     """The layer for ``value`` as PROPID ``propid``'s wire type (packets and bytes kept)."""
-    if isinstance(value, Packet):
+    if isinstance(value, ScapyPacket):
         return value
     if isinstance(value, bytes | bytearray) and propid not in PROPERTIES:
         return Raw(load=bytes(value))
@@ -573,8 +446,8 @@ def properties(pairs: Iterable[tuple[int, Any]]) -> dict[str, list[Any]]:
 
 
 def _next_value_cls(
-    pkt: Packet, lst: list[Packet], cur: Packet | None, remain: bytes
-) -> type[Packet] | None:
+    pkt: ScapyPacket, lst: list[ScapyPacket], cur: ScapyPacket | None, remain: bytes
+) -> type[ScapyPacket] | None:
     """PropertyValue[i] is typed by PropertyId[i]; an unknown PROPID leaves the rest raw."""
     index = len(lst) + (cur is not None)
     ids = pkt.PropertyId or []
@@ -584,7 +457,7 @@ def _next_value_cls(
     return Raw if definition is None else PROPVALUE_LAYERS[definition.vt]
 
 
-class NotificationUpdate(_NestedPacket):
+class NotificationUpdate(_NestedLayer):
     """Notification Update (2.2.6): one change sent by a directory service.
 
     ``PathName`` is on the wire iff ``UseGuid == 0``, ``GuidIdentifier`` iff ``UseGuid == 1``
@@ -635,7 +508,7 @@ def _parse_body(raw: bytes) -> tuple[str | None, str | None, str | None]:
     return match.groups() if match else (None, None, None)  # type: ignore[return-value]
 
 
-def _compose_body(pkt: Packet) -> str:
+def _compose_body(pkt: ScapyPacket) -> str:
     event, guid, server = (pkt.getfieldval(n) for n in ("Event", "ObjectGuid", "DomainController"))
     return (
         f"<Notification><Event>{event or ''}</Event><ObjectGuid>{guid or ''}</ObjectGuid>"
@@ -652,22 +525,22 @@ class _BodyPartField(StrField):
         super().__init__(name, default)
         self.index = index
 
-    def any2i(self, pkt: Packet | None, x: Any) -> Any:
+    def any2i(self, pkt: ScapyPacket | None, x: Any) -> Any:
         if x is None or isinstance(x, str):
             return x
         return str(int(x)) if isinstance(x, int) else str(x)
 
-    def i2m(self, pkt: Packet | None, x: Any) -> bytes:
+    def i2m(self, pkt: ScapyPacket | None, x: Any) -> bytes:
         return b""
 
-    def addfield(self, pkt: Packet, s: bytes, val: Any) -> bytes:
+    def addfield(self, pkt: ScapyPacket, s: bytes, val: Any) -> bytes:
         return s
 
-    def getfield(self, pkt: Packet, s: bytes) -> tuple[bytes, Any]:
+    def getfield(self, pkt: ScapyPacket, s: bytes) -> tuple[bytes, Any]:
         tokens = pkt.__dict__.get("_tokens")  # parsed once per dissection by pre_dissect
         return s, (tokens or _parse_body(bytes(s)))[self.index]
 
-    def i2repr(self, pkt: Packet | None, x: Any) -> str:
+    def i2repr(self, pkt: ScapyPacket | None, x: Any) -> str:
         if self.index == 0 and x in _EVENT_NAMES:
             return f"{x!r} ({_EVENT_NAMES[x]})"
         return repr(x)
@@ -683,17 +556,17 @@ class _BodyTextField(Field[Any, bytes]):
     def __init__(self, name: str) -> None:
         super().__init__(name, None, fmt="H")
 
-    def i2m(self, pkt: Packet | None, x: Any) -> bytes:
+    def i2m(self, pkt: ScapyPacket | None, x: Any) -> bytes:
         if x is None:
             x = _compose_body(pkt) if pkt is not None else ""
         if isinstance(x, bytes | bytearray):
             return bytes(x)
         return str(x).encode("utf-16-le", "surrogatepass")
 
-    def addfield(self, pkt: Packet, s: bytes, val: Any) -> bytes:
+    def addfield(self, pkt: ScapyPacket, s: bytes, val: Any) -> bytes:
         return s + self.i2m(pkt, val)
 
-    def getfield(self, pkt: Packet, s: bytes) -> tuple[bytes, Any]:
+    def getfield(self, pkt: ScapyPacket, s: bytes) -> tuple[bytes, Any]:
         even = len(s) & ~1
         raw, rest = bytes(s[:even]), s[even:]
         text = raw.decode("utf-16-le", "surrogatepass")
@@ -701,11 +574,11 @@ class _BodyTextField(Field[Any, bytes]):
             return rest, None
         return rest, text
 
-    def i2repr(self, pkt: Packet | None, x: Any) -> str:
+    def i2repr(self, pkt: ScapyPacket | None, x: Any) -> str:
         return "(composed)" if x is None else repr(x)
 
 
-class NotificationBody(_NestedPacket):
+class NotificationBody(_NestedLayer):
     """Notification Body (2.2.5): the UTF-16LE mark-up of a Version 0x02 message.
 
     ``Event``, ``ObjectGuid`` and ``DomainController`` are the three tokens (any text, so an
@@ -740,7 +613,7 @@ class NotificationBody(_NestedPacket):
 # --- Change Notification Message (2.2.4) ---------------------------------------------------
 
 
-def _auto_count(pkt: Packet) -> int:
+def _auto_count(pkt: ScapyPacket) -> int:
     """NumberOfUpdateNotifications: 1 for Version 0x02, else the number of Data entries."""
     if pkt.Version == Version.QUEUE_MANAGER:
         return 1
@@ -748,8 +621,8 @@ def _auto_count(pkt: Packet) -> int:
 
 
 def _next_data_cls(
-    pkt: Packet, lst: list[Packet], cur: Packet | None, remain: bytes
-) -> type[Packet] | None:
+    pkt: ScapyPacket, lst: list[ScapyPacket], cur: ScapyPacket | None, remain: bytes
+) -> type[ScapyPacket] | None:
     """Version 0x01: NumberOfUpdateNotifications updates; 0x02: one body; else nothing."""
     index = len(lst) + (cur is not None)
     if pkt.Version == Version.QUEUE_MANAGER:
@@ -759,7 +632,7 @@ def _next_data_cls(
     return None
 
 
-class ChangeNotificationMessage(_MQCNPacket):
+class ChangeNotificationMessage(SalvagingLayer):
     """Change Notification Message (2.2.4): Version, NumberOfUpdateNotifications, Data.
 
     ``Data`` holds NotificationUpdate layers (Version 0x01) or one NotificationBody (0x02);
@@ -783,7 +656,7 @@ class ChangeNotificationMessage(_MQCNPacket):
     name = "MQCN Change Notification Message"
     fields_desc: ClassVar[list[Field[Any, Any]]] = [
         ByteEnumField("Version", Version.DIRECTORY_SERVICE, {int(v): v.name for v in Version}),
-        _AutoByteField("NumberOfUpdateNotifications", _auto_count),
+        AutoByteField("NumberOfUpdateNotifications", _auto_count),
         PacketListField("Data", [], next_cls_cb=_next_data_cls, max_count=MAX_UPDATES),
         StrField("Trailing", b""),
     ]
@@ -802,7 +675,7 @@ def to_layer(message: FastMessage, *, trailing: bool = False) -> ChangeNotificat
     >>> bytes(to_layer(m)) == encode_message(m)
     True
     """
-    data: list[Packet] = []
+    data: list[ScapyPacket] = []
     if message.body is not None:
         body = message.body
         data.append(
@@ -833,7 +706,7 @@ def to_layer(message: FastMessage, *, trailing: bool = False) -> ChangeNotificat
     )
 
 
-def _update_from_layer(layer: Packet) -> FastUpdate:
+def _update_from_layer(layer: ScapyPacket) -> FastUpdate:
     if not isinstance(layer, NotificationUpdate) or layer.broken:
         raise ValueError(f"not a whole Notification Update: {layer.summary()}")
     ids = [int(i) for i in layer.PropertyId]
@@ -869,7 +742,7 @@ def _update_from_layer(layer: Packet) -> FastUpdate:
     )
 
 
-def _body_from_layer(layer: Packet) -> FastBody:
+def _body_from_layer(layer: ScapyPacket) -> FastBody:
     if not isinstance(layer, NotificationBody) or layer.Event is None:
         raise ValueError("not a Notification Body the tokens describe")
     return FastBody(int(layer.Event), uuid.UUID(layer.ObjectGuid), layer.DomainController)

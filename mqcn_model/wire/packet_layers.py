@@ -19,9 +19,10 @@ says so *or* when a value is given, so ``UserHeader(SH=0)`` with a SecurityHeade
 The MQF format name lists are carried as lists of :class:`mqcn_model.wire.queues.MQFElement`
 (their alignment depends on their position in the header), shown as format names.
 
-Only ``scapy.packet`` and ``scapy.fields`` are imported.  :func:`to_layer` and
-:func:`from_layer` convert to and from the struct codec's objects, so the two codecs can be
-compared byte for byte.
+Only ``scapy.packet`` and ``scapy.fields`` are imported; the dissection that never raises and
+the GUID, UTF-16 and computed-size fields come from :mod:`mqcn_model.scapy_base`.  This
+module declares the layers; :mod:`mqcn_model.wire.layer_bridge` converts them to and from
+the struct codec's objects, so the two codecs can be compared byte for byte.
 
 >>> pkt = InternalPacketLayer(InternalHeader=InternalHeader(PT=3),
 ...                           Body=ConnectionParametersHeader(RecoverableAckTimeout=500,
@@ -61,10 +62,14 @@ from scapy.fields import (
     XStrFixedLenField,
     XStrLenField,
 )
-from scapy.packet import Packet, conf
 
-from mqcn_model.layers import GUIDField
-from mqcn_model.wire import acks as fast_acks
+from mqcn_model.scapy_base import (
+    AutoLEIntField,
+    GUIDField,
+    SalvagingLayer,
+    ScapyPacket,
+    UTF16Field,
+)
 from mqcn_model.wire import base as fast_base
 from mqcn_model.wire import internal as fast_internal
 from mqcn_model.wire import mqf as fast_mqf
@@ -73,12 +78,7 @@ from mqcn_model.wire import queues as fast_queues
 from mqcn_model.wire import security as fast_security
 from mqcn_model.wire import soap as fast_soap
 from mqcn_model.wire.common import NIL, align4
-from mqcn_model.wire.debug import DebugHeader as FastDebug
 from mqcn_model.wire.session import SESSION_HEADER_SIZE
-from mqcn_model.wire.session import SessionHeader as FastSession
-from mqcn_model.wire.transaction import TransactionHeader as FastTransaction
-from mqcn_model.wire.user import UserHeader as FastUser
-from mqcn_model.wire.usermessage import UserMessage as FastUserMessage
 
 __all__ = [
     "BaseHeader",
@@ -102,57 +102,10 @@ __all__ = [
     "TransactionHeader",
     "UserHeader",
     "UserMessagePacket",
-    "from_layer",
-    "to_layer",
+    "base_header_of",
 ]
 
 # --- fields -------------------------------------------------------------------------------------
-
-
-class UTF16Field(StrLenField):
-    """A UTF-16LE string whose byte length another field gives; the 0x0000 terminator counts.
-
-    A ``str`` is written with its terminator, ``bytes`` verbatim (unterminated or odd forms);
-    ``None`` writes nothing.  Dissection gives a ``str`` (without terminator) when the bytes
-    are an even-length string ending in one 0x0000 and holding no other, else the bytes.
-    """
-
-    def any2i(self, pkt: Packet | None, x: Any) -> Any:
-        return x  # keep a str a str (StrField would encode it as bytes)
-
-    def i2m(self, pkt: Packet | None, x: Any) -> bytes:
-        if x is None:
-            return b""
-        if isinstance(x, bytes | bytearray):
-            return bytes(x)
-        return str(x).encode("utf-16-le", "surrogatepass") + b"\x00\x00"
-
-    def m2i(self, pkt: Packet | None, x: bytes) -> Any:
-        units = [x[i : i + 2] for i in range(0, len(x), 2)]
-        if len(x) >= 2 and not len(x) % 2 and units.index(b"\x00\x00") == len(units) - 1:
-            return x[:-2].decode("utf-16-le", "surrogatepass")
-        return bytes(x)
-
-    def i2len(self, pkt: Packet, x: Any) -> int:
-        return len(self.i2m(pkt, x))
-
-    def i2repr(self, pkt: Packet | None, x: Any) -> str:
-        return repr(x)
-
-
-class AutoLEIntField(LEIntField):
-    """A 32-bit LE integer computed by ``compute(pkt)`` when left at ``None``."""
-
-    __slots__ = ("compute",)
-
-    def __init__(self, name: str, compute: Callable[[Packet], int]) -> None:
-        super().__init__(name, None)
-        self.compute = compute
-
-    def i2m(self, pkt: Packet | None, x: int | None) -> int:
-        if x is None:
-            return self.compute(pkt) if pkt is not None else 0
-        return x
 
 
 class AlignPadField(StrLenField):
@@ -160,11 +113,11 @@ class AlignPadField(StrLenField):
 
     __slots__ = ("used",)
 
-    def __init__(self, name: str, used: Callable[[Packet], int]) -> None:
+    def __init__(self, name: str, used: Callable[[ScapyPacket], int]) -> None:
         super().__init__(name, None, length_from=lambda p: -used(p) % 4)
         self.used = used
 
-    def i2m(self, pkt: Packet | None, x: Any) -> bytes:
+    def i2m(self, pkt: ScapyPacket | None, x: Any) -> bytes:
         if x is None:
             return bytes(-self.used(pkt) % 4) if pkt is not None else b""
         return bytes(x)
@@ -184,7 +137,7 @@ class MQFElementListField(Field[list[fast_queues.MQFElement], bytes]):
     def __init__(self, name: str) -> None:
         super().__init__(name, [], fmt="H")
 
-    def addfield(self, pkt: Packet, s: bytes, val: Any) -> bytes:
+    def addfield(self, pkt: ScapyPacket, s: bytes, val: Any) -> bytes:
         position = fast_mqf.ADDRESS_FIXED_SIZE
         out = b""
         for element in val or []:
@@ -193,7 +146,7 @@ class MQFElementListField(Field[list[fast_queues.MQFElement], bytes]):
             position += len(raw)
         return s + out
 
-    def getfield(self, pkt: Packet, s: bytes) -> tuple[bytes, Any]:
+    def getfield(self, pkt: ScapyPacket, s: bytes) -> tuple[bytes, Any]:
         count = pkt.ElementCount or 0
         size = pkt.HeaderSize
         limit = len(s) if size is None else max(0, size - fast_mqf.ADDRESS_FIXED_SIZE)
@@ -208,13 +161,13 @@ class MQFElementListField(Field[list[fast_queues.MQFElement], bytes]):
             elements.append(element)
         return s[offset - fast_mqf.ADDRESS_FIXED_SIZE :], elements
 
-    def i2len(self, pkt: Packet, x: Any) -> int:
+    def i2len(self, pkt: ScapyPacket, x: Any) -> int:
         return len(self.addfield(pkt, b"", x))
 
-    def i2count(self, pkt: Packet | None, x: Any) -> int:
+    def i2count(self, pkt: ScapyPacket | None, x: Any) -> int:
         return len(x or [])
 
-    def i2repr(self, pkt: Packet | None, x: Any) -> str:
+    def i2repr(self, pkt: ScapyPacket | None, x: Any) -> str:
         return repr([fast_queues.mqf_element_name(e) for e in x or []])
 
 
@@ -222,7 +175,7 @@ class StrictPacketField(PacketField):
     """A PacketField that refuses to dissect from no bytes at all (scapy would quietly give
     a layer of defaults, which would hide a cut packet)."""
 
-    def m2i(self, pkt: Packet | None, m: bytes) -> Packet:
+    def m2i(self, pkt: ScapyPacket | None, m: bytes) -> ScapyPacket:
         if not m:
             raise ValueError(f"{self.name}: no bytes left")
         return super().m2i(pkt, m)
@@ -231,42 +184,10 @@ class StrictPacketField(PacketField):
 # --- robust dissection ----------------------------------------------------------------------------
 
 
-class _WirePacket(Packet):
-    """Bad bytes never raise out of a dissection: the fields read before the one that cannot
-    be read are kept, the rest of the bytes is left to the container or the payload
-    (``conf.debug_dissector`` re-raises instead)."""
-
-    def do_dissect(self, s: bytes) -> bytes:
-        raw = s
-        self.raw_packet_cache_fields = {}
-        for fld in self.fields_desc:
-            try:
-                rest, value = fld.getfield(self, s)
-            except Exception:
-                if conf.debug_dissector:
-                    raise
-                self.__dict__["_broken"] = True
-                break
-            s = rest
-            if fld.isconditional and value is None:
-                continue
-            if (fld.islist or fld.holds_packets or fld.ismutable) and value is not None:
-                self.raw_packet_cache_fields[fld.name] = self._raw_packet_cache_field_value(
-                    fld, value, copy=True
-                )
-            self.fields[fld.name] = value
-        self.raw_packet_cache = raw[: len(raw) - len(s)]
-        self.explicit = 1
-        return s
-
-    @property
-    def broken(self) -> bool:
-        """True when a field could not be read (it and what follows were left undissected)."""
-        return bool(self.__dict__.get("_broken"))
-
-
-class _Header(_WirePacket):
-    """A header nested in a packet: what follows it goes back to the container."""
+class _Header(SalvagingLayer):
+    """A header nested in a packet: what follows it goes back to the container, even when
+    the header is broken (the packet's ``Extra`` or ``Rest`` field holds those bytes, and
+    PacketSize still bounds the packet)."""
 
     def extract_padding(self, s: bytes) -> tuple[bytes, bytes | None]:
         return b"", s
@@ -330,7 +251,7 @@ class DirectQueueFormatName(_Header):
     ]
 
 
-_QUEUE_CLASSES: dict[str, type[Packet]] = {
+_QUEUE_CLASSES: dict[str, type[ScapyPacket]] = {
     fast_queues.PRIVATE_ID: PrivateQueueFormatNameId,
     fast_queues.PUBLIC: PublicQueueFormatName,
     fast_queues.PRIVATE: PrivateQueueFormatName,
@@ -338,7 +259,7 @@ _QUEUE_CLASSES: dict[str, type[Packet]] = {
 }
 
 
-def _queue_field(name: str, code: Callable[[Packet], int]) -> MultipleTypeField:
+def _queue_field(name: str, code: Callable[[ScapyPacket], int]) -> MultipleTypeField:
     """The queue field typed by ``code(pkt)`` (DQ, AQ or RQ); no bytes for codes 0 and 1 when
     read, and the bytes given when built (``RQ=1`` with a ResponseQueue: W-06's letter; a
     layout code with ``b""``: the field left out, as W-06's letter writes RQ 4)."""
@@ -388,7 +309,7 @@ class UserHeader(_Header):
 # --- MessagePropertiesHeader (2.2.19.3) ---------------------------------------------------------
 
 
-def _properties_used(p: Packet) -> int:
+def _properties_used(p: ScapyPacket) -> int:
     """The bytes before the padding: those the body room *holds* (MessageBody and BodySlack),
     so a header whose AllocationBodySize states more than it holds (W-02's letter) is padded
     after its body."""
@@ -489,7 +410,7 @@ class DebugHeader(_Header):
     ]
 
 
-def _text_size(p: Packet, name: str) -> int:
+def _text_size(p: ScapyPacket, name: str) -> int:
     return len(p.get_field(name).i2m(p, p.getfieldval(name)))
 
 
@@ -515,7 +436,7 @@ class SoapHeader(_Header):
     ]
 
 
-def _address_size(p: Packet) -> int:
+def _address_size(p: ScapyPacket) -> int:
     return align4(
         fast_mqf.ADDRESS_FIXED_SIZE + p.get_field("FormatNameList").i2len(p, p.FormatNameList)
     )
@@ -593,20 +514,21 @@ class SessionHeader(_Header):
 # --- packet containers ----------------------------------------------------------------------------
 
 
-def _present(flag: Callable[[Packet], Any], name: str) -> Callable[[Packet], bool]:
+def _present(flag: Callable[[ScapyPacket], Any], name: str) -> Callable[[ScapyPacket], bool]:
     """On the wire when the flag says so, or (building) when a value was given."""
     return lambda p: bool(flag(p)) or p.getfieldval(name) is not None
 
 
-def _base(p: Packet) -> Packet:
+def base_header_of(p: ScapyPacket) -> ScapyPacket:
+    """The BaseHeader of a packet layer (a default one while it has none)."""
     return p.BaseHeader if p.BaseHeader is not None else BaseHeader()
 
 
-def _user(p: Packet) -> Packet:
+def _user(p: ScapyPacket) -> ScapyPacket:
     return p.UserHeader if p.UserHeader is not None else UserHeader()
 
 
-class _Container(_WirePacket):
+class _Container(SalvagingLayer):
     """A packet whose BaseHeader.PacketSize bounds its headers: ``Extra`` takes the bytes
     inside PacketSize after the last header, and :meth:`_dissect_trailer` what lies after
     PacketSize and belongs to the packet (a UserMessage's SessionHeader)."""
@@ -614,7 +536,7 @@ class _Container(_WirePacket):
     trailer_fields: ClassVar[tuple[str, ...]] = ()
 
     def post_build(self, pkt: bytes, pay: bytes) -> bytes:
-        if _base(self).PacketSize is None and len(pkt) >= 12:
+        if base_header_of(self).PacketSize is None and len(pkt) >= 12:
             trailer = sum(len(bytes(self.getfieldval(n) or b"")) for n in self.trailer_fields)
             size = len(pkt) - trailer
             pkt = pkt[:8] + size.to_bytes(4, "little") + pkt[12:]
@@ -647,7 +569,7 @@ class UserMessagePacket(_Container):
     (128, b'\\x02\\x01')
     """
 
-    name = "MSMQ UserMessage Packet"
+    name = "MSMQ UserMessage ScapyPacket"
     trailer_fields = ("SessionHeader",)
     fields_desc: ClassVar[list[Field[Any, Any]]] = [
         StrictPacketField("BaseHeader", BaseHeader(), BaseHeader),
@@ -668,7 +590,7 @@ class UserMessagePacket(_Container):
         ),
         ConditionalField(
             StrictPacketField("DebugHeader", None, DebugHeader),
-            _present(lambda p: _base(p).DH, "DebugHeader"),
+            _present(lambda p: base_header_of(p).DH, "DebugHeader"),
         ),
         ConditionalField(
             StrictPacketField("SoapHeader", None, SoapHeader),
@@ -683,13 +605,13 @@ class UserMessagePacket(_Container):
             StrictPacketField("SessionHeader", None, SessionHeader),
             lambda p: (
                 not p.__dict__.get("_dissecting")
-                and (bool(_base(p).SH) or p.getfieldval("SessionHeader") is not None)
+                and (bool(base_header_of(p).SH) or p.getfieldval("SessionHeader") is not None)
             ),
         ),
     ]
 
     def _dissect_trailer(self, s: bytes) -> bytes:
-        if _base(self).SH and not self.broken and len(s) >= SESSION_HEADER_SIZE:
+        if base_header_of(self).SH and not self.broken and len(s) >= SESSION_HEADER_SIZE:
             self.fields["SessionHeader"] = SessionHeader(s[:SESSION_HEADER_SIZE])
             return s[SESSION_HEADER_SIZE:]
         return s
@@ -741,7 +663,7 @@ _INTERNAL_BODIES = {
 
 
 def _internal_body_field() -> MultipleTypeField:
-    def pt(p: Packet) -> int:
+    def pt(p: ScapyPacket) -> int:
         header = p.InternalHeader if p.InternalHeader is not None else InternalHeader()
         return int(header.PT)
 
@@ -770,10 +692,10 @@ class InternalPacketLayer(_Container):
     ]
 
 
-class PingPacket(_WirePacket):
+class PingPacket(SalvagingLayer):
     """Ping Packet ([MS-MQQB] 2.2.7), sent over UDP."""
 
-    name = "MSMQ Ping Packet"
+    name = "MSMQ Ping ScapyPacket"
     fields_desc: ClassVar[list[Field[Any, Any]]] = [
         BitField("X", 0, 14, tot_size=-2),
         BitField("RF", 0, 1),
@@ -782,435 +704,3 @@ class PingPacket(_WirePacket):
         LEIntField("Cookie", 0),
         GUIDField("QMGuid", NIL),
     ]
-
-
-# --- bridges to the struct codec ----------------------------------------------------------------
-
-
-def _bit_fields(cls: type[Packet], first: str, total: int) -> list[BitField]:
-    """The run of BitFields of ``cls`` that starts at ``first`` and spans ``total`` bits."""
-    fields: list[BitField] = []
-    started = False
-    for fld in cls.fields_desc:
-        started = started or fld.name == first
-        if started:
-            fields.append(fld)
-            if sum(f.size for f in fields) == total:
-                return fields
-    raise AssertionError(f"{cls.__name__} has no {total}-bit run from {first}")
-
-
-def split_bits(cls: type[Packet], first: str, total: int, value: int) -> dict[str, int]:
-    """Keyword arguments setting the bit fields of ``cls`` (from ``first``) to ``value``."""
-    out = {}
-    shift = total
-    for fld in _bit_fields(cls, first, total):
-        shift -= fld.size
-        out[fld.name] = (value >> shift) & ((1 << fld.size) - 1)
-    return out
-
-
-def join_bits(layer: Packet, first: str, total: int) -> int:
-    """The integer the bit fields of ``layer`` (from ``first``) hold."""
-    value = 0
-    for fld in _bit_fields(type(layer), first, total):
-        value = (value << fld.size) | (int(layer.getfieldval(fld.name)) & ((1 << fld.size) - 1))
-    return value
-
-
-def _queue_layer(queue: fast_queues.QueueFormat | None) -> Packet | None:
-    if queue is None:
-        return None
-    layout = queue.layout
-    if layout == fast_queues.PRIVATE_ID:
-        return PrivateQueueFormatNameId(PrivateQueueIdentifier=queue.private_id)
-    if layout == fast_queues.PUBLIC:
-        return PublicQueueFormatName(PublicQueueIdentifier=queue.guid)
-    if layout == fast_queues.PRIVATE:
-        return PrivateQueueFormatName(
-            SourceQueueManager=queue.guid, PrivateQueueIdentifier=queue.private_id
-        )
-    if layout == fast_queues.DIRECT:
-        return DirectQueueFormatName(DirectFormatName=queue.direct)
-    return None
-
-
-def _address(elements: list[fast_queues.MQFElement], header_id: int, reserved: int) -> Packet:
-    return MQFAddressHeader(HeaderID=header_id, Reserved=reserved, FormatNameList=list(elements))
-
-
-def _user_message_layer(message: FastUserMessage) -> UserMessagePacket:
-    base, user, props = message.base, message.user, message.properties
-    fields: dict[str, Any] = {
-        "BaseHeader": BaseHeader(
-            VersionNumber=base.version,
-            Reserved=base.reserved,
-            Signature=base.signature,
-            TimeToReachQueue=base.time_to_reach_queue,
-            **split_bits(BaseHeader, "X", 16, base.flags),
-        ),
-        "UserHeader": UserHeader(
-            SourceQueueManager=user.source_qm,
-            QueueManagerAddress=user.destination_qm,
-            TimeToBeReceived=user.time_to_be_received,
-            SentTime=user.sent_time,
-            MessageID=user.message_id,
-            DestinationQueue=_queue_layer(user.destination),
-            AdminQueue=_queue_layer(user.admin),
-            ResponseQueue=_queue_layer(user.response),
-            **split_bits(UserHeader, "X4", 32, user.flags),
-            **({"ConnectorType": user.connector_type} if user.connector_type else {}),
-        ),
-        "MessagePropertiesHeader": MessagePropertiesHeader(
-            MessageClass=props.message_class,
-            CorrelationID=props.correlation_id,
-            BodyType=props.body_type,
-            ApplicationTag=props.application_tag,
-            PrivacyLevel=props.privacy_level,
-            HashAlgorithm=props.hash_algorithm,
-            EncryptionAlgorithm=props.encryption_algorithm,
-            Label=props.label,
-            ExtensionData=props.extension,
-            MessageBody=props.body,
-            BodySlack=props.body_slack,
-            AllocationBodySize=props.declared_allocation,  # None: computed
-            **split_bits(MessagePropertiesHeader, "X", 8, props.flags),
-        ),
-    }
-    if message.transaction is not None:
-        tx = message.transaction
-        fields["TransactionHeader"] = TransactionHeader(
-            TxSequenceOrdinal=tx.sequence_ordinal,
-            TxSequenceTimeStamp=tx.sequence_timestamp,
-            TxSequenceNumber=tx.sequence_number,
-            PreviousTxSequenceNumber=tx.previous_number,
-            **split_bits(TransactionHeader, "X", 32, tx.flags),
-            **({"ConnectorQMGuid": tx.connector_qm} if tx.connector_qm else {}),
-        )
-    if message.security is not None:
-        sec = message.security
-        fields["SecurityHeader"] = SecurityHeader(
-            SecurityID=sec.sender_id,
-            EncryptionKey=sec.encryption_key,
-            Signature=sec.signature,
-            SenderCert=sec.sender_cert,
-            ProviderInfo=sec.provider_info,
-            **split_bits(SecurityHeader, "X", 16, sec.flags),
-        )
-    if message.debug is not None:
-        debug = message.debug
-        fields["DebugHeader"] = DebugHeader(
-            Reserved=debug.reserved,
-            **split_bits(DebugHeader, "X", 16, debug.flags),
-            **({"QueueIdentifier": debug.queue} if debug.queue else {}),
-        )
-    if message.soap is not None:
-        soap = message.soap
-        fields["SoapHeader"] = SoapHeader(
-            Header=soap.header, Body=soap.body, Reserved=soap.reserved, Reserved1=soap.reserved1
-        )
-    if message.mqf is not None:
-        mqf = message.mqf
-        fields["MultiQueueFormatHeader"] = MultiQueueFormatHeader(
-            Destination=_address(mqf.destination, fast_mqf.DESTINATION_ID, mqf.reserved[0]),
-            Administration=_address(mqf.admin, fast_mqf.ADMIN_ID, mqf.reserved[1]),
-            Response=_address(mqf.response, fast_mqf.RESPONSE_ID, mqf.reserved[2]),
-            Signature=MQFSignatureHeader(Reserved=mqf.reserved[3], Signature=mqf.signature),
-        )
-    if message.session is not None:
-        fields["SessionHeader"] = _session_layer(message.session)
-    return UserMessagePacket(**fields)
-
-
-def _session_layer(session: FastSession) -> SessionHeader:
-    return SessionHeader(
-        AckSequenceNumber=session.ack_sequence,
-        RecoverableMsgAckSeqNumber=session.recoverable_ack_sequence,
-        RecoverableMsgAckFlags=session.recoverable_ack_flags,
-        UserMsgSequenceNumber=session.user_sequence,
-        RecoverableMsgSeqNumber=session.recoverable_sequence,
-        WindowSize=session.window_size,
-        Reserved=session.reserved,
-    )
-
-
-def _internal_layer(packet: fast_internal.InternalPacket) -> InternalPacketLayer:
-    base, body = packet.base, packet.body
-    layer_body: Packet
-    if isinstance(body, FastSession):
-        layer_body = _session_layer(body)
-    elif isinstance(body, fast_internal.ConnectionParameters):
-        layer_body = ConnectionParametersHeader(
-            RecoverableAckTimeout=body.recoverable_ack_timeout,
-            AckTimeout=body.ack_timeout,
-            Reserved=body.reserved,
-            WindowSize=body.window_size,
-        )
-    else:
-        layer_body = EstablishConnectionHeader(
-            ClientGuid=body.client_guid,
-            ServerGuid=body.server_guid,
-            TimeStamp=body.timestamp,
-            Reserved=body.reserved,
-            Padding=body.padding,
-            **split_bits(EstablishConnectionHeader, "X", 16, body.operating_system),
-        )
-    return InternalPacketLayer(
-        BaseHeader=BaseHeader(
-            VersionNumber=base.version,
-            Reserved=base.reserved,
-            Signature=base.signature,
-            TimeToReachQueue=base.time_to_reach_queue,
-            **split_bits(BaseHeader, "X", 16, base.flags),
-        ),
-        InternalHeader=InternalHeader(
-            Reserved=packet.internal.reserved,
-            **split_bits(InternalHeader, "X", 16, packet.internal.flags),
-        ),
-        Body=layer_body,
-    )
-
-
-def to_layer(
-    packet: FastUserMessage | fast_internal.InternalPacket | fast_internal.Ping,
-) -> Packet:
-    """The scapy twin of a struct-codec packet: ``bytes(to_layer(p)) == encode(p)``.
-
-    >>> from mqcn_model.wire.internal import connection_parameters, encode_internal
-    >>> p = connection_parameters(500, 20000, 64)
-    >>> bytes(to_layer(p)) == encode_internal(p)
-    True
-    """
-    if isinstance(packet, fast_internal.Ping):
-        return PingPacket(
-            Signature=packet.signature,
-            Cookie=packet.cookie,
-            QMGuid=packet.qm_guid,
-            **split_bits(PingPacket, "X", 16, packet.flags),
-        )
-    if isinstance(packet, fast_internal.InternalPacket):
-        return _internal_layer(packet)
-    return _user_message_layer(packet)
-
-
-# --- layer -> struct codec ----------------------------------------------------------------------
-
-
-def _whole(layer: Packet | None, what: str) -> Packet:
-    if layer is None or not isinstance(layer, _WirePacket) or layer.broken:
-        raise ValueError(f"the {what} did not dissect completely")
-    return layer
-
-
-def _fast_base(layer: Packet) -> fast_base.BaseHeader:
-    layer = _whole(layer, "BaseHeader")
-    return fast_base.BaseHeader(
-        flags=join_bits(layer, "X", 16),
-        packet_size=layer.PacketSize or 0,
-        time_to_reach_queue=layer.TimeToReachQueue,
-        version=layer.VersionNumber,
-        reserved=layer.Reserved,
-        signature=layer.Signature,
-    )
-
-
-def _fast_queue(layer: Packet | None, code: int) -> fast_queues.QueueFormat | None:
-    layout = fast_queues.LAYOUT[code]
-    if layout in (fast_queues.NONE, fast_queues.SAME_AS_ADMIN):
-        return None
-    layer = _whole(layer, "queue field")
-    if isinstance(layer, PrivateQueueFormatNameId):
-        return fast_queues.QueueFormat(code, private_id=layer.PrivateQueueIdentifier)
-    if isinstance(layer, PublicQueueFormatName):
-        return fast_queues.QueueFormat(code, guid=layer.PublicQueueIdentifier)
-    if isinstance(layer, PrivateQueueFormatName):
-        return fast_queues.QueueFormat(
-            code, private_id=layer.PrivateQueueIdentifier, guid=layer.SourceQueueManager
-        )
-    name = layer.DirectFormatName
-    if not isinstance(name, str):
-        raise ValueError("the direct format name has no 0x0000 terminator")
-    return fast_queues.QueueFormat(code, direct=name)
-
-
-def _fast_text(value: Any, what: str) -> str:
-    if not isinstance(value, str):
-        raise ValueError(f"{what} is not a UTF-16 string ending in 0x0000")
-    return value
-
-
-def _check_size(layer: _Container, trailer: int) -> None:
-    """A dissected packet whose fields ran short (a cut packet) has fewer bytes than its
-    PacketSize says: refuse it."""
-    size = _base(layer).PacketSize
-    if size is None:
-        return  # built: computed when the layer is built
-    own = layer.raw_packet_cache if layer.raw_packet_cache is not None else layer.self_build()
-    if len(own) - trailer != size:
-        raise ValueError(f"PacketSize is {size} but the packet holds {len(own) - trailer}")
-
-
-def _fast_user_message(layer: UserMessagePacket) -> FastUserMessage:
-    if layer.Extra:
-        raise ValueError(f"{len(layer.Extra)} bytes inside PacketSize follow the last header")
-    _check_size(layer, len(bytes(layer.SessionHeader)) if layer.SessionHeader is not None else 0)
-    user = _whole(layer.UserHeader, "UserHeader")
-    flags = join_bits(user, "X4", 32)
-    fast_user = FastUser(
-        source_qm=user.SourceQueueManager,
-        destination_qm=user.QueueManagerAddress,
-        time_to_be_received=user.TimeToBeReceived,
-        sent_time=user.SentTime,
-        message_id=user.MessageID,
-        flags=flags,
-        destination=_fast_queue(user.DestinationQueue, user.DQ),
-        admin=_fast_queue(user.AdminQueue, user.AQ),
-        response=_fast_queue(user.ResponseQueue, user.RQ),
-        connector_type=user.ConnectorType if user.CQ else None,
-    )
-    props = _whole(layer.MessagePropertiesHeader, "MessagePropertiesHeader")
-    label = props.Label
-    fast_props = fast_properties.MessageProperties(
-        flags=join_bits(props, "X", 8),
-        message_class=props.MessageClass,
-        correlation_id=bytes(props.CorrelationID),
-        body_type=props.BodyType,
-        application_tag=props.ApplicationTag,
-        privacy_level=props.PrivacyLevel,
-        hash_algorithm=props.HashAlgorithm,
-        encryption_algorithm=props.EncryptionAlgorithm,
-        label=None if label in (None, b"") else _fast_text(label, "the Label"),
-        extension=bytes(props.ExtensionData),
-        body=bytes(props.MessageBody),
-        body_slack=bytes(props.BodySlack),
-    )
-    message = FastUserMessage(_fast_base(layer.BaseHeader), fast_user, fast_props)
-    if layer.TransactionHeader is not None:
-        tx = _whole(layer.TransactionHeader, "TransactionHeader")
-        message.transaction = FastTransaction(
-            flags=join_bits(tx, "X", 32),
-            sequence_ordinal=tx.TxSequenceOrdinal,
-            sequence_timestamp=tx.TxSequenceTimeStamp,
-            sequence_number=tx.TxSequenceNumber,
-            previous_number=tx.PreviousTxSequenceNumber,
-            connector_qm=tx.ConnectorQMGuid if tx.CG else None,
-        )
-    if layer.SecurityHeader is not None:
-        sec = _whole(layer.SecurityHeader, "SecurityHeader")
-        message.security = fast_security.SecurityHeader(
-            join_bits(sec, "X", 16),
-            bytes(sec.SecurityID),
-            bytes(sec.EncryptionKey),
-            bytes(sec.Signature),
-            bytes(sec.SenderCert),
-            bytes(sec.ProviderInfo),
-        )
-    if layer.DebugHeader is not None:
-        debug = _whole(layer.DebugHeader, "DebugHeader")
-        message.debug = FastDebug(
-            join_bits(debug, "X", 16), debug.Reserved, debug.QueueIdentifier if debug.QT else None
-        )
-    if layer.SoapHeader is not None:
-        soap = _whole(layer.SoapHeader, "SoapHeader")
-        message.soap = fast_soap.SoapHeader(
-            _fast_text(soap.Header, "the SOAP Header"),
-            _fast_text(soap.Body, "the SOAP Body"),
-            soap.Reserved,
-            soap.Reserved1,
-        )
-    if layer.MultiQueueFormatHeader is not None:
-        mqf = _whole(layer.MultiQueueFormatHeader, "MultiQueueFormatHeader")
-        parts = [
-            _whole(mqf.getfieldval(n), n)
-            for n in ("Destination", "Administration", "Response", "Signature")
-        ]
-        for part in parts[:3]:
-            if part.Rest and any(part.Rest):
-                raise ValueError("an MQFAddressHeader holds bytes after its elements")
-        message.mqf = fast_mqf.MultiQueueFormat(
-            list(parts[0].FormatNameList),
-            list(parts[1].FormatNameList),
-            list(parts[2].FormatNameList),
-            bytes(parts[3].Signature),
-            (parts[0].Reserved, parts[1].Reserved, parts[2].Reserved, parts[3].Reserved),
-        )
-    if layer.SessionHeader is not None:
-        message.session = _fast_session(layer.SessionHeader)
-    elif message.base.session:
-        raise ValueError("BaseHeader.Flags.SH is set but no SessionHeader follows the packet")
-    return message
-
-
-def _fast_session(layer: Packet) -> FastSession:
-    layer = _whole(layer, "SessionHeader")
-    return FastSession(
-        layer.AckSequenceNumber,
-        layer.RecoverableMsgAckSeqNumber,
-        layer.RecoverableMsgAckFlags,
-        layer.UserMsgSequenceNumber,
-        layer.RecoverableMsgSeqNumber,
-        layer.WindowSize,
-        layer.Reserved,
-    )
-
-
-def _fast_internal(layer: InternalPacketLayer) -> fast_internal.InternalPacket:
-    if layer.Extra:
-        raise ValueError(f"{len(layer.Extra)} bytes inside PacketSize follow the body")
-    _check_size(layer, 0)
-    header = _whole(layer.InternalHeader, "InternalHeader")
-    body = _whole(layer.Body if isinstance(layer.Body, Packet) else None, "body")
-    fast_body: fast_internal.InternalBody
-    if isinstance(body, SessionHeader):
-        fast_body = _fast_session(body)
-    elif isinstance(body, ConnectionParametersHeader):
-        fast_body = fast_internal.ConnectionParameters(
-            body.RecoverableAckTimeout, body.AckTimeout, body.WindowSize, body.Reserved
-        )
-    else:
-        fast_body = fast_internal.EstablishConnection(
-            body.ClientGuid,
-            body.ServerGuid,
-            body.TimeStamp,
-            join_bits(body, "X", 16),
-            body.Reserved,
-            bytes(body.Padding),
-        )
-    return fast_internal.InternalPacket(
-        _fast_base(layer.BaseHeader),
-        fast_internal.InternalHeader(join_bits(header, "X", 16), header.Reserved),
-        fast_body,
-    )
-
-
-def from_layer(
-    layer: Packet,
-) -> FastUserMessage | fast_internal.InternalPacket | fast_internal.Ping:
-    """The struct-codec object a (built or dissected) layer stands for.
-
-    Raises ValueError when the layer holds what the struct codec's objects cannot carry (a
-    broken dissection, bytes after the last header, an unterminated string...).
-
-    >>> from mqcn_model.wire.internal import connection_parameters, encode_internal
-    >>> p = connection_parameters(500, 20000, 64)
-    >>> from_layer(InternalPacketLayer(encode_internal(p))) == p
-    True
-    """
-    layer = _whole(layer, type(layer).__name__)
-    if isinstance(layer, PingPacket):
-        return fast_internal.Ping(
-            join_bits(layer, "X", 16), layer.Cookie, layer.QMGuid, layer.Signature
-        )
-    if isinstance(layer, InternalPacketLayer):
-        return _fast_internal(layer)
-    if isinstance(layer, UserMessagePacket):
-        return _fast_user_message(layer)
-    raise ValueError(f"{type(layer).__name__} is not a packet layer")
-
-
-def ack_body(layer: UserMessagePacket) -> fast_acks.OrderAckBody | fast_acks.FinalAckBody:
-    """The OrderAck / FinalAck body of a layer's MessageBody (by its class), unjudged."""
-    body = bytes(layer.MessagePropertiesHeader.MessageBody)
-    if layer.MessagePropertiesHeader.MessageClass == fast_acks.ORDER_ACK_CLASS:
-        return fast_acks.decode_order_ack_body(body, 0)
-    return fast_acks.decode_final_ack_body(body, 0)
