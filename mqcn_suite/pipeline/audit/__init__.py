@@ -51,25 +51,28 @@ The modules, each doing one thing:
 * :mod:`.summary` -- the per-task tallies, ``summary.json`` and ``summary.html``
 """
 
+# The built-in kinds register first: their provenance columns join the schemas before any use.
+from mqcn_suite.pipeline.audit import kinds
 from mqcn_suite.pipeline.audit.job import AuditResult, audit, build_frame, check_out
 from mqcn_suite.pipeline.audit.judging import REASON_OF, Auditor
-from mqcn_suite.pipeline.audit.plan import (
+from mqcn_suite.pipeline.audit.kind import (
     INPUT_KINDS,
+    Account,
     InputKind,
-    NothingToJudge,
     Plan,
-    check_work,
-    plan_input,
+    Unit,
+    input_kind,
     register_input_kind,
 )
+from mqcn_suite.pipeline.audit.kinds.parquet import judge_parquet_units
+from mqcn_suite.pipeline.audit.kinds.raw import judge_raw_files
+from mqcn_suite.pipeline.audit.plan import NothingToJudge, check_work, plan_input
 from mqcn_suite.pipeline.audit.schema import (
-    CAPTURE_COLUMNS,
+    PROVENANCE_COLUMNS,
     QUARANTINE_COLUMNS,
     QUARANTINE_DIR,
     QUARANTINE_SCHEMA,
     ROW_SCHEMA,
-    SCOPE_CAPTURE_BYTES,
-    SCOPE_CAPTURE_PACKET,
     SCOPE_FILE,
     SCOPE_NO_FOOTER,
     SCOPE_ROW,
@@ -82,18 +85,16 @@ from mqcn_suite.pipeline.audit.schema import (
     quarantine_row,
 )
 from mqcn_suite.pipeline.audit.summary import Tally, balance_text, render_html, summarize
-from mqcn_suite.pipeline.audit.tasks import RowBuilder, judge_parquet_units, judge_raw_files
+from mqcn_suite.pipeline.audit.tasks import RowBuilder
 
 __all__ = [
-    "CAPTURE_COLUMNS",
     "INPUT_KINDS",
+    "PROVENANCE_COLUMNS",
     "QUARANTINE_COLUMNS",
     "QUARANTINE_DIR",
     "QUARANTINE_SCHEMA",
     "REASON_OF",
     "ROW_SCHEMA",
-    "SCOPE_CAPTURE_BYTES",
-    "SCOPE_CAPTURE_PACKET",
     "SCOPE_FILE",
     "SCOPE_NO_FOOTER",
     "SCOPE_ROW",
@@ -103,6 +104,7 @@ __all__ = [
     "VERDICTS_DIR",
     "VERDICT_COLUMNS",
     "VERDICT_SCHEMA",
+    "Account",
     "AuditResult",
     "Auditor",
     "InputKind",
@@ -110,13 +112,16 @@ __all__ = [
     "Plan",
     "RowBuilder",
     "Tally",
+    "Unit",
     "audit",
     "balance_text",
     "build_frame",
     "check_out",
     "check_work",
+    "input_kind",
     "judge_parquet_units",
     "judge_raw_files",
+    "kinds",
     "plan_input",
     "quarantine_row",
     "register_input_kind",
