@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING, Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
+import mqcn_suite.pipeline.audit.schema as schema
 from mqcn_model.errata import STRICT, Readings
-from mqcn_suite.pipeline.audit import schema
 from mqcn_suite.pipeline.audit.kind import Plan, input_kind
 from mqcn_suite.pipeline.audit.plan import check_work, plan_input
 from mqcn_suite.pipeline.audit.schema import (

@@ -18,6 +18,7 @@ import uuid
 from collections.abc import Sequence
 from typing import Any
 
+import mqcn_suite.pipeline.audit.schema as schema
 from mqcn_model.catalog import req
 from mqcn_model.constants import AuthLevel, Command, Event, PropId, SenderIdType
 from mqcn_model.directory import InMemoryDirectory
@@ -26,7 +27,6 @@ from mqcn_model.errata import STRICT, Readings
 from mqcn_model.errors import Violation
 from mqcn_model.judge import judge
 from mqcn_model.server import Decoded, NotificationServer, ProcessingRecord, QueueManager
-from mqcn_suite.pipeline.audit import schema
 
 # --- server-side reasons ----------------------------------------------------------------------
 

@@ -23,10 +23,10 @@ from typing import TYPE_CHECKING, Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
+import mqcn_suite.pipeline.audit.schema as schema
 from mqcn_model.catalog import CATALOG, WIRE_CATALOG
 from mqcn_model.catalog import requirement as catalog_entry
 from mqcn_model.errata import LENIENT, STRICT, Readings
-from mqcn_suite.pipeline.audit import schema
 from mqcn_suite.pipeline.audit.kind import Account, InputKind, Plan, input_kind
 from mqcn_suite.pipeline.audit.schema import SCOPE_NO_FOOTER, SCOPE_ROW_GROUP, TALLY
 

@@ -18,8 +18,8 @@ from typing import Any
 
 import pyarrow as pa
 
+import mqcn_suite.pipeline.audit.schema as schema
 from mqcn_model.errors import Violation
-from mqcn_suite.pipeline.audit import schema
 from mqcn_suite.pipeline.audit.judging import Auditor
 from mqcn_suite.pipeline.audit.schema import QUARANTINED, VERDICT, quarantine_row
 from mqcn_suite.pipeline.audit.summary import Tally

@@ -61,6 +61,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 
 import pyarrow as pa
 
+import mqcn_suite.pipeline.audit.schema as schema
 from mqcn_model.capture import (
     CaptureEnd,
     Lost,
@@ -75,7 +76,6 @@ from mqcn_model.capture import (
 from mqcn_model.capture.containers import PCAP_MICRO, PCAP_NANO, PCAPNG_SHB
 from mqcn_model.errata import Readings
 from mqcn_model.wire.usermessage import USER_MESSAGE
-from mqcn_suite.pipeline.audit import schema
 from mqcn_suite.pipeline.audit.judging import Auditor
 from mqcn_suite.pipeline.audit.kind import Account, InputKind, Plan, Unit, register_input_kind
 from mqcn_suite.pipeline.audit.schema import quarantine_row, spark_schema

@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 
+import mqcn_suite.pipeline.audit.schema as schema
 from mqcn_model.errata import Readings
-from mqcn_suite.pipeline.audit import schema
 from mqcn_suite.pipeline.audit.judging import Auditor
 from mqcn_suite.pipeline.audit.kind import (
     InputKind,
