@@ -55,7 +55,8 @@ The modules, each doing one thing:
 * :mod:`.summary` -- the per-task tallies, ``summary.json`` (with the kind's block) and
   ``summary.html``
 
-Imports go one way: schema <- kind, judging <- summary <- tasks <- kinds/* ; plan <- job.
+Imports go one way (no circle): schema <- kind <- summary <- tasks (with judging) <-
+kinds/*, and kind <- plan <- job; only this ``__init__`` imports the kinds.
 """
 
 # The built-in kinds register first: their provenance columns join the schemas before use.

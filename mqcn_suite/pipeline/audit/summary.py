@@ -225,7 +225,7 @@ def summarize_local(
     readings: Readings,
 ) -> dict[str, Any]:
     """:func:`summarize` in this process: ``tallies`` (the tasks' tally batches) merged per
-    key, ``quarantine`` the quarantine rows (:data:`QUARANTINE_COLUMNS`, ``capture_time`` in
+    key, ``quarantine`` the quarantine rows (:data:`QUARANTINE_COLUMNS`, timestamps in
     microseconds)."""
     merged: dict[tuple[Any, ...], dict[str, Any]] = {}
     for batch in tallies:
