@@ -42,7 +42,6 @@ from mqcn_suite.pipeline.audit.schema import (
 )
 from mqcn_suite.pipeline.audit.summary import (
     Tally,
-    balance_text,
     render_html,
     summarize,
     summarize_local,
@@ -123,7 +122,8 @@ class AuditResult:
         return self.nothing_found is not None
 
     def balance_line(self) -> str:
-        return balance_text(self.summary)
+        """The balance as one line, in the words of the input kind (:attr:`mode`)."""
+        return input_kind(self.mode).balance_text(self.summary["balance"], self.block)
 
 
 def check_out(out: str | Path | Location) -> None:
