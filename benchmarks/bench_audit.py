@@ -53,8 +53,9 @@ from mqcn_model.errata import STRICT
 from mqcn_model.judge import judge
 from mqcn_suite.pipeline.audit import audit, plan_input
 from mqcn_suite.pipeline.audit.judging import Auditor
+from mqcn_suite.pipeline.audit.kinds.parquet import judge_row_group
 from mqcn_suite.pipeline.audit.summary import Tally
-from mqcn_suite.pipeline.audit.tasks import RowBuilder, judge_row_group
+from mqcn_suite.pipeline.audit.tasks import RowBuilder
 from mqcn_suite.pipeline.corpus import BODY, MANIFEST, generate
 from mqcn_suite.pipeline.fuzz import fuzz
 from mqcn_suite.pipeline.session import create_session

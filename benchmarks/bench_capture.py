@@ -72,7 +72,7 @@ def single_process(corpus: Path) -> dict[str, Any]:
     import pyarrow as pa
 
     from mqcn_model.errata import STRICT
-    from mqcn_suite.pipeline.audit.capture import UNIT_SCHEMA, judge_capture_units
+    from mqcn_suite.pipeline.audit.kinds.capture import UNIT_SCHEMA, judge_capture_units
 
     files = _files(corpus)
     units = pa.RecordBatch.from_pylist(

@@ -35,16 +35,16 @@ from mqcn_suite.pipeline.audit import (
     plan_input,
     register_input_kind,
 )
-from mqcn_suite.pipeline.audit import tasks as tasks_module
 from mqcn_suite.pipeline.audit.judging import Auditor
-from mqcn_suite.pipeline.audit.schema import ROW_SCHEMA
-from mqcn_suite.pipeline.audit.summary import Tally
-from mqcn_suite.pipeline.audit.tasks import (
+from mqcn_suite.pipeline.audit.kinds import parquet as tasks_module
+from mqcn_suite.pipeline.audit.kinds.parquet import (
     UNIT_SCHEMA,
-    RowBuilder,
     judge_parquet_units,
     judge_row_group,
 )
+from mqcn_suite.pipeline.audit.schema import ROW_SCHEMA
+from mqcn_suite.pipeline.audit.summary import Tally
+from mqcn_suite.pipeline.audit.tasks import RowBuilder
 from mqcn_suite.pipeline.corpus import generate_rows
 
 SEED = 3

@@ -52,19 +52,17 @@ from mqcn_model.wire import encode_internal, encode_user_message, envelope_to_pa
 from mqcn_model.wire.internal import connection_parameters
 from mqcn_suite.commands.pipeline import register
 from mqcn_suite.pipeline.audit import VERDICT_COLUMNS, AuditResult, audit, plan_input
-from mqcn_suite.pipeline.audit import capture as capture_module
-from mqcn_suite.pipeline.audit.capture import (
+from mqcn_suite.pipeline.audit.judging import Auditor
+from mqcn_suite.pipeline.audit.kinds import capture as capture_module
+from mqcn_suite.pipeline.audit.kinds.capture import (
     C_FILES_UNREADABLE,
+    CAPTURE_COLUMNS,
+    SCOPE_CAPTURE_BYTES,
+    SCOPE_CAPTURE_PACKET,
     is_capture,
     judge_capture,
 )
-from mqcn_suite.pipeline.audit.judging import Auditor
-from mqcn_suite.pipeline.audit.schema import (
-    CAPTURE_COLUMNS,
-    QUARANTINE_COLUMNS,
-    SCOPE_CAPTURE_BYTES,
-    SCOPE_CAPTURE_PACKET,
-)
+from mqcn_suite.pipeline.audit.schema import QUARANTINE_COLUMNS
 from mqcn_suite.pipeline.audit.summary import Tally
 from mqcn_suite.pipeline.audit.tasks import RowBuilder
 from mqcn_suite.pipeline.corpus import generate

@@ -23,9 +23,11 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pyarrow as pa
 import pyarrow.dataset as ds
 import pytest
 import typer
@@ -39,7 +41,24 @@ from mqcn_model.constants import AuthLevel
 from mqcn_suite.commands.pipeline import register
 from mqcn_suite.pipeline import engine as engine_module
 from mqcn_suite.pipeline import session as session_module
-from mqcn_suite.pipeline.audit import audit, plan_input
+from mqcn_suite.pipeline.audit import (
+    INPUT_KINDS,
+    PROVENANCE_COLUMNS,
+    ROW_SCHEMA,
+    Account,
+    Auditor,
+    InputKind,
+    Plan,
+    RowBuilder,
+    Tally,
+    Unit,
+    audit,
+    plan_input,
+    quarantine_row,
+    register_input_kind,
+)
+from mqcn_suite.pipeline.audit.kind import files_bytes, plural
+from mqcn_suite.pipeline.audit.schema import spark_schema
 from mqcn_suite.pipeline.campaign import Limits, campaign
 from mqcn_suite.pipeline.corpus import generate
 from mqcn_suite.pipeline.engine import (
@@ -513,3 +532,127 @@ def test_a_task_failing_in_process_is_one_line_with_its_case_and_replay(
         "mqcn fuzz: error: a task failed at case 0 of seed 4: RuntimeError: a model bug "
         "(replay: mqcn fuzz --target reference --seed 4 --case 0)"
     ]
+
+
+# --- a fourth input kind, made and registered here, audited on both engines -------------------
+
+
+@dataclass(frozen=True)
+class HexLine(Unit):
+    """A work unit of the kind below: one line of a ``.hexlines`` file."""
+
+    path: str
+    line: int  # 1-based
+    text: str  # the message body in hex
+
+
+HEX_LINE_SCHEMA = pa.schema([("path", pa.string()), ("line", pa.int64()), ("text", pa.string())])
+
+
+def hex_lines_kind() -> InputKind:
+    """Issue 19, item 1: a kind of input in one place -- text files holding one message body
+    per line, in hex -- with its detection, plan, task, counts, summary block and balance
+    text; nothing else in the audit changes for it."""
+
+    def claims(files: list[Path]) -> bool:
+        return any(f.suffix == ".hexlines" for f in files)
+
+    def plan(files: list[Path]) -> Plan:
+        work = [
+            HexLine(str(f), number, text.strip())
+            for f in files
+            for number, text in enumerate(f.read_text().splitlines(), 1)
+        ]
+        size = files_bytes(files)
+        found = f"{plural(len(work), 'hex line')} in {plural(len(files), 'file')}"
+        return Plan("hexlines", work, [], len(work), size, f"{found}, {human_bytes(size)}")
+
+    def task(readings: Any) -> Any:  # nested: Spark ships it by value, not by module name
+        def run(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+            auditor, tally = Auditor(readings), Tally()
+            rows = RowBuilder(tally)
+            for batch in batches:
+                sources, bodies = [], []
+                for unit in batch.to_pylist():
+                    source = f"{unit['path']}#line={unit['line']}"
+                    tally.count("lines")
+                    try:
+                        bodies.append(bytes.fromhex(unit["text"]))
+                    except ValueError:
+                        tally.count("not hex")
+                        rows.quarantine(quarantine_row(source, "not hex", 1))
+                        continue
+                    sources.append(source)
+                rows.judge(auditor, sources, bodies)
+                yield from rows.batches()
+            yield tally.batch()
+
+        return run
+
+    def frame(spark: Any, plan: Plan, readings: Any) -> Any:
+        values = [tuple(unit.values()) for unit in plan.work]
+        lines = spark.createDataFrame(values, spark_schema(HEX_LINE_SCHEMA))
+        return lines.mapInArrow(task(readings), spark_schema(ROW_SCHEMA))
+
+    def local(plan: Plan, readings: Any) -> Iterator[pa.RecordBatch]:
+        units = pa.RecordBatch.from_pylist(plan.work, schema=HEX_LINE_SCHEMA)
+        return task(readings)(iter([units]))
+
+    def account(counts: dict[str, int], _entries: int) -> Account:
+        return Account({"lines": counts.get("lines", 0), "not_hex": counts.get("not hex", 0)})
+
+    def balance_text(balance: Any, block: Any) -> str:
+        sign = "=" if balance["balanced"] else "!="
+        return (
+            f"hex lines {balance['rows_in']} {sign} conforming {balance['conforming']} + "
+            f"non-conforming {balance['non_conforming']} + not hex {block['not_hex']}"
+        )
+
+    return InputKind(
+        "hexlines", claims, plan, frame, local, "hex lines",
+        account=account, balance_text=balance_text,
+    )  # fmt: skip
+
+
+@pytest.fixture
+def hex_lines() -> Iterator[InputKind]:
+    before = list(INPUT_KINDS)
+    kind = hex_lines_kind()
+    register_input_kind(kind)
+    yield kind
+    INPUT_KINDS[:] = before
+
+
+def test_a_fourth_input_kind_registered_in_one_module_is_audited_on_both_engines(
+    spark: Any, app: typer.Typer, hex_lines: InputKind, tmp_path: Path
+) -> None:
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "a.hexlines").write_text("0300\n0201\nzz\n")  # 2 bodies, a line that is no hex
+    (folder / "b.hexlines").write_text("02\n")
+    plan = plan_input(folder)
+    assert (plan.mode, plan.rows_expected, plan.description) == (
+        "hexlines",
+        4,
+        f"4 hex lines in 2 files, {human_bytes(plan.bytes)}",
+    )
+    assert plan.work[0] == HexLine(str(folder / "a.hexlines"), 1, "0300")
+    local, on_spark = audit_twice(spark, folder, tmp_path / "audit")
+    for result in (local, on_spark):
+        assert (result.mode, result.rows_in, result.quarantined) == ("hexlines", 4, 1)
+        assert result.conforming + result.non_conforming == 3 and result.balanced
+        assert result.block == {"lines": 4, "not_hex": 1}
+        assert result.balance_line().startswith("hex lines 4 = conforming ")
+    summary = summary_of(tmp_path / "audit" / "spark")
+    assert summary["hexlines"] == {"lines": 4, "not_hex": 1} and "capture" not in summary
+    verdicts = rows_of(tmp_path / "audit" / "spark" / "verdicts")
+    assert sorted(v["source"].rsplit("#", 1)[1] for v in verdicts) == ["line=1", "line=1", "line=2"]
+    assert all(v[c] is None for v in verdicts for c in PROVENANCE_COLUMNS)  # no capture here
+    html = (tmp_path / "audit" / "spark" / "summary.html").read_text()
+    assert local.balance_line() in html
+    # The CLI names what it found and prints the kind's balance.
+    out = tmp_path / "cli"
+    result = invoke(app, "audit", str(folder), "--out", str(out), "--engine", "in-process")
+    assert result.exit_code == 1, (result.stdout, result.stderr)  # non-conforming, quarantined
+    assert result.stdout.startswith("4 hex lines in 2 files")
+    assert local.balance_line() in result.stdout

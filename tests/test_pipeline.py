@@ -51,8 +51,8 @@ from mqcn_suite.pipeline.audit import (
     plan_input,
     register_input_kind,
 )
+from mqcn_suite.pipeline.audit.kinds.parquet import UNIT_SCHEMA
 from mqcn_suite.pipeline.audit.schema import spark_schema
-from mqcn_suite.pipeline.audit.tasks import UNIT_SCHEMA
 from mqcn_suite.pipeline.corpus import SCHEMA, generate, generate_rows, read_corpus
 from mqcn_suite.pipeline.fuzz import NOT_RUN, STRICTER, fuzz, is_divergence, replay
 from mqcn_suite.pipeline.session import PipelineError, check_master, create_session

@@ -396,13 +396,11 @@ def audit_command(
                 f"internal error: input rows lost: {result.balance_line()}",
                 ExitCode.INTERNAL,
             )
-        if result.nothing_judged:  # a capture known to be empty of notifications only now
-            capture = result.capture or {}
+        found = result.nothing_found  # known only now for some kinds (an empty capture)
+        if found is not None:
             fail(
                 "audit",
-                f"INPUT: {input_path} held 0 change notifications ({capture.get('files', 0)} "
-                f"capture file(s), {capture.get('frames', 0)} frames, {result.other_messages} "
-                "UserMessage(s) to other queues): nothing was judged",
+                f"INPUT: {input_path} held {found}: nothing was judged",
                 ExitCode.NO_SCENARIO,
             )
         raise typer.Exit(ExitCode.OK if result.clean else ExitCode.FOUND)

@@ -1,7 +1,7 @@
 """Which engine runs a pipeline command's tasks: this process, or Spark.  One place decides.
 
 ``mqcn audit``, ``mqcn fuzz`` and ``mqcn fuzz --codec`` run *the same task code* either way:
-the ``mapInArrow`` functions of :mod:`.audit.tasks`, :mod:`.audit.capture`, :mod:`.fuzz` and
+the ``mapInArrow`` functions of the audit's input kinds (:mod:`.audit.kinds`), :mod:`.fuzz` and
 :mod:`.campaign` take Arrow batches of work and give Arrow batches of rows, and the
 in-process engine feeds them those batches itself (no SparkSession, no JVM, no pyspark
 import).  What differs is only who calls the task and who writes and sums its rows.

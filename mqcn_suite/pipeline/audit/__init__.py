@@ -1,6 +1,7 @@
 """``audit``: judge every message of a corpus on Spark and account for every input row.
 
-Three kinds of input (:mod:`.plan`; a new kind registers itself there):
+Three kinds of input, each one module of :mod:`.kinds` that registers itself
+(:class:`~.kind.InputKind`; a new kind is one more such module):
 
 * a **Parquet corpus** (a directory of ``*.parquet`` files, or one file) in the format of
   :mod:`mqcn_suite.pipeline.corpus`.  The driver reads only the footers; each row group
@@ -42,34 +43,44 @@ input without any message is refused before Spark starts (:class:`NothingToJudge
 
 The modules, each doing one thing:
 
-* :mod:`.schema`  -- output directory names, Arrow schemas, row kinds, quarantine scopes
+* :mod:`.schema`  -- output directory names, Arrow schemas (the core columns, then each
+  kind's provenance columns), row kinds, the generic quarantine scopes
+* :mod:`.kind`    -- the :class:`InputKind` interface, :class:`Plan`, the registry
+* :mod:`.kinds`   -- the built-in kinds: ``raw``, ``parquet``, ``capture`` (one module each)
 * :mod:`.judging` -- :class:`Auditor`: one message in, one verdict row's values out
-* :mod:`.tasks`   -- the Spark tasks of each input kind and the Arrow rows they build
-* :mod:`.capture` -- the capture input kind: detection, planning, its task, its summary block
-* :mod:`.plan`    -- the input kinds, :func:`plan_input`, :func:`check_work`
-* :mod:`.job`     -- :func:`audit`: the Spark actions and the outputs
-* :mod:`.summary` -- the per-task tallies, ``summary.json`` and ``summary.html``
+* :mod:`.tasks`   -- :class:`RowBuilder`, what every kind's task builds its Arrow rows with
+* :mod:`.plan`    -- :func:`plan_input` (the first kind that claims the input plans it),
+  :func:`check_work`
+* :mod:`.job`     -- :func:`audit`: the Spark actions or the in-process run, the outputs
+* :mod:`.summary` -- the per-task tallies, ``summary.json`` (with the kind's block) and
+  ``summary.html``
+
+Imports go one way (no circle): schema <- kind <- summary <- tasks (with judging) <-
+kinds/*, and kind <- plan <- job; only this ``__init__`` imports the kinds.
 """
 
+# The built-in kinds register first: their provenance columns join the schemas before use.
+from mqcn_suite.pipeline.audit import kinds
 from mqcn_suite.pipeline.audit.job import AuditResult, audit, build_frame, check_out
 from mqcn_suite.pipeline.audit.judging import REASON_OF, Auditor
-from mqcn_suite.pipeline.audit.plan import (
+from mqcn_suite.pipeline.audit.kind import (
     INPUT_KINDS,
+    Account,
     InputKind,
-    NothingToJudge,
     Plan,
-    check_work,
-    plan_input,
+    Unit,
+    input_kind,
     register_input_kind,
 )
+from mqcn_suite.pipeline.audit.kinds.parquet import judge_parquet_units
+from mqcn_suite.pipeline.audit.kinds.raw import judge_raw_files
+from mqcn_suite.pipeline.audit.plan import NothingToJudge, check_work, plan_input
 from mqcn_suite.pipeline.audit.schema import (
-    CAPTURE_COLUMNS,
+    PROVENANCE_COLUMNS,
     QUARANTINE_COLUMNS,
     QUARANTINE_DIR,
     QUARANTINE_SCHEMA,
     ROW_SCHEMA,
-    SCOPE_CAPTURE_BYTES,
-    SCOPE_CAPTURE_PACKET,
     SCOPE_FILE,
     SCOPE_NO_FOOTER,
     SCOPE_ROW,
@@ -82,18 +93,16 @@ from mqcn_suite.pipeline.audit.schema import (
     quarantine_row,
 )
 from mqcn_suite.pipeline.audit.summary import Tally, balance_text, render_html, summarize
-from mqcn_suite.pipeline.audit.tasks import RowBuilder, judge_parquet_units, judge_raw_files
+from mqcn_suite.pipeline.audit.tasks import RowBuilder
 
 __all__ = [
-    "CAPTURE_COLUMNS",
     "INPUT_KINDS",
+    "PROVENANCE_COLUMNS",
     "QUARANTINE_COLUMNS",
     "QUARANTINE_DIR",
     "QUARANTINE_SCHEMA",
     "REASON_OF",
     "ROW_SCHEMA",
-    "SCOPE_CAPTURE_BYTES",
-    "SCOPE_CAPTURE_PACKET",
     "SCOPE_FILE",
     "SCOPE_NO_FOOTER",
     "SCOPE_ROW",
@@ -103,6 +112,7 @@ __all__ = [
     "VERDICTS_DIR",
     "VERDICT_COLUMNS",
     "VERDICT_SCHEMA",
+    "Account",
     "AuditResult",
     "Auditor",
     "InputKind",
@@ -110,13 +120,16 @@ __all__ = [
     "Plan",
     "RowBuilder",
     "Tally",
+    "Unit",
     "audit",
     "balance_text",
     "build_frame",
     "check_out",
     "check_work",
+    "input_kind",
     "judge_parquet_units",
     "judge_raw_files",
+    "kinds",
     "plan_input",
     "quarantine_row",
     "register_input_kind",

@@ -25,28 +25,23 @@ from typing import TYPE_CHECKING, Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
+import mqcn_suite.pipeline.audit.schema as schema
 from mqcn_model.errata import STRICT, Readings
-from mqcn_suite.pipeline.audit.plan import Plan, check_work, input_kind, plan_input
+from mqcn_suite.pipeline.audit.kind import Plan, input_kind
+from mqcn_suite.pipeline.audit.plan import check_work, plan_input
 from mqcn_suite.pipeline.audit.schema import (
-    QUARANTINE_COLUMNS,
     QUARANTINE_DIR,
-    QUARANTINE_SCHEMA,
     QUARANTINED,
-    ROW_COLUMNS,
-    ROW_SCHEMA,
     STAGING_DIR,
     SUMMARY_HTML,
     SUMMARY_JSON,
     TALLY,
     VERDICT,
-    VERDICT_COLUMNS,
-    VERDICT_SCHEMA,
     VERDICTS_DIR,
     spark_schema,
 )
 from mqcn_suite.pipeline.audit.summary import (
     Tally,
-    balance_text,
     render_html,
     summarize,
     summarize_local,
@@ -81,43 +76,54 @@ class AuditResult:
     rows_in_unreadable_row_groups: int = 0
     files_without_footer: int = 0
     bytes_without_footer: int = 0
-    other_messages: int = 0  # captures: UserMessages to other queues (not judged, counted)
+    # Found and counted, not judged (the kind's counted balance terms: a capture's
+    # UserMessages to other queues), and quarantine entries (where the kind counts them).
+    other_messages: int = 0
     quarantine_entries: int = 0
-    capture: dict[str, Any] | None = None  # summary.json's "capture" block (mode "capture")
+    block: dict[str, Any] | None = None  # summary.json's block of the input kind, if it has one
     engine: str = IN_PROCESS  # summary.json's "engine": "in-process" or "Spark <master>"
 
     @property
     def balanced(self) -> bool:
-        """Every message found is judged, counted or quarantined (and, for captures, every
-        stream byte is in a packet, a quarantine entry or lost)."""
+        """Every message found is judged, counted or quarantined, and the kind's own balance
+        holds (a capture's stream bytes: in a packet, a quarantine entry or lost)."""
         judged = self.conforming + self.non_conforming + self.other_messages + self.quarantined
-        return self.rows_in == judged and (
-            self.capture is None or bool(self.capture["bytes_balanced"])
-        )
+        own = self.summary.get("balance", {}).get("balanced", True)
+        return self.rows_in == judged and bool(own)
 
     @property
     def clean(self) -> bool:
         """Every input row read and conforming: nothing non-conforming, nothing set aside,
-        and (captures) no wire or envelope finding."""
+        and no finding beyond the verdicts (a capture's wire or envelope findings)."""
         return not (
             self.non_conforming
             or self.quarantined
             or self.files_without_footer
             or self.quarantine_entries
-            or (self.capture or {}).get("messages_with_findings", 0)
+            or self.summary.get("findings_by_requirement")
         )
 
     @property
+    def nothing_found(self) -> str | None:
+        """What an audit that judged nothing found, in words, by its kind's rule (None: it
+        judged or set aside something).  Inputs whose messages are known before the job
+        never get here empty: :func:`~.plan.check_work` refuses them."""
+        figures = {
+            "conforming": self.conforming,
+            "non_conforming": self.non_conforming,
+            "quarantine_entries": self.quarantine_entries,
+            "other_messages": self.other_messages,
+        }
+        return input_kind(self.mode).nothing_judged(figures, self.block)
+
+    @property
     def nothing_judged(self) -> bool:
-        """A capture audit that judged no message and set nothing aside: the captures held
-        no change notification.  (Other inputs without messages are refused before the job:
-        :func:`~.plan.check_work`.)"""
-        return self.mode == "capture" and not (
-            self.conforming or self.non_conforming or self.quarantine_entries
-        )
+        """The job judged no message and set nothing aside (:attr:`nothing_found`)."""
+        return self.nothing_found is not None
 
     def balance_line(self) -> str:
-        return balance_text(self.summary["balance"], self.capture)
+        """The balance as one line, in the words of the input kind (:attr:`mode`)."""
+        return input_kind(self.mode).balance_text(self.summary["balance"], self.block)
 
 
 def check_out(out: str | Path | Location) -> None:
@@ -143,7 +149,7 @@ def planned_rows(plan: Plan) -> pa.RecordBatch | None:
     for entry in plan.quarantined:
         tally.add_quarantine(entry["scope"], entry["reason"], entry["rows"], entry["bytes"])
     rows = [{"status": QUARANTINED, **entry} for entry in plan.quarantined]
-    quarantined = pa.RecordBatch.from_pylist(rows, schema=ROW_SCHEMA)
+    quarantined = pa.RecordBatch.from_pylist(rows, schema=schema.ROW_SCHEMA)
     table = pa.Table.from_batches([quarantined, tally.batch()])
     return table.combine_chunks().to_batches()[0]
 
@@ -154,14 +160,14 @@ def build_frame(spark: SparkSession, plan: Plan, readings: Readings) -> DataFram
     The kind's tasks give the verdicts; what the driver set aside while planning joins them
     as literal rows, with its tally.
     """
-    row_schema = spark_schema(ROW_SCHEMA)
+    row_schema = spark_schema(schema.ROW_SCHEMA)
     frames = []
     judged = input_kind(plan.mode).frame(spark, plan, readings)
     if judged is not None:
         frames.append(judged)
     planned = planned_rows(plan)
     if planned is not None:
-        rows = [tuple(r[n] for n in ROW_COLUMNS) for r in planned.to_pylist()]
+        rows = [tuple(r[n] for n in schema.ROW_COLUMNS) for r in planned.to_pylist()]
         frames.append(spark.createDataFrame(rows, row_schema))
     if not frames:
         return spark.createDataFrame([], row_schema)
@@ -221,7 +227,7 @@ def audit(
         bytes_without_footer=balance["bytes_without_footer"],
         other_messages=balance.get("other_messages", 0),
         quarantine_entries=balance.get("quarantine_entries", 0),
-        capture=summary.get("capture"),
+        block=summary.get(plan.mode),
         engine=engine,
     )
     (out / SUMMARY_JSON).write_text(json.dumps(summary, indent=2) + "\n", "utf-8")
@@ -249,12 +255,10 @@ def _run_on_spark(
             build_frame(spark, plan, readings).write.parquet(str(staging))
         rows = spark.read.parquet(str(staging))
         with step("writing verdicts"):
-            rows.filter(F.col("status") == VERDICT).select(*VERDICT_COLUMNS).write.parquet(
-                str(out / VERDICTS_DIR)
-            )
-            rows.filter(F.col("status") == QUARANTINED).select(*QUARANTINE_COLUMNS).write.parquet(
-                str(out / QUARANTINE_DIR)
-            )
+            verdicts = rows.filter(F.col("status") == VERDICT)
+            verdicts.select(*schema.VERDICT_COLUMNS).write.parquet(str(out / VERDICTS_DIR))
+            aside = rows.filter(F.col("status") == QUARANTINED)
+            aside.select(*schema.QUARANTINE_COLUMNS).write.parquet(str(out / QUARANTINE_DIR))
         with step("summary"):
             return summarize(rows, plan, input_path, readings)
     finally:
@@ -291,24 +295,19 @@ def _run_in_process(
     quarantine: list[dict[str, Any]] = []
     with (
         step("judging in process"),
-        pq.ParquetWriter(folders[VERDICT] / LOCAL_PART, VERDICT_SCHEMA) as verdicts,
-        pq.ParquetWriter(folders[QUARANTINED] / LOCAL_PART, QUARANTINE_SCHEMA) as aside,
+        pq.ParquetWriter(folders[VERDICT] / LOCAL_PART, schema.VERDICT_SCHEMA) as verdicts,
+        pq.ParquetWriter(folders[QUARANTINED] / LOCAL_PART, schema.QUARANTINE_SCHEMA) as aside,
     ):
         for batch in _local_rows(plan, readings):
             status = batch.column("status")
             judged = batch.filter(pc.equal(status, VERDICT))
             if judged.num_rows:
-                verdicts.write_batch(judged.select(list(VERDICT_COLUMNS)))
+                verdicts.write_batch(judged.select(list(schema.VERDICT_COLUMNS)))
             held = batch.filter(pc.equal(status, QUARANTINED))
             if held.num_rows:
-                rows = held.select(list(QUARANTINE_COLUMNS))
+                rows = held.select(list(schema.QUARANTINE_COLUMNS))
                 aside.write_batch(rows)
-                micros = rows.set_column(
-                    rows.schema.get_field_index("capture_time"),
-                    "capture_time",
-                    pc.cast(rows.column("capture_time"), pa.int64()),
-                )
-                quarantine.extend(micros.to_pylist())
+                quarantine.extend(_micros(rows).to_pylist())
             counted = batch.filter(pc.equal(status, TALLY))
             if counted.num_rows:
                 tallies.append(counted)
@@ -316,3 +315,12 @@ def _run_in_process(
         (folder / SUCCESS).write_bytes(b"")
     with step("summary"):
         return summarize_local(tallies, quarantine, plan, input_path, readings)
+
+
+def _micros(rows: pa.RecordBatch) -> pa.RecordBatch:
+    """``rows`` with every timestamp column as microseconds since the epoch (what the
+    summary reads, as Spark's ``unix_micros`` gives it)."""
+    for index, field in enumerate(rows.schema):
+        if pa.types.is_timestamp(field.type):
+            rows = rows.set_column(index, field.name, pc.cast(rows.column(index), pa.int64()))
+    return rows

@@ -18,6 +18,7 @@ import uuid
 from collections.abc import Sequence
 from typing import Any
 
+import mqcn_suite.pipeline.audit.schema as schema
 from mqcn_model.catalog import req
 from mqcn_model.constants import AuthLevel, Command, Event, PropId, SenderIdType
 from mqcn_model.directory import InMemoryDirectory
@@ -26,7 +27,6 @@ from mqcn_model.errata import STRICT, Readings
 from mqcn_model.errors import Violation
 from mqcn_model.judge import judge
 from mqcn_model.server import Decoded, NotificationServer, ProcessingRecord, QueueManager
-from mqcn_suite.pipeline.audit.schema import CAPTURE_COLUMNS, VERDICT_COLUMNS
 
 # --- server-side reasons ----------------------------------------------------------------------
 
@@ -56,7 +56,6 @@ _NO_MESSAGE_ID = MessageId(uuid.UUID(int=0), 0)  # a message without a usable PR
 # List columns are given as tuples: a row of immutable values is one the garbage collector
 # stops tracking, and a task holds thousands of rows until it builds their Arrow batch.
 _NONE: tuple[str, ...] = ()
-_NO_CAPTURE: tuple[None, ...] = (None,) * len(CAPTURE_COLUMNS)  # not from a capture
 _CACHE_LIMIT = 4096  # distinct senders / envelope names remembered per Auditor
 _Q_INSTANCE = int(PropId.PROPID_Q_INSTANCE)
 
@@ -115,6 +114,7 @@ class Auditor:
         self.server.initialize()
         self._senders: dict[bytes, _Sender] = {}
         self._envelopes: dict[tuple[str | None, str | None], tuple[Any, Any, str | None]] = {}
+        self._nowhere: tuple[None, ...] = (None,) * len(schema.PROVENANCE_COLUMNS)
 
     def server_view(self, envelope: Envelope, decoded: Decoded | None = None) -> ServerView:
         """(outcome, reason, requirement, detail) of delivering ``envelope`` to the server.
@@ -143,17 +143,18 @@ class Auditor:
         message_id: bytes | None = None,
         sender_type: str | None = "QueueManagerIdentifier",
         auth_level: str | None = "Sig20",
-        capture: tuple[Any, ...] = _NO_CAPTURE,
+        where: tuple[Any, ...] | None = None,
         findings: Sequence[Violation] = (),
     ) -> tuple[Any, ...]:
         """The verdict row of one message: its values in the order of :data:`VERDICT_COLUMNS`.
 
         ``sender_type`` and ``auth_level`` are the envelope's enum names as the corpus holds
         them (``None`` for ``None_``); a name that is not one is no verdict on the body, but
-        the server view is then ``unknown`` for reason ``envelope``.  ``capture``: the values
-        of the capture columns (file, frames, stream, capture time) of a message read from a
-        capture; null for the other inputs.  ``findings``: the wire and envelope findings of
-        a captured message (:func:`mqcn_model.wire.judgement.judge_user_message`).
+        the server view is then ``unknown`` for reason ``envelope``.  ``where``: the values of
+        the provenance columns (:data:`~.schema.PROVENANCE_COLUMNS`) where the input kind
+        says where the message was (a capture: file, frames, stream, time); None: all null.
+        ``findings``: the findings outside the body's verdict, such as the wire and envelope
+        findings of a captured message (:func:`mqcn_model.wire.judgement.judge_user_message`).
         """
         verdict = judge(body, self.readings)
         violations = verdict.violations
@@ -221,12 +222,12 @@ class Auditor:
             *view,
             tuple(dict.fromkeys([f.requirement for f in findings])) if findings else _NONE,
             tuple([str(f) for f in findings]) if findings else _NONE,
-            *capture,
+            *(self._nowhere if where is None else where),
         )
 
     def row(self, source: str, body: bytes, *envelope: Any) -> dict[str, Any]:
         """:meth:`values` as a dict by column name (for tests and a quick look)."""
-        return dict(zip(VERDICT_COLUMNS, self.values(source, body, *envelope), strict=True))
+        return dict(zip(schema.VERDICT_COLUMNS, self.values(source, body, *envelope), strict=True))
 
     def _sender(self, prefix: bytes) -> _Sender:
         """The sending computer's GUID of a message id's first 16 bytes."""

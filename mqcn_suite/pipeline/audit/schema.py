@@ -6,7 +6,7 @@ Everything here is data: the other modules of the package build rows in these sc
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 
@@ -16,84 +16,139 @@ SUMMARY_JSON = "summary.json"
 SUMMARY_HTML = "summary.html"
 STAGING_DIR = "_rows"  # removed when the audit ends
 
-VERDICT_SCHEMA = pa.schema(
-    [
-        ("source", pa.string()),  # "file.parquet#row" or the raw file's path
-        ("message_id", pa.binary()),
-        ("sender", pa.string()),  # the sending computer: GUID of message_id's first 16 bytes
-        ("version", pa.int32()),  # the Version byte (null: empty body)
-        ("size", pa.int64()),
-        ("conforming", pa.bool_()),
-        ("violations", pa.list_(pa.string())),  # requirement IDs, in order of first appearance
-        ("first_offset", pa.int64()),
-        ("first_message", pa.string()),
-        ("commands", pa.list_(pa.string())),  # Version 0x01: each update's Command
-        ("event", pa.string()),  # Version 0x02: the Event
-        ("object_guids", pa.list_(pa.string())),
-        ("updates", pa.int32()),  # Version 0x01: number of updates decoded
-        ("domain_controller", pa.string()),
-        ("server_outcome", pa.string()),  # processed / disregarded
-        ("server_reason", pa.string()),  # authentication / object type / malformed / version
-        ("server_requirement", pa.string()),
-        ("server_detail", pa.string()),
-        # Captures: the wire value rules the packet breaks, then the 3.3.5.3 sender rules its
-        # envelope breaks (requirement IDs; ``conforming`` is the body's verdict), and each
-        # as "ID at byte N: sentence".  Empty for the other input kinds.
-        ("findings", pa.list_(pa.string())),
-        ("finding_messages", pa.list_(pa.string())),
-        # Where a message of a capture was (mode "capture"; null for the other input kinds):
-        ("capture", pa.string()),  # the capture file
-        ("frames", pa.list_(pa.int64())),  # its frame numbers, 1-based as Wireshark numbers them
-        ("stream", pa.string()),  # the TCP direction, "src-ip:port -> dst-ip:port"
-        ("capture_time", pa.timestamp("us", tz="UTC")),  # capture time of its last frame
-    ]
+# The verdict columns every input kind fills: what the judge and the reference server say.
+CORE_VERDICT_FIELDS: tuple[pa.Field, ...] = (
+    pa.field("source", pa.string()),  # "file.parquet#row", the raw file's path, ...
+    pa.field("message_id", pa.binary()),
+    pa.field("sender", pa.string()),  # the sending computer: GUID of message_id's first 16 bytes
+    pa.field("version", pa.int32()),  # the Version byte (null: empty body)
+    pa.field("size", pa.int64()),
+    pa.field("conforming", pa.bool_()),
+    pa.field("violations", pa.list_(pa.string())),  # requirement IDs, by first appearance
+    pa.field("first_offset", pa.int64()),
+    pa.field("first_message", pa.string()),
+    pa.field("commands", pa.list_(pa.string())),  # Version 0x01: each update's Command
+    pa.field("event", pa.string()),  # Version 0x02: the Event
+    pa.field("object_guids", pa.list_(pa.string())),
+    pa.field("updates", pa.int32()),  # Version 0x01: number of updates decoded
+    pa.field("domain_controller", pa.string()),
+    pa.field("server_outcome", pa.string()),  # processed / disregarded
+    pa.field("server_reason", pa.string()),  # authentication / object type / malformed / version
+    pa.field("server_requirement", pa.string()),
+    pa.field("server_detail", pa.string()),
+    # The findings outside the body's verdict (``conforming`` is the body's): requirement IDs,
+    # and each as "ID at byte N: sentence".  Empty where the input carries no packet.
+    pa.field("findings", pa.list_(pa.string())),
+    pa.field("finding_messages", pa.list_(pa.string())),
 )
-# The verdict and quarantine columns that say where in a capture a row comes from.
-CAPTURE_COLUMNS: tuple[str, ...] = ("capture", "frames", "stream", "capture_time")
-# What one quarantine entry stands for (the ``scope`` column).
+# What one quarantine entry stands for (the ``scope`` column); a kind may add its own.
 SCOPE_ROW = "row"  # one row that was read but cannot be judged (a null body, ...)
 SCOPE_ROW_GROUP = "row group"  # a row group whose data cannot be read: rows from the footer
 SCOPE_NO_FOOTER = "file without footer"  # a Parquet file whose footer cannot be read
 SCOPE_FILE = "file"  # a raw body that cannot be read, or a stray file in a Parquet corpus
-SCOPE_CAPTURE_PACKET = "capture packet"  # a UserMessage framed in a capture, not judged: 1 row
-SCOPE_CAPTURE_BYTES = "capture bytes"  # capture bytes that are no packet, or lost: rows unknown
-QUARANTINE_SCHEMA = pa.schema(
-    [
-        ("source", pa.string()),  # the file, "file#rowgroup=N", or "file#row"
-        ("message_id", pa.binary()),
-        ("scope", pa.string()),  # SCOPE_*
-        ("rows", pa.int64()),  # input rows this entry stands for; null: unknown (no footer)
-        ("bytes", pa.int64()),  # the file's size without a readable footer; capture bytes
-        ("reason", pa.string()),
-        ("detail", pa.string()),  # capture entries: what the reason means here, in a sentence
-        *(VERDICT_SCHEMA.field(name) for name in CAPTURE_COLUMNS),
-    ]
+CORE_QUARANTINE_FIELDS: tuple[pa.Field, ...] = (
+    pa.field("source", pa.string()),  # the file, "file#rowgroup=N", or "file#row"
+    pa.field("message_id", pa.binary()),
+    pa.field("scope", pa.string()),  # SCOPE_*
+    pa.field("rows", pa.int64()),  # input rows this entry stands for; null: unknown (no footer)
+    pa.field("bytes", pa.int64()),  # the size of input whose rows are unknown
+    pa.field("reason", pa.string()),
+    pa.field("detail", pa.string()),  # what the reason means here, in a sentence
 )
-VERDICT_COLUMNS: tuple[str, ...] = tuple(VERDICT_SCHEMA.names)
-QUARANTINE_COLUMNS: tuple[str, ...] = tuple(QUARANTINE_SCHEMA.names)
 
 # The three kinds of row the Spark job emits (the ``status`` column).
-VERDICT = "verdict"  # one judged message: the VERDICT_SCHEMA columns
-QUARANTINED = "quarantined"  # input set aside: the QUARANTINE_SCHEMA columns
+VERDICT = "verdict"  # one judged message: the verdict columns
+QUARANTINED = "quarantined"  # input set aside: the quarantine columns
 TALLY = "tally"  # one partial count of the summary (see .summary.Tally): never an output row
 # The columns only tally rows fill: which count (``tally``), the requirement it is about, and
 # the counts.  Their other keys reuse the verdict and quarantine columns (sender, version,
 # server_*, scope, reason) and sums of ``rows`` and ``bytes``.
-TALLY_FIELDS = [
+TALLY_FIELDS = (
     pa.field("tally", pa.string()),
     pa.field("requirement", pa.string()),
     pa.field("n", pa.int64()),  # messages, or quarantine entries
     pa.field("bad", pa.int64()),  # of them, non-conforming
-    pa.field("counter", pa.string()),  # the name of a capture count (.capture)
-]
-# What the Spark job emits: the three kinds of row in one schema, told apart by ``status``.
-ROW_SCHEMA = pa.schema(
-    [pa.field("status", pa.string())]
-    + [VERDICT_SCHEMA.field(n) for n in VERDICT_COLUMNS]
-    + [QUARANTINE_SCHEMA.field(n) for n in ("scope", "rows", "bytes", "reason", "detail")]
-    + TALLY_FIELDS
+    pa.field("counter", pa.string()),  # the name of one of the input kind's own counts
 )
-ROW_COLUMNS: tuple[str, ...] = tuple(ROW_SCHEMA.names)
+
+# --- the provenance columns of the input kinds -----------------------------------------------
+#
+# An input kind may say where each of its rows was with columns of its own (a capture: the
+# capture file, its frames, stream and time).  They end both the verdict and the quarantine
+# schema, for every kind (null where a row is from another kind), so the output format is one.
+# A kind declares them when it registers (.kind.register_input_kind); the schemas are built
+# the first time one is asked for, and then no more columns can join.
+
+_PROVENANCE: list[pa.Field] = []
+_BUILT: dict[str, Any] = {}
+
+
+def add_provenance_columns(fields: tuple[pa.Field, ...]) -> None:
+    """Append an input kind's provenance ``fields`` to the verdict and quarantine schemas."""
+    if not fields:
+        return
+    if _BUILT:
+        raise RuntimeError(
+            "provenance columns must be declared before the audit's schemas are first used: "
+            f"{', '.join(f.name for f in fields)} came too late"
+        )
+    taken = {f.name for f in (*CORE_VERDICT_FIELDS, *CORE_QUARANTINE_FIELDS, *_PROVENANCE)}
+    clash = [f.name for f in fields if f.name in taken]
+    if clash:
+        raise ValueError(f"provenance column(s) {', '.join(clash)} already exist")
+    _PROVENANCE.extend(fields)
+
+
+def _build() -> dict[str, Any]:
+    verdict = pa.schema([*CORE_VERDICT_FIELDS, *_PROVENANCE])
+    quarantine = pa.schema([*CORE_QUARANTINE_FIELDS, *_PROVENANCE])
+    row = pa.schema(
+        [pa.field("status", pa.string())]
+        + list(verdict)
+        + [quarantine.field(n) for n in ("scope", "rows", "bytes", "reason", "detail")]
+        + list(TALLY_FIELDS)
+    )
+    return {
+        "VERDICT_SCHEMA": verdict,
+        "QUARANTINE_SCHEMA": quarantine,
+        "ROW_SCHEMA": row,
+        "VERDICT_COLUMNS": tuple(verdict.names),
+        "QUARANTINE_COLUMNS": tuple(quarantine.names),
+        "ROW_COLUMNS": tuple(row.names),
+        "PROVENANCE_COLUMNS": tuple(f.name for f in _PROVENANCE),
+    }
+
+
+if TYPE_CHECKING:  # built on first use by __getattr__ below
+    VERDICT_SCHEMA: pa.Schema
+    QUARANTINE_SCHEMA: pa.Schema
+    ROW_SCHEMA: pa.Schema  # what the Spark job emits: the three kinds of row, by ``status``
+    VERDICT_COLUMNS: tuple[str, ...]
+    QUARANTINE_COLUMNS: tuple[str, ...]
+    ROW_COLUMNS: tuple[str, ...]
+    PROVENANCE_COLUMNS: tuple[str, ...]  # every kind's provenance columns, in order
+
+
+def __getattr__(name: str) -> Any:
+    """The schemas and their column names, built once every built-in kind has registered."""
+    if name in _LAZY:
+        if not _BUILT:
+            _BUILT.update(_build())
+        return _BUILT[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+_LAZY = frozenset(
+    (
+        "VERDICT_SCHEMA",
+        "QUARANTINE_SCHEMA",
+        "ROW_SCHEMA",
+        "VERDICT_COLUMNS",
+        "QUARANTINE_COLUMNS",
+        "ROW_COLUMNS",
+        "PROVENANCE_COLUMNS",
+    )
+)
 
 
 def quarantine_row(
@@ -111,9 +166,9 @@ def quarantine_row(
 
     ``rows`` is None for input whose rows nobody can count -- a file without a readable
     footer, capture bytes that are no packet: ``size`` (its bytes) then says how much input
-    it is.  ``where``: the :data:`CAPTURE_COLUMNS` of an entry from a capture.
+    it is.  ``where``: the values of the kind's provenance columns (the others stay null).
     """
-    entry = {
+    entry: dict[str, Any] = {
         "source": source,
         "message_id": message_id,
         "scope": scope,
@@ -121,10 +176,7 @@ def quarantine_row(
         "bytes": size,
         "reason": reason,
         "detail": detail,
-        "capture": None,
-        "frames": None,
-        "stream": None,
-        "capture_time": None,
+        **dict.fromkeys(__getattr__("PROVENANCE_COLUMNS")),
     }
     if where:
         entry.update(where)

@@ -23,21 +23,15 @@ from typing import TYPE_CHECKING, Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
+import mqcn_suite.pipeline.audit.schema as schema
 from mqcn_model.catalog import CATALOG, WIRE_CATALOG
 from mqcn_model.catalog import requirement as catalog_entry
 from mqcn_model.errata import LENIENT, STRICT, Readings
-from mqcn_suite.pipeline.audit.schema import (
-    QUARANTINE_COLUMNS,
-    ROW_SCHEMA,
-    SCOPE_NO_FOOTER,
-    SCOPE_ROW_GROUP,
-    TALLY,
-)
+from mqcn_suite.pipeline.audit.kind import Account, InputKind, Plan, input_kind
+from mqcn_suite.pipeline.audit.schema import SCOPE_NO_FOOTER, SCOPE_ROW_GROUP, TALLY
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame
-
-    from mqcn_suite.pipeline.audit.plan import Plan
 
 TOP_SENDERS = 50
 TOP_REASONS = 50
@@ -51,7 +45,7 @@ T_VERSION = "version"  # version
 T_SERVER = "server"  # server_outcome, server_reason, server_requirement
 T_SCOPE = "scope"  # scope
 T_REASON = "reason"  # reason
-T_CAPTURE = "capture"  # counter: what captures held (.capture), e.g. "frames", "packets:SessionAck"
+T_COUNTER = "counter"  # counter: one of the input kind's own counts, e.g. a capture's "frames"
 _KEYS = {
     T_VERDICTS: ("conforming",),
     T_REQUIREMENT: ("requirement",),
@@ -61,7 +55,7 @@ _KEYS = {
     T_SERVER: ("server_outcome", "server_reason", "server_requirement"),
     T_SCOPE: ("scope",),
     T_REASON: ("reason",),
-    T_CAPTURE: ("counter",),
+    T_COUNTER: ("counter",),
 }
 _KEY_COLUMNS = tuple(dict.fromkeys(c for keys in _KEYS.values() for c in keys))
 _COUNT_COLUMNS = ("n", "bad", "rows", "bytes")
@@ -89,10 +83,12 @@ class Tally:
         self.server: dict[tuple[Any, ...], int] = {}
         self.scopes: dict[str, list[Any]] = {}  # [entries, rows, bytes]
         self.reasons: dict[str, list[Any]] = {}
-        self.counters: dict[str, int] = {}  # capture counts by name (.capture)
+        # The input kind's own counts by name (a capture's frames, bytes, packets by kind...):
+        # summed over every task and handed to the kind (InputKind.account).
+        self.counters: dict[str, int] = {}
 
     def count(self, counter: str, n: int = 1) -> None:
-        """Add ``n`` to the capture count ``counter`` (frames, bytes, packets by kind...)."""
+        """Add ``n`` to the input kind's count named ``counter``."""
         self.counters[counter] = self.counters.get(counter, 0) + n
 
     def add_verdicts(self, batch: pa.RecordBatch) -> None:
@@ -154,10 +150,10 @@ class Tally:
             for key, (n, rows_, size) in counts.items():
                 rows.append({"tally": tally, tally: key, "n": n, "rows": rows_, "bytes": size})
         for counter, n in self.counters.items():
-            rows.append({"tally": T_CAPTURE, "counter": counter, "n": n})
+            rows.append({"tally": T_COUNTER, "counter": counter, "n": n})
         for row in rows:
             row["status"] = TALLY
-        return pa.RecordBatch.from_pylist(rows, schema=ROW_SCHEMA)
+        return pa.RecordBatch.from_pylist(rows, schema=schema.ROW_SCHEMA)
 
 
 def summarize(
@@ -199,9 +195,10 @@ def summarize(
     for row in found:
         groups[row["tally"]].append(row)
         distinct[row["tally"]] = row["keys"]
-    # capture_time as microseconds: Spark would hand a zone-less local datetime to Python
+    # timestamps as microseconds: Spark would hand a zone-less local datetime to Python
     columns = [
-        F.unix_micros(c).alias(c) if c == "capture_time" else F.col(c) for c in QUARANTINE_COLUMNS
+        F.unix_micros(f.name).alias(f.name) if pa.types.is_timestamp(f.type) else F.col(f.name)
+        for f in schema.QUARANTINE_SCHEMA
     ]
     quarantine = frame.filter(F.col("status") == "quarantined").select(*columns)
     entries = quarantine.orderBy("source").limit(TOP_REASONS).collect()
@@ -228,7 +225,7 @@ def summarize_local(
     readings: Readings,
 ) -> dict[str, Any]:
     """:func:`summarize` in this process: ``tallies`` (the tasks' tally batches) merged per
-    key, ``quarantine`` the quarantine rows (:data:`QUARANTINE_COLUMNS`, ``capture_time`` in
+    key, ``quarantine`` the quarantine rows (:data:`QUARANTINE_COLUMNS`, timestamps in
     microseconds)."""
     merged: dict[tuple[Any, ...], dict[str, Any]] = {}
     for batch in tallies:
@@ -286,150 +283,191 @@ def document(
     readings: Readings,
 ) -> dict[str, Any]:
     """``summary.json`` from the merged tallies (rows by tally name) and the first entries."""
+    kind = input_kind(plan.mode)
+    balance, account = _balance(groups, plan, kind)
+    return {
+        "input": str(input_path),
+        "mode": plan.mode,
+        "readings": _readings_name(readings),
+        "generated": datetime.now(UTC).isoformat(timespec="seconds"),
+        "balance": balance,
+        "by_requirement": _by_requirement(groups[T_REQUIREMENT]),
+        "findings_by_requirement": _by_finding(groups[T_FINDING]),
+        "by_sender": _by_sender(groups[T_SENDER]),
+        "distinct_senders": distinct.get(T_SENDER, 0),
+        "by_version": _by_version(groups[T_VERSION]),
+        "by_server_outcome": _by_server(groups[T_SERVER]),
+        "quarantine": {
+            "by_reason": _quarantine_reasons(groups[T_REASON]),
+            "entries": _quarantine_entries(entries),
+        },
+        **({plan.mode: account.block} if account is not None else {}),
+    }
+
+
+def _balance(
+    groups: dict[str, list[Any]], plan: Plan, kind: InputKind
+) -> tuple[dict[str, Any], Account | None]:
+    """summary.json's ``balance``: rows in = conforming + non-conforming + quarantined (+ the
+    kind's counted terms), with what the kind adds from its tasks' counts (:class:`Account`)."""
     totals = {r["conforming"]: r["n"] for r in groups[T_VERDICTS]}
     conforming, non_conforming = totals.get(True, 0), totals.get(False, 0)
     by_scope = {r["scope"]: r for r in groups[T_SCOPE]}
-    quarantined_rows = sum(int(r["rows"] or 0) for r in by_scope.values())
+    quarantined = sum(int(r["rows"] or 0) for r in by_scope.values())
     no_footer = by_scope.get(SCOPE_NO_FOOTER)
     row_groups = by_scope.get(SCOPE_ROW_GROUP)
-    by_requirement = [
-        {
-            "requirement": r["requirement"],
-            "messages": r["n"],
-            "section": CATALOG[r["requirement"]].section if r["requirement"] in CATALOG else None,
-            "keyword": CATALOG[r["requirement"]].keyword if r["requirement"] in CATALOG else None,
-            "statement": CATALOG[r["requirement"]].statement
-            if r["requirement"] in CATALOG
-            else None,
-        }
-        for r in sorted(groups[T_REQUIREMENT], key=lambda r: (-r["n"], r["requirement"]))
-    ]
-    by_finding = [
-        {
-            "requirement": r["requirement"],
-            "kind": "envelope" if r["requirement"] in CATALOG else "wire",
-            "rule": WIRE_CATALOG[r["requirement"]].rule
-            if r["requirement"] in WIRE_CATALOG
-            else None,
-            "messages": r["n"],
-            "section": catalog_entry(r["requirement"]).section,
-            "keyword": catalog_entry(r["requirement"]).keyword,
-            "statement": catalog_entry(r["requirement"]).statement,
-        }
-        for r in sorted(groups[T_FINDING], key=lambda r: (-r["n"], r["requirement"]))
-    ]
-    by_sender = [
+    counters = {r["counter"]: int(r["n"]) for r in groups[T_COUNTER]}
+    entries = sum(int(r["n"]) for r in by_scope.values())
+    account = kind.account(counters, entries)  # what only the tasks know, such as the rows in
+    rows_in = plan.rows_expected
+    if account is not None and account.rows_in is not None:
+        rows_in = account.rows_in
+    balance: dict[str, Any] = {
+        "rows_in": rows_in,
+        "conforming": conforming,
+        "non_conforming": non_conforming,
+        "quarantined": quarantined,
+        "rows_in_unreadable_row_groups": int(row_groups["rows"] or 0) if row_groups else 0,
+        "files_without_footer": int(no_footer["n"]) if no_footer else 0,
+        "bytes_without_footer": int(no_footer["bytes"] or 0) if no_footer else 0,
+    }
+    counted = 0
+    if account is not None:
+        balance.update(account.counted)
+        balance.update(account.figures)
+        counted = sum(account.counted.values())
+    balance["balanced"] = rows_in == conforming + non_conforming + counted + quarantined and (
+        account is None or account.balanced
+    )
+    return balance, account
+
+
+def _readings_name(readings: Readings) -> str:
+    if readings == STRICT:
+        return "strict"
+    return "lenient" if readings == LENIENT else "custom"
+
+
+def _by_requirement(rows: list[Any]) -> list[dict[str, Any]]:
+    """The content requirements broken, most messages first, with their catalog text."""
+    listed = []
+    for r in sorted(rows, key=lambda r: (-r["n"], r["requirement"])):
+        entry = CATALOG.get(r["requirement"])
+        listed.append(
+            {
+                "requirement": r["requirement"],
+                "messages": r["n"],
+                "section": entry.section if entry is not None else None,
+                "keyword": entry.keyword if entry is not None else None,
+                "statement": entry.statement if entry is not None else None,
+            }
+        )
+    return listed
+
+
+def _by_finding(rows: list[Any]) -> list[dict[str, Any]]:
+    """The wire and envelope findings, most messages first, with their catalog text."""
+    listed = []
+    for r in sorted(rows, key=lambda r: (-r["n"], r["requirement"])):
+        requirement = r["requirement"]
+        entry = catalog_entry(requirement)
+        wire = WIRE_CATALOG.get(requirement)
+        listed.append(
+            {
+                "requirement": requirement,
+                "kind": "envelope" if requirement in CATALOG else "wire",
+                "rule": wire.rule if wire is not None else None,
+                "messages": r["n"],
+                "section": entry.section,
+                "keyword": entry.keyword,
+                "statement": entry.statement,
+            }
+        )
+    return listed
+
+
+def _by_sender(rows: list[Any]) -> list[dict[str, Any]]:
+    return [
         {"sender": r["sender"], "messages": r["n"], "non_conforming": r["bad"]}
-        for r in sorted(groups[T_SENDER], key=lambda r: (-r["n"], _nulls_first(r["sender"])))
+        for r in sorted(rows, key=lambda r: (-r["n"], _nulls_first(r["sender"])))
     ]
-    by_version = [
+
+
+def _version_label(version: int | None) -> str:
+    """``0x01 (directory service)``, ``0x02 (queue manager)``, ``empty``, ``0x07 (undefined)``.
+
+    >>> _version_label(None), _version_label(7)
+    ('empty', '0x07 (undefined)')
+    """
+    known = {1: "0x01 (directory service)", 2: "0x02 (queue manager)"}.get(version or 0)
+    if known is not None:
+        return known
+    return "empty" if version is None else f"0x{version:02x} (undefined)"
+
+
+def _by_version(rows: list[Any]) -> list[dict[str, Any]]:
+    return [
         {
             "version": r["version"],
-            "label": {1: "0x01 (directory service)", 2: "0x02 (queue manager)"}.get(
-                r["version"],
-                "empty" if r["version"] is None else f"0x{r['version']:02x} (undefined)",
-            ),
+            "label": _version_label(r["version"]),
             "messages": r["n"],
             "non_conforming": r["bad"],
         }
-        for r in sorted(groups[T_VERSION], key=lambda r: _nulls_first(r["version"]))
+        for r in sorted(rows, key=lambda r: _nulls_first(r["version"]))
     ]
-    server_keys = ("server_outcome", "server_reason", "server_requirement")
-    by_server = [
+
+
+def _by_server(rows: list[Any]) -> list[dict[str, Any]]:
+    return [
         {
             "outcome": r["server_outcome"],
             "reason": r["server_reason"],
             "requirement": r["server_requirement"],
             "messages": r["n"],
         }
-        for r in sorted(
-            groups[T_SERVER],
-            key=lambda r: (-r["n"], *(_nulls_first(r[k]) for k in server_keys)),
-        )
+        for r in sorted(rows, key=lambda r: (-r["n"], *(_nulls_first(r[k]) for k in _SERVER_KEYS)))
     ]
-    quarantine_reasons = [
+
+
+def _quarantine_reasons(rows: list[Any]) -> list[dict[str, Any]]:
+    return [
         {"reason": r["reason"], "entries": r["n"], "rows": r["rows"], "bytes": r["bytes"]}
         for r in sorted(
-            groups[T_REASON],
+            rows,
             key=lambda r: (_nulls_last_desc(r["rows"]), _nulls_last_desc(r["bytes"]), r["reason"]),
         )
     ]
-    quarantine_sources = [
-        {
-            "source": r["source"],
-            "scope": r["scope"],
-            "rows": r["rows"],
-            "bytes": r["bytes"],
-            "reason": r["reason"],
-            "detail": r["detail"],
-            "capture": r["capture"],
-            "stream": r["stream"],
-            "frames": list(r["frames"]) if r["frames"] is not None else None,
-            "capture_time": _iso(r["capture_time"]),
-        }
-        for r in entries
-    ]
-    rows_in, other, capture = plan.rows_expected, 0, None
-    if plan.mode == "capture":  # what was found is known only now, from the tasks' counts
-        from mqcn_suite.pipeline.audit.capture import capture_summary
-
-        capture = capture_summary({r["counter"]: int(r["n"]) for r in groups[T_CAPTURE]})
-        rows_in, other = capture["user_messages"], capture["other_messages"]
-    balance = {
-        "rows_in": rows_in,
-        "conforming": conforming,
-        "non_conforming": non_conforming,
-        "quarantined": quarantined_rows,
-        "rows_in_unreadable_row_groups": int(row_groups["rows"] or 0) if row_groups else 0,
-        "files_without_footer": int(no_footer["n"]) if no_footer else 0,
-        "bytes_without_footer": int(no_footer["bytes"] or 0) if no_footer else 0,
-    }
-    extra: dict[str, Any] = {}
-    if capture is not None:  # UserMessages to other queues; entries whose rows are unknown
-        balance["other_messages"] = other
-        balance["quarantine_entries"] = sum(int(r["n"]) for r in by_scope.values())
-        extra["capture"] = capture
-    balance["balanced"] = rows_in == conforming + non_conforming + other + quarantined_rows and (
-        capture is None or capture["bytes_balanced"]
-    )
-    return {
-        "input": str(input_path),
-        "mode": plan.mode,
-        "readings": "strict"
-        if readings == STRICT
-        else "lenient"
-        if readings == LENIENT
-        else "custom",
-        "generated": datetime.now(UTC).isoformat(timespec="seconds"),
-        "balance": balance,
-        "by_requirement": by_requirement,
-        "findings_by_requirement": by_finding,
-        "by_sender": by_sender,
-        "distinct_senders": distinct.get(T_SENDER, 0),
-        "by_version": by_version,
-        "by_server_outcome": by_server,
-        "quarantine": {"by_reason": quarantine_reasons, "entries": quarantine_sources},
-        **extra,
-    }
 
 
-def balance_text(balance: dict[str, Any], capture: dict[str, Any] | None = None) -> str:
-    """The balance as one line (the CLI, summary.html): rows, then what could not be counted;
-    for captures (``capture``: summary.json's block), the messages found, then the bytes."""
-    if capture is not None:
-        from mqcn_suite.pipeline.audit.capture import capture_balance_text
+def _quarantine_entries(entries: list[Any]) -> list[dict[str, Any]]:
+    """The first quarantine entries by source: the core columns, then each kind's provenance
+    columns (a list column as a list, a timestamp, held in microseconds, as ISO 8601 text)."""
+    provenance = schema.QUARANTINE_SCHEMA
+    listed = []
+    for r in entries:
+        entry = {k: r[k] for k in ("source", "scope", "rows", "bytes", "reason", "detail")}
+        for name in schema.PROVENANCE_COLUMNS:
+            entry[name] = _json_value(provenance.field(name).type, r[name])
+        listed.append(entry)
+    return listed
 
-        return capture_balance_text(balance, capture)
-    sign = "=" if balance["balanced"] else "!="
-    known = " (known)" if balance["files_without_footer"] else ""
-    files = balance["files_without_footer"]
-    return (
-        f"rows in{known} {balance['rows_in']} {sign} conforming {balance['conforming']} + "
-        f"non-conforming {balance['non_conforming']} + quarantined {balance['quarantined']} "
-        f"({balance['rows_in_unreadable_row_groups']} rows in unreadable row groups); "
-        f"{balance['bytes_without_footer']} bytes in files without a readable footer "
-        f"({files} file{'' if files == 1 else 's'}, rows unknown)"
-    )
+
+def _json_value(kind: pa.DataType, value: Any) -> Any:
+    """A provenance value as summary.json holds it."""
+    if value is None:
+        return None
+    if pa.types.is_timestamp(kind):
+        return _iso(value)
+    if pa.types.is_list(kind):
+        return list(value)
+    return value
+
+
+def balance_text(summary: dict[str, Any]) -> str:
+    """The balance of ``summary`` (summary.json) as one line, in the words of its input kind
+    (the CLI, summary.html)."""
+    mode = summary["mode"]
+    return input_kind(mode).balance_text(summary["balance"], summary.get(mode))
 
 
 def render_html(summary: dict[str, Any]) -> str:
@@ -442,6 +480,4 @@ def render_html(summary: dict[str, Any]) -> str:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    return env.get_template("summary.html.j2").render(
-        s=summary, balance_line=balance_text(summary["balance"], summary.get("capture"))
-    )
+    return env.get_template("summary.html.j2").render(s=summary, balance_line=balance_text(summary))

@@ -43,7 +43,8 @@ the frame that completed it.  Everything else is counted or quarantined, never d
 * every frame is counted by kind (:class:`~mqcn_model.capture.CaptureEnd`), every stream's
   own accounting (:class:`~mqcn_model.capture.StreamEnd`) is summed.
 
-The summary's ``capture`` block then checks two balances (:mod:`.summary`)::
+The summary's ``capture`` block (:func:`capture_summary`, from the counts of every task)
+then checks two balances::
 
     UserMessages found = change notifications (conforming + non-conforming)
                          + other messages + quarantined
@@ -53,12 +54,14 @@ The summary's ``capture`` block then checks two balances (:mod:`.summary`)::
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 import pyarrow as pa
 
+import mqcn_suite.pipeline.audit.schema as schema
 from mqcn_model.capture import (
     CaptureEnd,
     Lost,
@@ -70,16 +73,12 @@ from mqcn_model.capture import (
     Where,
     iter_capture,
 )
+from mqcn_model.capture.containers import PCAP_MICRO, PCAP_NANO, PCAPNG_SHB
 from mqcn_model.errata import Readings
+from mqcn_model.wire.usermessage import USER_MESSAGE
 from mqcn_suite.pipeline.audit.judging import Auditor
-from mqcn_suite.pipeline.audit.schema import (
-    CAPTURE_COLUMNS,
-    ROW_SCHEMA,
-    SCOPE_CAPTURE_BYTES,
-    SCOPE_CAPTURE_PACKET,
-    quarantine_row,
-    spark_schema,
-)
+from mqcn_suite.pipeline.audit.kind import Account, InputKind, Plan, Unit, register_input_kind
+from mqcn_suite.pipeline.audit.schema import quarantine_row, spark_schema
 from mqcn_suite.pipeline.audit.summary import Tally
 from mqcn_suite.pipeline.audit.tasks import RowBuilder, Task
 from mqcn_suite.pipeline.engine import human_bytes
@@ -88,18 +87,40 @@ from mqcn_suite.pipeline.session import PipelineError
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
 
-    from mqcn_suite.pipeline.audit.plan import Plan
-
-PCAP_MAGICS = frozenset(bytes.fromhex(m) for m in ("a1b2c3d4", "d4c3b2a1", "a1b23c4d", "4d3cb2a1"))
-PCAPNG_MAGIC = bytes.fromhex("0a0d0d0a")  # the Section Header Block's type
+# The first four bytes of a capture file: a pcap magic number (microsecond or nanosecond
+# timestamps, either byte order) or the pcapng Section Header Block's type (a palindrome).
+PCAP_MAGICS = frozenset(
+    magic.to_bytes(4, order) for magic in (PCAP_MICRO, PCAP_NANO) for order in ("big", "little")
+)
+PCAPNG_MAGIC = PCAPNG_SHB.to_bytes(4, "big")
 MAGICS = PCAP_MAGICS | {PCAPNG_MAGIC}
 HEADER_BYTES = {"pcap": 24, "pcapng": 28}  # the shortest file header of each format
 SUFFIXES = (".pcap", ".pcapng", ".cap")
 CHUNK = 1 << 20  # bytes read at a time
 BATCH = 5000  # messages judged per output batch
-USER_MESSAGE = "UserMessage"
 UNIT_SCHEMA = pa.schema([("path", pa.string()), ("bytes", pa.int64())])
 UNREADABLE = "unreadable"  # the quarantine reason of capture bytes that could not be read
+
+# The provenance columns: where in a capture a verdict or quarantine row comes from.
+CAPTURE_FIELDS = (
+    pa.field("capture", pa.string()),  # the capture file
+    pa.field("frames", pa.list_(pa.int64())),  # its frame numbers, 1-based as Wireshark's
+    pa.field("stream", pa.string()),  # the TCP direction, "src-ip:port -> dst-ip:port"
+    pa.field("capture_time", pa.timestamp("us", tz="UTC")),  # capture time of its last frame
+)
+CAPTURE_COLUMNS: tuple[str, ...] = tuple(f.name for f in CAPTURE_FIELDS)
+# The quarantine scopes of captures (the ``scope`` column).
+SCOPE_CAPTURE_PACKET = "capture packet"  # a UserMessage framed in a capture, not judged: 1 row
+SCOPE_CAPTURE_BYTES = "capture bytes"  # capture bytes that are no packet, or lost: rows unknown
+
+
+@dataclass(frozen=True)
+class CaptureFile(Unit):
+    """One work unit: one capture file (a row of :data:`UNIT_SCHEMA`)."""
+
+    path: str  # resolved local path
+    bytes: int  # its size when planned (0: it could not be read; the task says why)
+
 
 # The capture counts of a task's tally (summed into summary.json's "capture" block).
 C_FILES = "files"  # captures read to their end (one CaptureEnd each)
@@ -203,8 +224,6 @@ def plan_captures(files: list[Path]) -> Plan:
     The number of messages is known only once the captures are read, so the plan expects
     none: the balance's left side comes from the tasks' counts (:func:`capture_summary`).
     """
-    from mqcn_suite.pipeline.audit.plan import Plan
-
     parquet = [f for f in files if f.suffix == ".parquet"]
     if parquet:
         raise PipelineError(
@@ -212,17 +231,17 @@ def plan_captures(files: list[Path]) -> Plan:
             f"file(s) with {len(parquet)} Parquet file(s): audit each kind on its own "
             "(each has its own balance)"
         )
-    units = []
+    units: list[CaptureFile] = []
     formats: dict[str, int] = {}
     for file in files:  # a file the task cannot open is quarantined there, and counted
         try:
             size = file.stat().st_size
         except OSError:
             size = 0
-        units.append({"path": str(file.resolve()), "bytes": size})
+        units.append(CaptureFile(str(file.resolve()), size))
         found = magic_format(_first_bytes(file))
         formats[found or "other"] = formats.get(found or "other", 0) + 1
-    total = sum(u["bytes"] for u in units)
+    total = sum(u.bytes for u in units)
     return Plan("capture", units, [], 0, total, _describe(formats, total))
 
 
@@ -264,19 +283,17 @@ def capture_frame(spark: SparkSession, plan: Plan, readings: Readings) -> DataFr
     if not plan.work:
         return None
     units = spark.sparkContext.parallelize(
-        [(u["path"], u["bytes"]) for u in plan.work], numSlices=min(len(plan.work), 10_000)
+        [(u.path, u.bytes) for u in plan.work], numSlices=min(len(plan.work), 10_000)
     )
     frame = spark.createDataFrame(units, spark_schema(UNIT_SCHEMA))
-    return frame.mapInArrow(judge_capture_units(readings), spark_schema(ROW_SCHEMA))
+    return frame.mapInArrow(judge_capture_units(readings), spark_schema(schema.ROW_SCHEMA))
 
 
 def local_captures(plan: Plan, readings: Readings) -> Iterator[pa.RecordBatch]:
     """The capture task of :func:`capture_frame`, run in this process on the same units."""
     if not plan.work:
         return iter(())
-    units = pa.RecordBatch.from_pylist(
-        [{"path": u["path"], "bytes": u["bytes"]} for u in plan.work], schema=UNIT_SCHEMA
-    )
+    units = pa.RecordBatch.from_pylist(plan.work, schema=UNIT_SCHEMA)
     return judge_capture_units(readings)(iter([units]))
 
 
@@ -355,7 +372,7 @@ def _judge_records(
             [m.envelope.message_id.to_bytes() for m in messages],
             [m.envelope.sender_identifier_type.name.rstrip("_") for m in messages],
             [m.envelope.authentication_level.name.rstrip("_") for m in messages],
-            captures=[where_values(m.where) for m in messages],
+            where=[where_values(m.where) for m in messages],
             findings=[m.findings for m in messages],
         )
         messages.clear()
@@ -478,7 +495,7 @@ def _source(where: Where) -> str:
 
 
 def where_values(where: Where) -> tuple[Any, ...]:
-    """The values of :data:`~.schema.CAPTURE_COLUMNS` for ``where`` (the time of its last
+    """The values of :data:`CAPTURE_COLUMNS` for ``where`` (the time of its last
     frame, in microseconds since the epoch)."""
     time = where.time_last
     micros = None if time is None else round(time * 1_000_000)
@@ -545,8 +562,39 @@ def capture_summary(counters: dict[str, int]) -> dict[str, Any]:
     return block
 
 
-def capture_balance_text(balance: dict[str, Any], capture: dict[str, Any]) -> str:
+def capture_account(counters: dict[str, int], entries: int) -> Account:
+    """The capture kind's part of the summary: its block, and the balance's UserMessages
+    found (known only from the tasks' counts), other messages and quarantine entries (the
+    entries whose rows are unknown, bytes that are no packet, count here)."""
+    block = capture_summary(counters)
+    return Account(
+        block=block,
+        rows_in=block["user_messages"],
+        counted={"other_messages": block["other_messages"]},
+        figures={"quarantine_entries": entries},
+        balanced=bool(block["bytes_balanced"]),
+    )
+
+
+def capture_nothing_judged(
+    balance: Mapping[str, Any], capture: Mapping[str, Any] | None
+) -> str | None:
+    """What a capture audit that judged no message and set nothing aside found: its captures
+    held no change notification (known only once they are read)."""
+    if balance["conforming"] or balance["non_conforming"] or balance["quarantine_entries"]:
+        return None
+    block = capture or {}
+    return (
+        f"0 change notifications ({block.get('files', 0)} capture file(s), "
+        f"{block.get('frames', 0)} frames, {balance['other_messages']} UserMessage(s) to "
+        "other queues)"
+    )
+
+
+def capture_balance_text(balance: Mapping[str, Any], capture: Mapping[str, Any] | None) -> str:
     """The balance line of a capture audit: the messages found, then the stream bytes."""
+    if capture is None:
+        raise ValueError("a capture audit's balance needs its summary's capture block")
     judged = (
         balance["conforming"]
         + balance["non_conforming"]
@@ -567,3 +615,19 @@ def capture_balance_text(balance: dict[str, Any], capture: dict[str, Any]) -> st
         f"entr{'y' if entries == 1 else 'ies'}); "
         f"{capture['messages_with_findings']} with wire or envelope findings"
     )
+
+
+CAPTURE = InputKind(
+    "capture",
+    claims_captures,
+    plan_captures,
+    capture_frame,
+    local_captures,
+    "capture files",
+    refuses=capture_problem,
+    columns=CAPTURE_FIELDS,
+    account=capture_account,
+    balance_text=capture_balance_text,
+    nothing_judged=capture_nothing_judged,
+)
+register_input_kind(CAPTURE)  # asked first: a folder of captures is no folder of raw bodies
