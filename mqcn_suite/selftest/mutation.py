@@ -38,7 +38,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from mqcn_suite.commands._common import ExitCode
+from mqcn_suite.exit_codes import ExitCode
 from mqcn_suite.selftest.equivalents import Documented, EquivalentsError, load_equivalents
 from mqcn_suite.selftest.mutants import FileMutants, Mutant, display_name, mutants_of, sample
 from mqcn_suite.selftest.operators import OPERATORS
