@@ -32,7 +32,7 @@ from mqcn_suite.commands.catalog_list import (
 )
 from mqcn_suite.commands.catalog_verify import VERIFY_HELP, verify
 from mqcn_suite.commands.decode import DECODE_HELP, decode
-from mqcn_suite.commands.pics import PICS_HELP, pics
+from mqcn_suite.commands.pics_query import PICS_HELP, pics
 from mqcn_suite.commands.pipeline import register as register_pipeline
 from mqcn_suite.commands.run import RUN_HELP, run
 from mqcn_suite.commands.selftest import register as register_selftest

@@ -34,7 +34,7 @@ from mqcn_model.constants import (
     same_format_name,
 )
 from mqcn_model.errors import DecodeError
-from mqcn_model.render import value_to_json
+from mqcn_model.json_views import value_to_json
 from mqcn_suite.scenarios.fixtures import SENTINEL_QUOTA, ScenarioIds
 from mqcn_suite.scenarios.vocabulary import NONE
 

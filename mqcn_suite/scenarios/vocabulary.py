@@ -21,7 +21,7 @@ from mqcn_model.constants import (
     PropId,
     SenderIdType,
 )
-from mqcn_model.render import value_to_json
+from mqcn_model.json_views import value_to_json
 
 NONE = ("", "(none)")  # how a feature file writes "no bytes" / "no items"
 ELEMENT_OF = {VT.UI4_VECTOR: VT.UI4, VT.CLSID_VECTOR: VT.CLSID, VT.LPWSTR_VECTOR: VT.LPWSTR}
