@@ -22,7 +22,7 @@ from mqcn_model.constants import (
     MQDS_ENTERPRISESCOPE,
     MSMQ_MACHINE,
 )
-from mqcn_model.render import value_to_json
+from mqcn_model.json_views import value_to_json
 
 # Read Directory names of 3.2.5.2 that differ from the 3.1.1.3 attribute names (errata E-17).
 READ_NAME_TO_ATTRIBUTE = {"Journal": "Journaling", "Pathname": "Pathname"}
@@ -35,7 +35,7 @@ _TEXT_ATTRIBUTES = frozenset(
 
 
 def attribute_from_json(name: str, value: Any) -> Any:
-    """Inverse of :func:`~mqcn_model.render.value_to_json` for one ADM attribute.
+    """Inverse of :func:`~mqcn_model.json_views.value_to_json` for one ADM attribute.
 
     Raises ValueError naming the attribute when the JSON value has the wrong form.
     """

@@ -87,8 +87,8 @@ from mqcn_model.constants import (
 from mqcn_model.envelope import Envelope
 from mqcn_model.errata import STRICT, SWITCHES, Readings
 from mqcn_model.errors import Violation
+from mqcn_model.json_views import value_to_json
 from mqcn_model.judge import Verdict, judge
-from mqcn_model.render import value_to_json
 
 __all__ = [
     "AGGREGATES",

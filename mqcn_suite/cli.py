@@ -1,9 +1,9 @@
 """The ``mqcn`` command line: the suite's tools behind one multi-command typer app.
 
 This module only builds the app: every command lives in :mod:`mqcn_suite.commands` (its
-options, its help, its body) and is registered here; the plumbing they share — exit codes,
-the usage error, the boundary that turns exceptions into one line — is
-:mod:`mqcn_suite.commands._common`.
+options, its help, its body) and is registered here; the plumbing they share — the usage
+error, the boundary that turns exceptions into one line — is
+:mod:`mqcn_suite.commands._common`, and the exit codes are :mod:`mqcn_suite.exit_codes`.
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ import typer
 from mqcn_suite.commands._common import (
     CONTEXT_SETTINGS,
     PROG,
-    ExitCode,
     exit_codes_help,
     fail,
     first_line,
@@ -33,10 +32,11 @@ from mqcn_suite.commands.catalog_list import (
 )
 from mqcn_suite.commands.catalog_verify import VERIFY_HELP, verify
 from mqcn_suite.commands.decode import DECODE_HELP, decode
-from mqcn_suite.commands.pics import PICS_HELP, pics
+from mqcn_suite.commands.pics_query import PICS_HELP, pics
 from mqcn_suite.commands.pipeline import register as register_pipeline
 from mqcn_suite.commands.run import RUN_HELP, run
 from mqcn_suite.commands.selftest import register as register_selftest
+from mqcn_suite.exit_codes import ExitCode
 
 DISTRIBUTION = "mqcn-conformance"
 

@@ -112,7 +112,7 @@ def describe(value: Any) -> str:
     """
     from mqcn_model.codec.message import ChangeNotificationMessage
     from mqcn_model.codec.update import NotificationUpdate
-    from mqcn_model.render import message_to_json, update_to_json, value_to_json
+    from mqcn_model.json_views import message_to_json, update_to_json, value_to_json
 
     if isinstance(value, bytes | bytearray):
         return f"0x{bytes(value).hex()}" if value else "no bytes"

@@ -16,8 +16,6 @@ import re
 
 from pytest_bdd import given, parsers, then, when
 
-from mqcn_model.codec.message import body_buffer, v1_message
-from mqcn_model.constants import PROPERTIES, PropId, Version
 from mqcn_suite.scenarios.defects import DEFECTS, version_0x02_body
 from mqcn_suite.scenarios.fixtures import (
     EVERY_CHANGE,
@@ -30,13 +28,10 @@ from mqcn_suite.scenarios.fixtures import (
     existing_queue,
     queue_manager_attributes,
 )
-from mqcn_suite.scenarios.messages import quota_change, v2_body
+from mqcn_suite.scenarios.messages import quota_change, v1_body, v2_body
+from mqcn_suite.scenarios.vocabulary import CLIENT_VERSION
 from mqcn_suite.world import World
 
-CLIENT_VERSION = {
-    "directory-service": Version.DIRECTORY_SERVICE,
-    "queue-manager": Version.QUEUE_MANAGER,
-}
 OBJECTS = {
     "the queue orders": QUEUE_GUID,
     "the queue manager": QM_GUID,
@@ -60,12 +55,13 @@ def attribute_names(text: str) -> tuple[str, ...]:
 
 @given(parsers.parse("a {kind} client"))
 def _client(world: World, kind: str) -> None:
-    world.setup.client_version = int(CLIENT_VERSION[kind])
+    world.setup.client_version = CLIENT_VERSION[kind]
 
 
 @given(parsers.parse('a queue-manager client named "{server}"'))
 def _qm_client(world: World, server: str) -> None:
-    world.setup.client_version, world.setup.client_server_name = int(Version.QUEUE_MANAGER), server
+    world.setup.client_version = CLIENT_VERSION["queue-manager"]
+    world.setup.client_server_name = server
 
 
 @given("a client that sends the Version its product profile chooses")
@@ -111,7 +107,7 @@ def _orders_labelled(world: World, label: str) -> None:
 
 @given("a conforming Version 0x01 message changing the Quota of the queue orders")
 def _v1_quota(world: World) -> None:
-    world.message = body_buffer(v1_message([quota_change(IDS)]))
+    world.message = v1_body(quota_change(IDS))
 
 
 @given("a conforming Version 0x02 message about a change of the queue orders")
@@ -197,10 +193,3 @@ def _took_directory(world: World, requirement: str) -> None:
         (queue.get("Label"), queue.get("Quota")) == ("from the directory", 4242),
         f"{queue}",
     )
-
-
-def propid_named(name: str) -> PropId:
-    """A PROPID named in a feature file (checked against the 2.2.2.1 table)."""
-    propid = PropId[name]
-    assert propid in PROPERTIES
-    return propid

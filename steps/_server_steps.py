@@ -11,7 +11,6 @@ import uuid
 
 from pytest_bdd import given, parsers, then, when
 
-from mqcn_model.builders import queue_deletion
 from mqcn_suite.scenarios.expectations import (
     changed_objects,
     directory_copy_problems,
@@ -19,7 +18,6 @@ from mqcn_suite.scenarios.expectations import (
     state_diff,
 )
 from mqcn_suite.scenarios.fixtures import (
-    DS_GUID,
     IDS,
     INVOICES_GUID,
     NEW_QUEUE_GUID,
@@ -31,6 +29,7 @@ from mqcn_suite.scenarios.fixtures import (
     queue_manager_attributes,
 )
 from mqcn_suite.scenarios.messages import (
+    deletion_of,
     every_kind_of_update,
     quota_change,
     quota_changes,
@@ -130,7 +129,7 @@ def _quota_changes(world: World, count: int) -> None:
 
 @given("a deletion of the queue orders")
 def _deletion(world: World) -> None:
-    world.message = v1_body(queue_deletion(QUEUE_GUID, master=DS_GUID))
+    world.message = v1_body(deletion_of(QUEUE_GUID))
 
 
 # --- when -----------------------------------------------------------------------------------

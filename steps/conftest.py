@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from pytest_bdd import given, parsers, then, when
 
-from mqcn_model.profiles import PROFILES
 from mqcn_suite.scenarios.fixtures import existing_queue
+from mqcn_suite.scenarios.vocabulary import profile_named
 from mqcn_suite.world import World
 
 
@@ -27,8 +27,7 @@ def _directory_has_orders(world: World) -> None:
 
 @given(parsers.parse('the target follows the product profile "{profile}"'))
 def _profile(world: World, profile: str) -> None:
-    assert profile in PROFILES, f"unknown profile {profile!r} in the feature file"
-    world.setup.profile = profile
+    world.setup.profile = profile_named(profile)
 
 
 @given("the server side has started")

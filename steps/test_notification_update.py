@@ -10,10 +10,9 @@ from __future__ import annotations
 from hypothesis import strategies as st
 from pytest_bdd import given, parsers, scenarios, then
 
-from mqcn_model.builders import queue_creation
-from mqcn_model.codec.message import body_buffer, v1_message
 from mqcn_suite.scenarios.defects import DEFECTS
-from mqcn_suite.scenarios.fixtures import DS_GUID, IDS, NEW_QUEUE_GUID
+from mqcn_suite.scenarios.fixtures import IDS, NEW_QUEUE_GUID
+from mqcn_suite.scenarios.messages import queue_creation_at, v1_body
 from mqcn_suite.world import World
 from steps._format_steps import *  # noqa: F403 - shared step definitions
 
@@ -33,7 +32,7 @@ def _any_bad_command(world: World, requirement: str) -> None:
 
 @given(parsers.parse('a conforming Version 0x01 message creating the queue "{path}"'))
 def _creation(world: World, path: str) -> None:
-    world.message = body_buffer(v1_message([queue_creation(NEW_QUEUE_GUID, path, master=DS_GUID)]))
+    world.message = v1_body(queue_creation_at(NEW_QUEUE_GUID, path))
 
 
 @then(parsers.parse('the queue "{path}" exists with that path name ({requirement})'))

@@ -7,8 +7,6 @@ from dataclasses import replace
 
 from pytest_bdd import given, parsers, scenarios, then
 
-from mqcn_model.builders import queue_deletion
-from mqcn_model.constants import PropId
 from mqcn_suite.scenarios.expectations import (
     creation_problems,
     expected_changes,
@@ -26,6 +24,7 @@ from mqcn_suite.scenarios.fixtures import (
 )
 from mqcn_suite.scenarios.messages import (
     creation_of,
+    deletion_of,
     deletion_of_type,
     deletion_with,
     distinctive_creation,
@@ -39,7 +38,7 @@ from mqcn_suite.scenarios.messages import (
     with_command,
     without_property,
 )
-from mqcn_suite.scenarios.vocabulary import pair_from_text
+from mqcn_suite.scenarios.vocabulary import PropId, pair_from_text
 from mqcn_suite.world import World
 from steps._server_steps import *  # noqa: F403 - shared server step definitions
 from steps._server_steps import UNKNOWN_QUEUE_GUID, changes
@@ -224,7 +223,7 @@ def _deletion_of_type(world: World, object_type: int) -> None:
 
 @given("a deletion of an unknown queue")
 def _deletion_unknown(world: World) -> None:
-    world.message = v1_body(queue_deletion(UNKNOWN_QUEUE_GUID, master=DS_GUID))
+    world.message = v1_body(deletion_of(UNKNOWN_QUEUE_GUID))
 
 
 @given("a creation of the new queue with distinctive values but no PROPID_Q_INSTANCE")
@@ -251,7 +250,7 @@ def _unknown_queue_update(world: World) -> None:
 
 @given(parsers.parse("a deletion of the queue orders relabelled Command {command}"))
 def _relabelled_deletion(world: World, command: str) -> None:
-    update = queue_deletion(QUEUE_GUID, master=DS_GUID)
+    update = deletion_of(QUEUE_GUID)
     world.message = v1_body(with_command(update, int(command, 16)))
 
 

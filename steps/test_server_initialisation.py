@@ -6,8 +6,7 @@ import uuid
 
 from pytest_bdd import given, parsers, scenarios, then, when
 
-from mqcn_model.constants import notify_queue_format_name, same_format_name
-from mqcn_suite.scenarios.expectations import open_queue_problems
+from mqcn_suite.scenarios.expectations import format_name_is, notification_queue_open_problems
 from mqcn_suite.scenarios.fixtures import IDS, QM_GUID, SENTINEL_QUOTA
 from mqcn_suite.scenarios.messages import quota_change, v1_body, v2_body
 from mqcn_suite.world import World
@@ -45,7 +44,7 @@ def _opened(world: World, requirement: str) -> None:
 @then(parsers.parse("the Open Queue names the format name {format_name} ({requirement})"))
 def _format_name(world: World, format_name: str, requirement: str) -> None:
     found = (world.server_open or {}).get("format_name")
-    world.expect(requirement, same_format_name(found, format_name), f"format name {found!r}")
+    world.expect(requirement, format_name_is(found, format_name), f"format name {found!r}")
 
 
 @then(parsers.parse("the Open Queue asks for the access {value} ({requirement})"))
@@ -62,7 +61,7 @@ def _share_mode(world: World, value: str, requirement: str) -> None:
 
 @then(parsers.parse("the Open Queue is the one 3.2.3 describes ({requirement})"))
 def _open_as_described(world: World, requirement: str) -> None:
-    problems = open_queue_problems(world.server_open, notify_queue_format_name(str(QM_GUID)))
+    problems = notification_queue_open_problems(world.server_open, QM_GUID)
     world.expect(requirement, not problems, "; ".join(problems))
 
 

@@ -27,8 +27,8 @@ from mqcn_model.codec.propvalue import decode_value
 from mqcn_model.constants import VT
 from mqcn_model.errata import ERRATA, LENIENT, STRICT, Readings
 from mqcn_model.errors import DecodeError
+from mqcn_model.json_views import message_to_json, value_to_json
 from mqcn_model.judge import judge
-from mqcn_model.render import message_to_json, value_to_json
 
 ROOT = Path(__file__).resolve().parent.parent
 VECTOR_DIR = ROOT / "reference_vectors"

@@ -40,8 +40,8 @@ from mqcn_model.constants import PROPERTIES, SPARE_BYTE_COUNT, Command, Event, V
 from mqcn_model.envelope import Envelope
 from mqcn_model.errata import LENIENT, STRICT, Readings
 from mqcn_model.errors import Violation
+from mqcn_model.json_views import message_to_json, value_to_json
 from mqcn_model.judge import Verdict, judge
-from mqcn_model.render import message_to_json, value_to_json
 from mqcn_model.wire import packet_to_json
 from mqcn_model.wire.judgement import BytesVerdict, judge_packet_bytes
 from mqcn_suite.commands._common import (

@@ -31,12 +31,19 @@ from mqcn_model.constants import (
     VARIANT_TRUE,
     VT,
     PropId,
+    notify_queue_format_name,
     same_format_name,
 )
 from mqcn_model.errors import DecodeError
-from mqcn_model.render import value_to_json
-from mqcn_suite.scenarios.fixtures import SENTINEL_QUOTA, ScenarioIds
-from mqcn_suite.scenarios.vocabulary import NONE
+from mqcn_model.json_views import value_to_json
+from mqcn_model.sending import value_mismatch
+from mqcn_suite.scenarios.fixtures import (
+    SENTINEL_QUOTA,
+    ScenarioIds,
+    distinctive_queue_attributes,
+    existing_queue,
+)
+from mqcn_suite.scenarios.vocabulary import NONE, propid_named
 
 R_BOOL_VALUE = req("MQCN-2.2.3.3-3")
 # Read Directory attribute names that mean the same ADM attribute (errata E-17).
@@ -262,6 +269,38 @@ def quotas_after_each(stream: list[tuple[bytes, int | None]], initial: Any) -> l
 
 
 # --- what the queue manager asked of the world (Open Queue, Read Directory) ------------------
+
+
+def format_name_is(found: str | None, written: str) -> bool:
+    """``found`` (what a target reported) names the format name a feature file writes."""
+    return same_format_name(found, written)
+
+
+def notification_queue_open_problems(opened: dict[str, Any] | None, qm: uuid.UUID) -> list[str]:
+    """:func:`open_queue_problems` for the notification queue of the queue manager ``qm``."""
+    return open_queue_problems(opened, notify_queue_format_name(str(qm)))
+
+
+def emitted_value_verdict(
+    requirement: str, messages: list[ChangeNotificationMessage], attribute: str, propid: str
+) -> tuple[str, bool, str]:
+    """The ``world.expect`` arguments for the value of the PROPID named ``propid`` in every
+    update a client emitted, against the queue's distinctive ``attribute``: a VT slip or
+    another value is blamed on its own requirement (:func:`value_mismatch`)."""
+    pid = propid_named(propid)
+    found = [propid_values(u).get(pid) for m in messages for u in m.updates]
+    wanted = getattr(existing_queue(**distinctive_queue_attributes()), attribute)
+    blamed = value_mismatch(requirement, pid, found, wanted)
+    return (blamed[0], False, blamed[1]) if blamed else (requirement, True, f"{found}")
+
+
+def delivered_carrier_problem(body: bytes, state: dict[str, Any], ids: ScenarioIds) -> str | None:
+    """:func:`carrier_problem` for the carrier ``body`` delivered: its last value, re-derived
+    from the bytes, is what the state must hold."""
+    message = decoded(body)
+    assert message is not None, "the carrier message must decode"
+    last = message.updates[0].properties[-1]
+    return carrier_problem(state, propid_named(last.name), last.value, ids)
 
 
 def open_queue_problems(opened: dict[str, Any] | None, format_name: str) -> list[str]:

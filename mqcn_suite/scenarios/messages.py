@@ -45,6 +45,7 @@ from mqcn_model.constants import (
 )
 from mqcn_suite.scenarios.fixtures import (
     DC_NAME,
+    DS_GUID,
     MACHINE_UPDATE_SAMPLE,
     OTHER_SECURITY,
     QUEUE_GUID,
@@ -59,6 +60,16 @@ from mqcn_suite.scenarios.vocabulary import ELEMENT_OF
 def v1_body(*updates: NotificationUpdate) -> bytes:
     """The body buffer (spare byte included) of a Version 0x01 message carrying ``updates``."""
     return body_buffer(v1_message(list(updates)))
+
+
+def deletion_of(guid: uuid.UUID) -> NotificationUpdate:
+    """The deletion of the queue ``guid``, originated by the directory service of the fixtures."""
+    return queue_deletion(guid, master=DS_GUID)
+
+
+def queue_creation_at(guid: uuid.UUID, path: str) -> NotificationUpdate:
+    """The creation of the queue ``guid`` at ``path``, originated by the directory service."""
+    return queue_creation(guid, path, master=DS_GUID)
 
 
 def v2_body(event: int, guid: uuid.UUID = QUEUE_GUID, server: str = DC_NAME) -> bytes:

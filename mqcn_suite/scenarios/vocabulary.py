@@ -18,13 +18,40 @@ from mqcn_model.constants import (
     QUEUE_ATTRIBUTE_OF,
     VT,
     AuthLevel,
-    PropId,
+    PropId,  # the PROPID names feature files write: steps read PropId from here
     SenderIdType,
+    Version,
 )
-from mqcn_model.render import value_to_json
+from mqcn_model.json_views import value_to_json
+from mqcn_model.profiles import PROFILES
 
 NONE = ("", "(none)")  # how a feature file writes "no bytes" / "no items"
 ELEMENT_OF = {VT.UI4_VECTOR: VT.UI4, VT.CLSID_VECTOR: VT.CLSID, VT.LPWSTR_VECTOR: VT.LPWSTR}
+
+
+# The kinds of client a feature file names, and the Version each sends (3.3.1).
+CLIENT_VERSION: dict[str, int] = {
+    "directory-service": int(Version.DIRECTORY_SERVICE),
+    "queue-manager": int(Version.QUEUE_MANAGER),
+}
+
+
+def propid_named(name: str) -> PropId:
+    """A PROPID named in a feature file (checked against the 2.2.2.1 table)."""
+    propid = PropId[name]
+    assert propid in PROPERTIES
+    return propid
+
+
+def property_value_from_text(propid: str, text: str) -> PropertyValue:
+    """The value a feature file writes for the PROPID it names, read as that PROPID's VT."""
+    return value_from_text(PROPERTIES[propid_named(propid)].vt, text)
+
+
+def profile_named(profile: str) -> str:
+    """A product-behaviour profile named in a feature file (one of :mod:`mqcn_model.profiles`)."""
+    assert profile in PROFILES, f"unknown profile {profile!r} in the feature file"
+    return profile
 
 
 def vt_named(text: str) -> VT:

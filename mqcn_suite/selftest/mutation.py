@@ -38,7 +38,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from mqcn_suite.commands._common import ExitCode
+from mqcn_suite.exit_codes import ExitCode
 from mqcn_suite.selftest.equivalents import Documented, EquivalentsError, load_equivalents
 from mqcn_suite.selftest.mutants import FileMutants, Mutant, display_name, mutants_of, sample
 from mqcn_suite.selftest.operators import OPERATORS
@@ -453,37 +453,18 @@ def _in_main_thread() -> bool:
 
 
 # --- the analysis ----------------------------------------------------------------------------
-def run_mutation(options: MutationOptions, events: Events | None = None) -> Outcome:
-    """Run the whole analysis (see the module documentation); raises
-    :class:`MutationUsageError`, :class:`SelfCheckError` or :class:`KeyboardInterrupt`."""
-    events = events or Events()
-    check_options(options)
-    root = options.root.resolve()
-    files = resolve_files(root, options.files)
-    if not files:
-        raise MutationUsageError("no files to mutate")
-    equivalents_path = options.equivalents or root / EQUIVALENTS_FILE
+def _documented(options: MutationOptions, root: Path) -> dict[str, Documented]:
+    """The equivalents file's entries; a broken file is a usage error."""
     try:
-        documented = load_equivalents(equivalents_path)
+        return load_equivalents(options.equivalents or root / EQUIVALENTS_FILE)
     except EquivalentsError as exc:
         raise MutationUsageError(f"equivalents file: {exc}") from None
-    tests = resolve_tests(root, options.tests)
-    prepare_out(options.out)
-    suites = suites_of(list(dict.fromkeys(options.targets)), tests)  # each target once
-    targets = [suite.name for suite in suites]  # the runs' names: the targets, tests:…
-    state = StateFile(options.out)
-    if options.resume:
-        state.repair()
-    else:
-        state.reset()
-    started_at = datetime.now(UTC).replace(microsecond=0).isoformat()
-    clock = time.monotonic()
-    registry = ProcessRegistry()
-    sandboxes: list[Sandbox] = []
-    records: dict[str, dict[str, Any]] = {}
-    plan: Plan | None = None
-    meta: dict[str, Any] = {
-        "started": started_at,
+
+
+def _meta(options: MutationOptions, targets: list[str], tests: list[str]) -> dict[str, Any]:
+    """The report's ``meta`` block as known before the run (timeout and duration come later)."""
+    return {
+        "started": datetime.now(UTC).replace(microsecond=0).isoformat(),
         "targets": targets,
         "tests": tests or None,
         "jobs": options.jobs,
@@ -492,103 +473,181 @@ def run_mutation(options: MutationOptions, events: Events | None = None) -> Outc
         "ids": list(options.ids) or None,
         "operators": list(options.operators) or None,
     }
+
+
+def _plan_warnings(plan: Plan, ids: Sequence[str]) -> list[str]:
+    """Stale equivalents entries and ``--id`` patterns that match no mutant of the run."""
+    warnings = [f"stale equivalents entry: {i} names no mutant" for i in plan.stale]
+    for pattern in ids:
+        if not any(fnmatchcase(m.id, pattern) for m in plan.all_chosen()):
+            warnings.append(f"--id {pattern}: matches no mutant in the run")
+    return warnings
+
+
+@dataclass
+class _Run:
+    """One analysis while it lasts: what it was told, and what it has recorded so far."""
+
+    options: MutationOptions
+    events: Events
+    root: Path
+    files: list[str]
+    documented: dict[str, Documented]
+    suites: list[Suite]
+    state: StateFile
+    registry: ProcessRegistry = field(default_factory=ProcessRegistry)
+    sandboxes: list[Sandbox] = field(default_factory=list)
+    records: dict[str, dict[str, Any]] = field(default_factory=dict)
+    plan: Plan | None = None
+
+    @property
+    def targets(self) -> list[str]:
+        """The runs' names: the targets, then ``tests:…``."""
+        return [suite.name for suite in self.suites]
+
+    def finish(self, job: Job, record: dict[str, Any]) -> None:
+        """A mutant's verdict: saved first (the state file is the truth), then shown."""
+        self.state.append(record)
+        self.records[record["id"]] = record
+        self.events.finished(record)
+
+    def reuse(self, plan: Plan, saved: dict[str, dict[str, Any]]) -> list[Mutant]:
+        """Take the still-valid verdicts of ``saved`` into the records; return the chosen
+        mutants that are neither documented, recorded nor reusable (those left to run)."""
+        hashes = {fm.file: fm.file_hash for fm in plan.files}
+        left: list[Mutant] = []
+        for mutant in plan.all_chosen():
+            if mutant.id in self.records or mutant.id in self.documented:
+                continue
+            known = reusable(saved.get(mutant.id), hashes[mutant.file], self.targets)
+            if known is not None:
+                self.records[mutant.id] = known
+            else:
+                left.append(mutant)
+        return left
+
+    def make_plan(self) -> Plan:
+        """The plan, read from the first sandbox (the snapshot of the tree)."""
+        options = self.options
+        return make_plan(
+            self.sandboxes[0],
+            self.files,
+            self.documented,
+            options.sample,
+            options.seed,
+            options.ids,
+            options.operators,
+        )
+
+    def jobs(self, plan: Plan, todo: list[Mutant], totals: dict[str, int]) -> list[Job]:
+        """One job per mutant left, with the tests each suite runs against it."""
+        maps = (
+            {}
+            if self.options.all_tests
+            else _test_maps(
+                self.sandboxes[0], self.suites, self.options.out, self.registry, self.events.note
+            )
+        )
+        sources = {fm.file: fm for fm in plan.files}
+        jobs: list[Job] = []
+        for mutant in todo:
+            fm = sources[mutant.file]
+            selections = {
+                target: maps[target].select(mutant, fm.units) if target in maps else ALL_TESTS
+                for target in self.targets
+            }
+            jobs.append(Job(mutant, fm.source, fm.file_hash, selections, totals))
+        return jobs
+
+    def execute(self, plan: Plan, todo: list[Mutant], meta: dict[str, Any]) -> None:
+        """Self-check the snapshot, then run ``todo`` over as many sandboxes as jobs allow;
+        a mutant no selected test covers is recorded ``no-coverage`` without a run."""
+        snapshot = self.sandboxes[0]
+        slowest, totals = self_check(snapshot, self.suites, self.registry, self.events.note)
+        timeout = self.options.timeout or max(MIN_TIMEOUT, TIMEOUT_FACTOR * slowest)
+        meta["timeout_seconds"] = round(timeout, 1)
+        jobs = self.jobs(plan, todo, totals)
+        runner = MutantRunner(self.sandboxes, self.suites, timeout=timeout, registry=self.registry)
+        self.events.started(len(jobs))
+        runnable = []
+        for job in jobs:
+            if all(s.empty for s in job.selections.values()):
+                self.finish(job, runner.record(job, "no-coverage", seconds=0.0))
+            else:
+                runnable.append(job)
+        while len(self.sandboxes) < min(self.options.jobs, max(len(runnable), 1)):
+            self.sandboxes.append(snapshot.clone(self.options.temp_dir))
+        runner.sandboxes = list(self.sandboxes)
+        runner.run(runnable, self.finish)
+
+    def analyse(self, meta: dict[str, Any], warnings: list[str]) -> None:
+        """Snapshot, plan, reuse what the state file already knows, run the rest."""
+        self.sandboxes.append(Sandbox.create(self.root, self.options.temp_dir))
+        self.plan = plan = self.make_plan()
+        warnings += _plan_warnings(plan, self.options.ids)
+        todo = self.reuse(plan, self.state.load())
+        self.events.note(
+            f"{len(plan.all_chosen())} mutants in the run: {len(self.records)} already done, "
+            f"{len(todo)} to run"
+        )
+        if todo:
+            self.execute(plan, todo, meta)
+
+    def close(self) -> None:
+        """Stop every process the run started and remove its sandboxes."""
+        self.registry.stop_all()
+        for sandbox in self.sandboxes:
+            sandbox.remove()
+
+
+def _start(options: MutationOptions, events: Events) -> tuple[_Run, list[str]]:
+    """Check the options and the inputs they name; ready the output directory and state."""
+    check_options(options)
+    root = options.root.resolve()
+    files = resolve_files(root, options.files)
+    if not files:
+        raise MutationUsageError("no files to mutate")
+    documented = _documented(options, root)
+    tests = resolve_tests(root, options.tests)
+    prepare_out(options.out)
+    suites = suites_of(list(dict.fromkeys(options.targets)), tests)  # each target once
+    state = StateFile(options.out)
+    if options.resume:
+        state.repair()
+    else:
+        state.reset()
+    return _Run(options, events, root, files, documented, suites, state), tests
+
+
+def run_mutation(options: MutationOptions, events: Events | None = None) -> Outcome:
+    """Run the whole analysis (see the module documentation); raises
+    :class:`MutationUsageError`, :class:`SelfCheckError` or :class:`KeyboardInterrupt`."""
+    run, tests = _start(options, events or Events())
+    meta = _meta(options, run.targets, tests)
+    clock = time.monotonic()
     warnings: list[str] = []
     interrupted = False
-
-    def finish(job: Job, record: dict[str, Any]) -> None:
-        state.append(record)
-        records[record["id"]] = record
-        events.finished(record)
-
     try:
         with _terminate_as_interrupt():
-            sandboxes.append(Sandbox.create(root, options.temp_dir))
-            snapshot = sandboxes[0]
-            plan = make_plan(
-                snapshot,
-                files,
-                documented,
-                options.sample,
-                options.seed,
-                options.ids,
-                options.operators,
-            )
-            warnings += [f"stale equivalents entry: {i} names no mutant" for i in plan.stale]
-            for pattern in options.ids:
-                if not any(fnmatchcase(m.id, pattern) for m in plan.all_chosen()):
-                    warnings.append(f"--id {pattern}: matches no mutant in the run")
-            previous = state.load()
-            sources = {fm.file: fm for fm in plan.files}
-            todo: list[Mutant] = []
-            for mutant in plan.all_chosen():
-                if mutant.id in documented:
-                    continue
-                known = reusable(previous.get(mutant.id), sources[mutant.file].file_hash, targets)
-                if known is not None:
-                    records[mutant.id] = known
-                else:
-                    todo.append(mutant)
-            reused = len(records)
-            events.note(
-                f"{len(plan.all_chosen())} mutants in the run: {reused} already done, "
-                f"{len(todo)} to run"
-            )
-            if todo:
-                slowest, totals = self_check(snapshot, suites, registry, events.note)
-                timeout = options.timeout or max(MIN_TIMEOUT, TIMEOUT_FACTOR * slowest)
-                meta["timeout_seconds"] = round(timeout, 1)
-                maps = (
-                    {}
-                    if options.all_tests
-                    else _test_maps(snapshot, suites, options.out, registry, events.note)
-                )
-                jobs: list[Job] = []
-                for mutant in todo:
-                    fm = sources[mutant.file]
-                    selections = {
-                        target: maps[target].select(mutant, fm.units)
-                        if target in maps
-                        else ALL_TESTS
-                        for target in targets
-                    }
-                    job = Job(mutant, fm.source, fm.file_hash, selections, totals)
-                    jobs.append(job)
-                runner = MutantRunner(sandboxes, suites, timeout=timeout, registry=registry)
-                events.started(len(jobs))
-                runnable = []
-                for job in jobs:
-                    if all(s.empty for s in job.selections.values()):
-                        finish(job, runner.record(job, "no-coverage", seconds=0.0))
-                    else:
-                        runnable.append(job)
-                while len(sandboxes) < min(options.jobs, max(len(runnable), 1)):
-                    sandboxes.append(snapshot.clone(options.temp_dir))
-                runner.sandboxes = list(sandboxes)
-                runner.run(runnable, finish)
+            run.analyse(meta, warnings)
     except KeyboardInterrupt:
         interrupted = True
-        if plan is not None:
+        if run.plan is not None:
             # Ctrl-C may land inside finish(), after state.append and before records is
             # updated: the state file is the truth, so the report counts what reached it.
-            saved = state.load()
-            hashes = {fm.file: fm.file_hash for fm in plan.files}
-            for mutant in plan.all_chosen():
-                if mutant.id in records or mutant.id in documented:
-                    continue
-                known = reusable(saved.get(mutant.id), hashes[mutant.file], targets)
-                if known is not None:
-                    records[mutant.id] = known
+            run.reuse(run.plan, run.state.load())
     except IsolationError as exc:
         raise SelfCheckError(f"isolation check failed: {exc}") from None
     finally:
-        registry.stop_all()
-        for sandbox in sandboxes:
-            sandbox.remove()
+        run.close()
+    plan = run.plan
     if plan is None:  # interrupted before the plan existed: nothing to report
         raise KeyboardInterrupt
     meta["duration_seconds"] = round(time.monotonic() - clock, 1)
     meta["interrupted"] = interrupted
-    document = build_document(plan.pairs(), records, plan.documented, stale=plan.stale, meta=meta)
+    document = build_document(
+        plan.pairs(), run.records, plan.documented, stale=plan.stale, meta=meta
+    )
     write_reports(options.out, document)
     if interrupted:
         return Outcome(document, EXIT_INTERRUPTED, warnings, interrupted=True)

@@ -15,7 +15,7 @@ Three tables (types in :mod:`.catalogue`, members by family in the other modules
   ``version-0x02`` (2.2.4 / 2.2.5: :mod:`.version_0x02`), ``body`` (what a queue manager
   meets on its queue, 3.2.5: :mod:`.bodies`) and ``content`` (well-formed Version 0x01
   messages breaking a content rule of 3.3.5.2: :mod:`.content`);
-* :data:`VALUE_DEFECTS` -- :class:`ValueDefect` (2.2.3: :mod:`.values`), applied to the
+* :data:`VALUE_DEFECTS` -- :class:`ValueDefect` (2.2.3: :mod:`.value_defects`), applied to the
   carrier of any PROPID whose type it applies to; :func:`every_defect` adds each on the
   sample carrier of each such type, as a ``value`` Defect;
 * :data:`ACCEPTABLE_FORMS` -- :class:`AcceptableForm`: odd but conforming Version 0x02 bodies
@@ -42,7 +42,13 @@ no version-0x01 defect 'Comand 0x03' (known: 'Version
 
 from __future__ import annotations
 
-from mqcn_suite.scenarios.defects import bodies, content, values, version_0x01, version_0x02
+from mqcn_suite.scenarios.defects import (
+    bodies,
+    content,
+    value_defects,
+    version_0x01,
+    version_0x02,
+)
 from mqcn_suite.scenarios.defects.catalogue import (
     FAMILIES,
     AcceptableForm,
@@ -79,8 +85,8 @@ __all__ = [
 DEFECTS: Catalogue[Defect] = Catalogue(
     "defect", [*version_0x01.MEMBERS, *version_0x02.MEMBERS, *bodies.MEMBERS, *content.MEMBERS]
 )
-VALUE_DEFECTS: Catalogue[ValueDefect] = Catalogue("value defect", values.MEMBERS)
-VALUE_CARRIERS = values.CARRIERS
+VALUE_DEFECTS: Catalogue[ValueDefect] = Catalogue("value defect", value_defects.MEMBERS)
+VALUE_CARRIERS = value_defects.CARRIERS
 ACCEPTABLE_FORMS: Catalogue[AcceptableForm] = Catalogue("acceptable form", version_0x02.FORMS)
 
 
@@ -91,7 +97,7 @@ def every_defect() -> tuple[Defect, ...]:
     >>> len(every_defect()) == len(DEFECTS) + sum(len(d.breaks) for d in VALUE_DEFECTS.values())
     True
     """
-    return (*DEFECTS.values(), *values.carried(tuple(VALUE_DEFECTS.values())))
+    return (*DEFECTS.values(), *value_defects.carried(tuple(VALUE_DEFECTS.values())))
 
 
 # The families whose members are whole messages a client emits, by the Version of the client
