@@ -45,7 +45,7 @@ from mqcn_model.envelope import Envelope
 from mqcn_suite.pipeline.checks import check_generate_arguments
 from mqcn_suite.pipeline.errors import locate_failure
 from mqcn_suite.pipeline.generators import (
-    World,
+    Population,
     envelope,
     malformed_message,
     row_rng,
@@ -117,8 +117,8 @@ def spark_schema() -> StructType:
 
 
 @lru_cache(maxsize=8)
-def _world(seed: int) -> World:
-    return World.from_seed(seed)
+def _population(seed: int) -> Population:
+    return Population.from_seed(seed)
 
 
 def corpus_message(row: int, seed: int, invalid_share: float) -> tuple[int, Envelope]:
@@ -128,15 +128,15 @@ def corpus_message(row: int, seed: int, invalid_share: float) -> tuple[int, Enve
     The one draw of a row, shared by the Parquet rows (:func:`generate_rows`) and the capture
     files (:mod:`.capture_corpus`), so both formats hold the same messages for a seed.
     """
-    world = _world(seed)
+    population = _population(seed)
     rng = row_rng(seed, row)
     if rng.random() < invalid_share:
-        _, body = malformed_message(rng, world)
+        _, body = malformed_message(rng, population)
     else:
-        _, message = valid_message(rng, world)
+        _, message = valid_message(rng, population)
         body = body_buffer(message, 0 if rng.random() < 0.9 else rng.randrange(256))
     arrival = ARRIVAL_EPOCH_US + row * ARRIVAL_STEP_US + rng.randrange(ARRIVAL_STEP_US)
-    return arrival, envelope(rng, world, body, row, arrival / 1_000_000)
+    return arrival, envelope(rng, population, body, row, arrival / 1_000_000)
 
 
 def generate_rows(ids: list[int], seed: int, invalid_share: float) -> pa.RecordBatch:

@@ -66,7 +66,7 @@ from mqcn_suite.pipeline.checks import check_cases, check_out
 from mqcn_suite.pipeline.engine import IN_PROCESS, case_batches, spark_label
 from mqcn_suite.pipeline.errors import TaskFailure
 from mqcn_suite.pipeline.generators import (
-    World,
+    Population,
     envelope,
     malformed_message,
     reading_message,
@@ -128,26 +128,26 @@ DIVERGENCE_SCHEMA = pa.schema(
 
 
 @lru_cache(maxsize=8)
-def fuzz_world(seed: int) -> World:
-    """A small world, so that generated messages often name objects the setup knows."""
-    return World.from_seed(seed, services=4, managers=3, queues=12)
+def fuzz_population(seed: int) -> Population:
+    """A small population, so that generated messages often name objects the setup knows."""
+    return Population.from_seed(seed, services=4, managers=3, queues=12)
 
 
 def fuzz_setup(seed: int) -> Setup:
     """The queue manager every case starts from: 4 queues of its own, 8 in the directory.
 
-    The first world queue manager is the target; its queues are also in the directory (so a
+    The first population queue manager is the target; its queues are also in the directory (so a
     Version 0x02 change re-reads them), and the directory knows the machine itself.
     """
-    world = fuzz_world(seed)
-    qm = world.queue_managers[0]
+    population = fuzz_population(seed)
+    qm = population.queue_managers[0]
     own = [
         {"Identifier": str(q), "Label": f"q{i}", "Quota": 1000 + i}
-        for i, q in enumerate(world.queues[:4])
+        for i, q in enumerate(population.queues[:4])
     ]
     directory = [
         {"owner": str(qm), "queue": {"Identifier": str(q), "Label": f"dir{i}", "Quota": 5000 + i}}
-        for i, q in enumerate(world.queues[:8])
+        for i, q in enumerate(population.queues[:8])
     ]
     return Setup(
         qm_guid=qm,
@@ -168,17 +168,17 @@ def fuzz_case(seed: int, case: int) -> tuple[str, Envelope]:
     Half valid messages, :data:`READING_SHARE` messages only a reading decides
     (:func:`~mqcn_suite.pipeline.generators.reading_message`), the rest malformed."""
     rng = row_rng(seed, case)
-    world = fuzz_world(seed)
+    population = fuzz_population(seed)
     draw = rng.random()
     if draw < 0.5:
-        family, message = valid_message(rng, world)
+        family, message = valid_message(rng, population)
         body = body_buffer(message)
     elif draw < 0.5 + READING_SHARE:
-        family, message = reading_message(rng, world)
+        family, message = reading_message(rng, population)
         body = body_buffer(message)
     else:
-        family, body = malformed_message(rng, world)
-    return family, envelope(rng, world, body, case, float(case), anomalies=0.4)
+        family, body = malformed_message(rng, population)
+    return family, envelope(rng, population, body, case, float(case), anomalies=0.4)
 
 
 # --- running one case ----------------------------------------------------------------------------

@@ -45,7 +45,7 @@ from mqcn_model.builders import (
 from mqcn_model.codec import ChangeNotificationMessage, body_buffer, decode_message, encode_body
 from mqcn_model.codec import v1_message as plain_v1_message
 from mqcn_model.constants import PROPERTIES, VT, Event, PropId
-from mqcn_suite.pipeline.generators import World, valid_message
+from mqcn_suite.pipeline.generators import Population, valid_message
 
 T = TypeVar("T")
 P = PropId
@@ -208,9 +208,9 @@ def seed_pool(seed: int) -> tuple[Seed, ...]:
         message = v2_notification(event, QUEUE, f"dc{int(event)}.example.com")
         pool.append(make_seed(f"v2:{event.name.lower()}", message))
     rng = random.Random(f"mqcn-codec-pool:{seed}")
-    world = World.from_seed(seed, services=4, managers=8, queues=32)
+    population = Population.from_seed(seed, services=4, managers=8, queues=32)
     for index in range(GENERATED_SEEDS):
-        family, message = valid_message(rng, world)
+        family, message = valid_message(rng, population)
         pool.append(make_seed(f"{family}#{index}", message, rng.randrange(256)))
     return tuple(pool)
 
