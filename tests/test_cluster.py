@@ -43,7 +43,7 @@ from mqcn_suite.pipeline.audit import audit
 from mqcn_suite.pipeline.corpus import generate, read_corpus
 from mqcn_suite.pipeline.fuzz import fuzz
 from mqcn_suite.pipeline.session import spark_session
-from mqcn_suite.pipeline.shipping import DEPENDENCY_PACKAGES, build_bundle
+from mqcn_suite.pipeline.shipping import DEPENDENCY_PACKAGES, NOT_SHIPPED, build_bundle
 
 if shutil.which("java") is None:  # pragma: no cover - the README asks for Java 17
     pytest.fail("the Spark cluster tests need Java 17 on PATH (see the README)", pytrace=False)
@@ -193,7 +193,7 @@ def test_the_cluster_gives_what_local_gives_row_for_row(
 def test_the_bare_executor_python_needs_only_the_zip(executor_python: Path) -> None:
     """The executors' venv has nothing of the project; with the zip, the tasks' work is the
     driver's -- the catalog (PyYAML without its C extension), the named defects (scapy),
-    the reference vectors, a target's PICS guard (pytest) -- and nothing else is imported."""
+    the reference vectors, a target's PICS guard -- and nothing else is imported (no pytest)."""
     python = str(executor_python)
     bare = subprocess.run(
         [python, "-c", "import pyarrow, pandas, numpy\nimport mqcn_model"],
@@ -235,6 +235,7 @@ def test_the_bare_executor_python_needs_only_the_zip(executor_python: Path) -> N
     shipped = set(DEPENDENCY_PACKAGES) | {"mqcn_model", "mqcn_suite"}
     own = {"pyarrow", "pandas", "numpy", "pyspark", "py4j", "dateutil", "tzdata", "six"}
     imported = {n for n in there["third_party"] if not n.startswith("_") or n == "_pytest"}
+    assert not imported & set(NOT_SHIPPED), imported
     assert imported <= shipped | own, imported  # (_cyutility & co: Cython's, of pyarrow)
     assert "yaml" in there["third_party"] and "scapy" in there["third_party"]
 
