@@ -1,7 +1,7 @@
 """``mqcn corpus generate --format pcap``: the synthetic corpus as capture files.
 
 The same messages as the Parquet corpus of a seed (row *r* is
-:func:`~mqcn_suite.pipeline.corpus.corpus_message` of ``(seed, r)`` in both formats), each
+:func:`~mqcn_suite.pipeline.corpus_rows.corpus_message` of ``(seed, r)`` in both formats), each
 carried by its own MS-MQQB session on TCP port 1801
 (:class:`~mqcn_model.capture.writer.PcapWriter`, ``session="message"``): handshake,
 EstablishConnection, ConnectionParameters, the UserMessage Packet, SessionAck, FIN.
@@ -53,7 +53,7 @@ from mqcn_suite.pipeline.storage import is_uri
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
-    from mqcn_suite.pipeline.corpus import CorpusResult
+    from mqcn_suite.pipeline.corpus_rows import CorpusResult
 
 __all__ = [
     "FORMATS",
@@ -140,7 +140,7 @@ def write_part(
     line naming the executor's host when ``directory`` is not there (an --out the executors
     do not share with the driver).
     """
-    from mqcn_suite.pipeline.corpus import corpus_message  # pyarrow and the generators
+    from mqcn_suite.pipeline.corpus_rows import corpus_message  # the generators: when asked
 
     folder = Path(directory)
     if not folder.is_dir():
@@ -237,7 +237,7 @@ def generate_pcap(
     started: float,
 ) -> CorpusResult:
     """The pcap branch of :func:`~mqcn_suite.pipeline.corpus.generate` (its result)."""
-    from mqcn_suite.pipeline.corpus import CorpusResult
+    from mqcn_suite.pipeline.corpus_rows import CorpusResult
 
     parts = write_parts(spark, count, out, partitions, seed=seed, invalid_share=invalid_share)
     return CorpusResult(
