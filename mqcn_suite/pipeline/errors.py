@@ -37,7 +37,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import TypeVar
 
-from mqcn_suite.pipeline.session import LOGS_KEPT, cache_dir, driver_log
+from mqcn_suite.pipeline.groundwork import cache_dir
+from mqcn_suite.pipeline.session import LOGS_KEPT, driver_log
 
 MARK = "[mqcn-task-failure]"
 LINE_LIMIT = 400  # characters of a message shown on the terminal line

@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mqcn_suite.pipeline.session import PipelineError, cache_dir, is_local_master
+from mqcn_suite.pipeline.groundwork import PipelineError, cache_dir, is_local_master
 
 if TYPE_CHECKING:
     from pyspark import SparkContext
