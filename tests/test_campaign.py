@@ -44,8 +44,8 @@ from mqcn_suite.pipeline.campaign import (
     Examiner,
     Limits,
     campaign,
-    replay,
-    replay_line,
+    codec_replay_line,
+    replay_codec_case,
     run_campaign,
 )
 from mqcn_suite.pipeline.hostile import KINDS, SEEDS, hostile_case, seed_pool
@@ -188,10 +188,10 @@ def test_an_exception_in_the_judge_is_found_and_replays(monkeypatch: pytest.Monk
     # where: the innermost frame of the project's code (the planted judge is the test's)
     assert "(at mqcn_suite/pipeline/campaign.py:" in finding.details[0]
 
-    replayed = replay(SEED, n, judge_function=planted)["finding"]
+    replayed = replay_codec_case(SEED, n, judge_function=planted)["finding"]
     assert replayed["categories"] == ["exception"] and replayed["detail"] == finding.details[0]
     assert replayed["replay"] == f"mqcn fuzz --codec --seed {SEED} --case {n}"
-    assert replay(SEED, n)["finding"] is None  # the real judge: nothing
+    assert replay_codec_case(SEED, n)["finding"] is None  # the real judge: nothing
 
 
 def test_an_exception_in_the_server_view_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -250,12 +250,14 @@ def test_a_slow_case_is_found_but_a_slow_first_run_is_noise() -> None:
     assert finding is not None and finding.categories == ["slow"]
     assert finding.milliseconds is not None and finding.milliseconds > 2 * 30
     assert finding.traced  # every slow case is traced, sampled or not
-    assert replay(SEED, n, limits, judge_function=slow_judge)["finding"]["categories"] == ["slow"]
+    assert replay_codec_case(SEED, n, limits, judge_function=slow_judge)["finding"][
+        "categories"
+    ] == ["slow"]
     assert Examiner(limits, judge_function=slow_once).examine(hostile_case(SEED, n)) is None
     assert len(calls) == 2 + 2 * limits.repeats + 2  # first run, re-runs, traced run (x2 each)
     relaxed = Limits(slow_ms=500, trace_every=10**9)
     assert Examiner(relaxed, judge_function=slow_judge).examine(hostile_case(SEED, n)) is None
-    assert "--slow-ms 500" in replay_line(SEED, n, relaxed)
+    assert "--slow-ms 500" in codec_replay_line(SEED, n, relaxed)
 
 
 def test_a_call_that_never_ends_is_stopped() -> None:
@@ -298,7 +300,7 @@ def test_a_hungry_case_is_found_when_traced() -> None:
     # outside the sample (and fast), the call is not traced: the replay always traces
     sample = Limits(trace_every=10**9)
     assert Examiner(sample, judge_function=hungry_judge).examine(hostile_case(SEED, n)) is None
-    replayed = replay(SEED, n, sample, judge_function=hungry_judge)["finding"]
+    replayed = replay_codec_case(SEED, n, sample, judge_function=hungry_judge)["finding"]
     assert replayed["categories"] == ["memory"] and replayed["traced"]
     generous = Limits(alloc_factor=64, alloc_floor=4 * budget, trace_every=1)
     assert Examiner(generous, judge_function=hungry_judge).examine(hostile_case(SEED, n)) is None
@@ -380,7 +382,7 @@ def test_spark_finds_exactly_the_planted_cases(spark: Any, tmp_path: Path) -> No
         full = (tmp_path / "out" / row["body_file"]).read_text().strip()
         assert full == body.hex()
         # the replay, in process, prints the same finding
-        again = replay(SEED, row["case"], judge_function=planted)["finding"]
+        again = replay_codec_case(SEED, row["case"], judge_function=planted)["finding"]
         assert (again["categories"], again["detail"]) == (row["categories"], row["detail"])
     assert any(r["hex_truncated"] for r in rows)
 
@@ -436,8 +438,8 @@ def test_the_replay_command(app: typer.Typer, monkeypatch: pytest.MonkeyPatch) -
 @pytest.mark.parametrize(
     ("args", "expected"),
     [
-        (["--codec", "--cases", "0"], "--cases: must be at least 1, not 0"),
-        (["--codec", "--cases", "-3"], "--cases: must be at least 1, not -3"),
+        (["--codec", "--cases", "0"], "--cases: 0: nothing to fuzz (give 1 or more cases)"),
+        (["--codec", "--cases", "-3"], "--cases: -3: nothing to fuzz"),
         (["--codec"], "--cases is required"),
         (["--codec", "--cases", "5", "--target", "reference"], "give no --target"),
         (["--codec", "--case", "1", "--cases", "5"], "give no --cases"),

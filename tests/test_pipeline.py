@@ -54,7 +54,7 @@ from mqcn_suite.pipeline.audit import (
 from mqcn_suite.pipeline.audit.schema import spark_schema
 from mqcn_suite.pipeline.audit.tasks import UNIT_SCHEMA
 from mqcn_suite.pipeline.corpus import SCHEMA, generate, generate_rows, read_corpus
-from mqcn_suite.pipeline.fuzz import NOT_RUN, STRICTER, fuzz, is_divergence, replay
+from mqcn_suite.pipeline.fuzz import NOT_RUN, STRICTER, fuzz, is_divergence, replay_fuzz_case
 from mqcn_suite.pipeline.session import PipelineError, check_master, create_session
 from mqcn_suite.targets import ReferenceTarget
 
@@ -666,10 +666,11 @@ def test_fuzz_finds_a_faulty_target(spark: Any, app: typer.Typer, tmp_path: Path
     assert json.loads(first["envelope"])["authentication_level"] == "None"
     assert pq.read_table(tmp_path / "f" / "divergences").num_rows == result.divergences
     # the replay of a case runs in process, and the reference agrees with itself there
-    again = replay("reference", 3, first["case"])
+    again = replay_fuzz_case("reference", 3, first["case"])
     assert again["divergence"] is None and again["model_outcome"] == "disregarded"
     assert (
-        replay(IgnoresAuthentication, 3, first["case"])["divergence"]["detail"] == first["detail"]
+        replay_fuzz_case(IgnoresAuthentication, 3, first["case"])["divergence"]["detail"]
+        == first["detail"]
     )
     shown = invoke(
         app, "fuzz", "--target", "reference", "--seed", "3", "--case", str(first["case"])

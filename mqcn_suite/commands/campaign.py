@@ -92,7 +92,8 @@ def _limits(options: CodecOptions) -> Any:
 
 def codec_campaign(options: CodecOptions) -> None:
     """Run or replay the campaign; always ends with ``typer.Exit``."""
-    from mqcn_suite.pipeline.campaign import campaign, check_cases, check_out, replay
+    from mqcn_suite.pipeline.campaign import campaign, replay_codec_case
+    from mqcn_suite.pipeline.checks import check_cases, check_out
     from mqcn_suite.pipeline.engine import CODEC_CASES, check_engine, choose_engine
     from mqcn_suite.pipeline.session import check_master
 
@@ -104,7 +105,7 @@ def codec_campaign(options: CodecOptions) -> None:
         if options.cases is not None or options.out is not None:
             given = "--cases" if options.cases is not None else "--out"
             raise UsageError(f"--case replays one case in process: give no {given}")
-        found = replay(seed, parse_int("--case", options.case), limits)
+        found = replay_codec_case(seed, parse_int("--case", options.case), limits)
         _print_replay(found, options.as_json)
         raise typer.Exit(ExitCode.FOUND if found["finding"] else ExitCode.OK)
     n = parse_int("--cases", options.cases)
@@ -112,7 +113,8 @@ def codec_campaign(options: CodecOptions) -> None:
     if options.master is not None:
         check_master(options.master)
     check_engine(options.engine)
-    check_out(options.out)
+    if options.out is not None:
+        check_out(options.out)
     started = time.perf_counter() if options.started is None else options.started
     chosen = choose_engine(
         options.engine,

@@ -566,11 +566,11 @@ def fuzz_command(
             fuzz,
             is_divergence,
             readings_line,
-            replay,
+            replay_fuzz_case,
         )
 
         if n is None:
-            found = replay(target, seed_value, parse_int("--case", case), timeout=limit)
+            found = replay_fuzz_case(target, seed_value, parse_int("--case", case), timeout=limit)
             _print_replay(found, as_json)
             raise typer.Exit(ExitCode.FOUND if is_divergence(found["divergence"]) else ExitCode.OK)
         check_fuzz_arguments(target, n, out, limit)  # a target that does not start: no Spark

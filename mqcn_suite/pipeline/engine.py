@@ -34,6 +34,7 @@ from mqcn_suite.pipeline.storage import is_uri
 
 if TYPE_CHECKING:
     import pyarrow as pa
+    from pyspark.sql import DataFrame
 
 AUTO = "auto"
 IN_PROCESS = "in-process"
@@ -138,6 +139,21 @@ def choose_engine(
 
 
 BATCH_CASES = 5000  # cases per Arrow batch in process (the sessions' maxRecordsPerBatch)
+
+
+def count_exploded(frame: DataFrame, column: str) -> dict[str, int]:
+    """How many rows of ``frame`` hold each value of its list ``column`` (Spark), most
+    frequent first (ties by value): a row with two values counts once for each."""
+    from pyspark.sql import functions as F
+
+    counted = (
+        frame.select(F.explode(column).alias("value"))
+        .groupBy("value")
+        .agg(F.count(F.lit(1)).alias("n"))
+        .orderBy(F.desc("n"), "value")
+        .collect()
+    )
+    return {row["value"]: int(row["n"]) for row in counted}
 
 
 def case_batches(cases: int, batch: int = BATCH_CASES) -> Iterator[pa.RecordBatch]:

@@ -63,7 +63,7 @@ from mqcn_model.errata import READING_SEPARATOR, STRICT, SWITCH_OF, Readings
 from mqcn_model.fitting import Fit, search_readings, state_fits
 from mqcn_model.judge import judge
 from mqcn_suite.pipeline.checks import check_cases, check_out
-from mqcn_suite.pipeline.engine import IN_PROCESS, case_batches, spark_label
+from mqcn_suite.pipeline.engine import IN_PROCESS, case_batches, count_exploded, spark_label
 from mqcn_suite.pipeline.errors import TaskFailure
 from mqcn_suite.pipeline.generators import (
     Population,
@@ -74,7 +74,7 @@ from mqcn_suite.pipeline.generators import (
     valid_message,
 )
 from mqcn_suite.pipeline.session import PipelineError, default_parallelism
-from mqcn_suite.pipeline.storage import Location, in_process_location
+from mqcn_suite.pipeline.storage import SUMMARY_JSON, Location, in_process_location
 from mqcn_suite.targets import (
     DEFAULT_TIMEOUT,
     ReferenceTarget,
@@ -99,7 +99,6 @@ STRICTER = "stricter-receiver"
 READING = "reading"
 NOT_RUN = "not-run"  # cases a partition never ran: its target kept timing out
 DIVERGENCES_JSONL = "divergences.jsonl"
-SUMMARY_JSON = "summary.json"
 JSONL_LIMIT = 10_000
 CASES_PER_PARTITION = 20_000
 
@@ -247,7 +246,7 @@ def is_divergence(row: dict[str, Any] | None) -> bool:
 ALLOWED = (READING, STRICTER, NOT_RUN)  # row kinds written and counted, never divergences
 
 
-def replay_line(target_name: str, seed: int, case: int, hex_body: str) -> str:
+def fuzz_replay_line(target_name: str, seed: int, case: int, hex_body: str) -> str:
     """The one-line shell command that reproduces a case (bytes, then the delivery)."""
     decode = f"mqcn decode --hex {hex_body}" if hex_body else "mqcn decode --hex ''"
     return f"{decode}; mqcn fuzz --target {shlex.quote(target_name)} --seed {seed} --case {case}"
@@ -368,7 +367,7 @@ def compare_case(
             else None
         ),
         "detail": detail,
-        "replay": replay_line(target_name, seed, case, hex_body),
+        "replay": fuzz_replay_line(target_name, seed, case, hex_body),
         "cases": None,
     }
 
@@ -688,25 +687,12 @@ def _fuzz_on_spark(
         )
         found = frame.filter(F.col("kind") == "divergence").drop("kind", "cases")
         real = found.filter(~F.col("divergence").isin(*ALLOWED))
-        by_requirement = {
-            r["requirement"]: r["n"]
-            for r in real.select(F.explode("requirements").alias("requirement"))
-            .groupBy("requirement")
-            .agg(F.count(F.lit(1)).alias("n"))
-            .orderBy(F.desc("n"), "requirement")
-            .collect()
-        }
+        by_requirement = count_exploded(real, "requirements")
         by_kind = {
             r["divergence"]: r["n"]
             for r in found.groupBy("divergence").agg(F.count(F.lit(1)).alias("n")).collect()
         }
-        seen = {
-            r["reading"]: r["n"]
-            for r in found.select(F.explode("readings").alias("reading"))
-            .groupBy("reading")
-            .agg(F.count(F.lit(1)).alias("n"))
-            .collect()
-        }
+        seen = count_exploded(found, "readings")
         first = [
             r.asDict()
             for r in found.orderBy("case")
@@ -756,7 +742,7 @@ def _fuzz_in_process(
     return _Found(ran, by_requirement, by_kind, seen, first)
 
 
-def replay(
+def replay_fuzz_case(
     target: TargetSpec, seed: int, case: int, timeout: float = DEFAULT_TIMEOUT
 ) -> dict[str, Any]:
     """Run one case in this process (no Spark): what ``mqcn fuzz --case N`` prints."""

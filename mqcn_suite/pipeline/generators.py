@@ -59,6 +59,7 @@ from mqcn_model.constants import (
 )
 from mqcn_model.envelope import Envelope, MessageId
 from mqcn_suite.locations import bundled_root
+from mqcn_suite.pipeline.byte_mutations import CORPUS_OPERATORS, BytewiseDraw, mutate_once
 from mqcn_suite.scenarios.defects import FAMILIES, Defect, every_defect
 from mqcn_suite.scenarios.fixtures import ScenarioIds
 from mqcn_suite.scenarios.messages import (
@@ -263,28 +264,14 @@ def valid_message(
 
 # --- malformed and non-conforming messages -------------------------------------------------------
 
-MUTATIONS = ("flip", "set", "truncate", "insert", "delete", "count")
-HOSTILE_BYTES = (0x00, 0x01, 0x02, 0x7F, 0x80, 0xFF)
-
 
 def mutate(rng: random.Random, buf: bytes, rounds: int | None = None) -> bytes:
-    """Apply 1-4 of the byte mutations of ``tests/test_fuzz.py`` to ``buf``."""
+    """Apply 1-4 of the corpus's byte mutations (:data:`~.byte_mutations.CORPUS_OPERATORS`)
+    to ``buf``, drawn from ``rng``."""
     data = bytearray(buf)
+    draw = BytewiseDraw(rng)
     for _ in range(rounds if rounds is not None else rng.randint(1, 4)):
-        op = rng.choice(MUTATIONS)
-        position = rng.randint(0, max(0, len(data) - 1))
-        if op == "flip" and data:
-            data[position] ^= 1 << rng.randint(0, 7)
-        elif op == "set" and data:
-            data[position] = rng.choice(HOSTILE_BYTES)
-        elif op == "truncate":
-            del data[position:]
-        elif op == "insert":
-            data[position:position] = bytes(rng.randrange(256) for _ in range(rng.randint(1, 8)))
-        elif op == "delete":
-            del data[position : position + rng.randint(1, 8)]
-        elif op == "count" and len(data) > 1:
-            data[1] = rng.choice((0, 2, 3, 0xFF, data[1] + 1 & 0xFF))
+        mutate_once(data, draw, CORPUS_OPERATORS)
     return bytes(data)
 
 
