@@ -1,4 +1,4 @@
-"""The codec campaign, ``mqcn fuzz --codec``: hostile bodies at scale, each finding replayable.
+"""The codec campaign, ``mqcn fuzz codec``: hostile bodies at scale, each finding replayable.
 
 * the cases are a pure function of (seed, case), in any process;
 * every category of finding is caught -- an exception, a broken verdict, a slow call, a hungry
@@ -190,7 +190,7 @@ def test_an_exception_in_the_judge_is_found_and_replays(monkeypatch: pytest.Monk
 
     replayed = replay_codec_case(SEED, n, judge_function=planted)["finding"]
     assert replayed["categories"] == ["exception"] and replayed["detail"] == finding.details[0]
-    assert replayed["replay"] == f"mqcn fuzz --codec --seed {SEED} --case {n}"
+    assert replayed["replay"] == f"mqcn fuzz codec --seed {SEED} --case {n}"
     assert replay_codec_case(SEED, n)["finding"] is None  # the real judge: nothing
 
 
@@ -376,7 +376,7 @@ def test_spark_finds_exactly_the_planted_cases(spark: Any, tmp_path: Path) -> No
         assert row["seed"] == SEED and row["size"] == len(body)
         assert row["kind"] == hostile_case(SEED, row["case"]).kind
         assert row["categories"] == ["exception"] and "IndexError: planted" in row["detail"]
-        assert row["replay"] == f"mqcn fuzz --codec --seed {SEED} --case {row['case']}"
+        assert row["replay"] == f"mqcn fuzz codec --seed {SEED} --case {row['case']}"
         assert row["hex"] == body.hex()[: 2 * HEX_SHOWN]
         assert row["hex_truncated"] == (len(body) > HEX_SHOWN)
         full = (tmp_path / "out" / row["body_file"]).read_text().strip()
@@ -398,7 +398,7 @@ def test_twenty_thousand_cases_of_the_real_model_give_no_finding(
 ) -> None:
     out = tmp_path / "clean"
     result = invoke(
-        app, "fuzz", "--codec", "--cases", "20000", "--seed", "1", "--out", str(out),
+        app, "fuzz", "codec", "--cases", "20000", "--seed", "1", "--out", str(out),
         "--engine", "spark",  # (tests/test_engines.py: the in-process engine gives the same)
     )  # fmt: skip
     assert result.exit_code == 0, (result.stdout, result.stderr)
@@ -418,18 +418,18 @@ def test_twenty_thousand_cases_of_the_real_model_give_no_finding(
 
 def test_the_replay_command(app: typer.Typer, monkeypatch: pytest.MonkeyPatch) -> None:
     n = unique_case(SEED, 300)
-    clean = invoke(app, "fuzz", "--codec", "--seed", str(SEED), "--case", str(n))
+    clean = invoke(app, "fuzz", "codec", "--seed", str(SEED), "--case", str(n))
     assert clean.exit_code == 0, clean.stderr
     assert f"case {n} of seed {SEED} ({hostile_case(SEED, n).kind}" in clean.stdout
     assert clean.stdout.strip().endswith("no finding")
 
     monkeypatch.setattr(campaign_module, "judge", raising_on(hostile_case(SEED, n).body))
-    found = invoke(app, "fuzz", "--codec", "--seed", str(SEED), "--case", str(n))
+    found = invoke(app, "fuzz", "codec", "--seed", str(SEED), "--case", str(n))
     assert found.exit_code == 1, found.stderr
     assert "exception: judge (strict): IndexError: planted" in found.stdout
-    assert f"replay: mqcn fuzz --codec --seed {SEED} --case {n}" in found.stdout
+    assert f"replay: mqcn fuzz codec --seed {SEED} --case {n}" in found.stdout
     as_json = json.loads(
-        invoke(app, "fuzz", "--codec", "--seed", str(SEED), "--case", str(n), "--json").stdout
+        invoke(app, "fuzz", "codec", "--seed", str(SEED), "--case", str(n), "--json").stdout
     )
     assert as_json["finding"]["categories"] == ["exception"]
     assert bytes.fromhex(as_json["hex"]) == hostile_case(SEED, n).body
@@ -438,27 +438,63 @@ def test_the_replay_command(app: typer.Typer, monkeypatch: pytest.MonkeyPatch) -
 @pytest.mark.parametrize(
     ("args", "expected"),
     [
-        (["--codec", "--cases", "0"], "--cases: 0: nothing to fuzz (give 1 or more cases)"),
-        (["--codec", "--cases", "-3"], "--cases: -3: nothing to fuzz"),
-        (["--codec"], "--cases is required"),
-        (["--codec", "--cases", "5", "--target", "reference"], "give no --target"),
-        (["--codec", "--case", "1", "--cases", "5"], "give no --cases"),
-        (["--codec", "--case", "1", "--out", "x"], "give no --out"),
-        (["--codec", "--case", "-1"], "--case: -1 is negative"),
-        (["--codec", "--case", "1", "--slow-ms", "0"], "--slow-ms: must be a positive"),
-        (["--codec", "--case", "1", "--trace-every", "0"], "--trace-every: must be at least 1"),
-        (["--codec", "--case", "1", "--alloc-factor", "x"], "--alloc-factor 'x': not"),
-        (["--target", "reference", "--cases", "3", "--slow-ms", "5"], "only with --codec"),
-        (["--codec", "--cases", "5", "--master", "lokal"], "is not a Spark master URL"),
+        (["--cases", "0"], "--cases: 0: nothing to fuzz (give 1 or more cases)"),
+        (["--cases", "-3"], "--cases: -3: nothing to fuzz"),
+        ([], "--cases is required"),
+        (["--case", "1", "--cases", "5"], "give no --cases"),
+        (["--case", "1", "--out", "x"], "give no --out"),
+        (["--case", "-1"], "--case: -1 is negative"),
+        (["--case", "1", "--slow-ms", "0"], "--slow-ms: must be a positive"),
+        (["--case", "1", "--trace-every", "0"], "--trace-every: must be at least 1"),
+        (["--case", "1", "--alloc-factor", "x"], "--alloc-factor 'x': not"),
+        (["--cases", "5", "--master", "lokal"], "is not a Spark master URL"),
     ],
 )
 def test_usage_errors_are_one_line(app: typer.Typer, args: list[str], expected: str) -> None:
-    assert expected in one_line_error(invoke(app, "fuzz", *args))
+    assert expected in one_line_error(invoke(app, "fuzz", "codec", *args))
+
+
+@pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        (["codec", "--cases", "5", "--target", "reference"], "--target"),
+        (["target", "--target", "reference", "--cases", "3", "--slow-ms", "5"], "--slow-ms"),
+        (["--codec", "--cases", "5", "--target", "reference"], "--target"),
+        (["--target", "reference", "--cases", "3", "--trace-every", "5"], "--trace-every"),
+    ],
+)
+def test_an_option_of_the_other_subcommand_is_a_usage_error(
+    app: typer.Typer, args: list[str], option: str
+) -> None:
+    """Each subcommand has its own options: the other's are unknown to it (exit 2)."""
+    result = invoke(app, "fuzz", *args)
+    assert result.exit_code == 2, (result.stdout, result.stderr)
+    assert f"No such option: {option}" in result.stderr and "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (["--codec", "--seed", str(SEED), "--case", "3"], "codec"),
+        (["--target", "reference", "--seed", str(SEED), "--case", "3"], "target"),
+    ],
+)
+def test_the_older_spellings_still_work_and_name_the_new_one(
+    app: typer.Typer, old: list[str], new: str
+) -> None:
+    before = invoke(app, "fuzz", *old)
+    now = invoke(app, "fuzz", new, *(a for a in old if a != "--codec"))
+    assert before.exit_code == now.exit_code == 0, (before.stderr, now.stderr)
+    assert before.stdout == now.stdout and now.stderr == ""
+    spelled = "--codec" if new == "codec" else "--target T"
+    assert before.stderr == (
+        f"mqcn fuzz: 'mqcn fuzz {spelled}' is deprecated: use 'mqcn fuzz {new}'\n"
+    )
 
 
 def test_a_non_empty_out_is_refused_before_spark(app: typer.Typer, tmp_path: Path) -> None:
     (tmp_path / "x").write_text("x")
-    line = one_line_error(invoke(app, "fuzz", "--codec", "--cases", "5", "--out", str(tmp_path)))
+    line = one_line_error(invoke(app, "fuzz", "codec", "--cases", "5", "--out", str(tmp_path)))
     assert "exists and is not an empty directory" in line
 
 
@@ -482,7 +518,7 @@ def test_a_broken_balance_is_an_internal_error(
         )
 
     monkeypatch.setattr(campaign_module, "campaign", lossy)
-    line = one_line_error(invoke(app, "fuzz", "--codec", "--cases", "10"), code=3)
+    line = one_line_error(invoke(app, "fuzz", "codec", "--cases", "10"), code=3)
     assert line == (
         "mqcn fuzz: internal error: cases lost: cases planned 10 = generated 10 = judged 9"
     )

@@ -140,7 +140,7 @@ def on_cluster(spark_cluster: Cluster, tmp_path_factory: pytest.TempPathFactory)
          "--", "corpus", "generate", "--count", str(COUNT), "--invalid-share", str(SHARE),
          "--seed", str(SEED), "--out", f"{uri}/corpus", *master,
          "--", "audit", f"{uri}/corpus", "--out", f"{uri}/audit", *master,
-         "--", "fuzz", "--target", FAULTY, "--cases", str(CASES), "--seed", str(SEED),
+         "--", "fuzz", "target", "--target", FAULTY, "--cases", str(CASES), "--seed", str(SEED),
          "--out", f"{uri}/fuzz", *master],
         capture_output=True, text=True, env=spark_cluster.driver_env(), cwd=work, timeout=600,
     )  # fmt: skip
@@ -335,7 +335,7 @@ def test_a_python_exception_in_a_task_is_one_line_with_its_row(
     with zipfile.ZipFile(tmp_path / "boom.zip", "w") as archive:  # the user's adapter, shipped
         archive.write(tmp_path / "boom_target.py", "boom_target.py")
     result = mqcn(
-        "fuzz", "--target", "python:boom_target:Boom", "--cases", "30", "--seed", "4",
+        "fuzz", "target", "--target", "python:boom_target:Boom", "--cases", "30", "--seed", "4",
         "--master", spark_cluster.url,
         "--conf", f"spark.submit.pyFiles={tmp_path / 'boom.zip'}",
         "--conf", "spark.task.maxFailures=1",  # the failure is deterministic: no retries
@@ -344,7 +344,7 @@ def test_a_python_exception_in_a_task_is_one_line_with_its_row(
     line = one_line(result, 3)
     found = re.search(
         r"a Spark task failed at case (\d+) of seed 4: RuntimeError: injected failure: this "
-        r"state cannot be compared \(replay: mqcn fuzz --target python:boom_target:Boom "
+        r"state cannot be compared \(replay: mqcn fuzz target --target python:boom_target:Boom "
         r"--seed 4 --case (\d+)\); full trace in (\S+)$",
         line,
     )

@@ -153,7 +153,7 @@ def exercise(buf: bytes, category: str, *, measure: bool = False) -> dict[Readin
 
 
 # --- seeds: valid messages and where their hostile fields are ----------------------------------
-# (shared with the codec campaign, ``mqcn fuzz --codec``: mqcn_suite.pipeline.hostile)
+# (shared with the codec campaign, ``mqcn fuzz codec``: mqcn_suite.pipeline.hostile)
 
 
 class HypothesisDraw:

@@ -166,7 +166,8 @@ def test_the_command_replays_a_reading_case_as_no_divergence() -> None:
 
     case = next(r["case"] for r in rows_of("reference:E-22", 200))
     shown = CliRunner().invoke(
-        app, ["fuzz", "--target", "reference:E-22", "--seed", str(SEED), "--case", str(case)]
+        app,
+        ["fuzz", "target", "--target", "reference:E-22", "--seed", str(SEED), "--case", str(case)],
     )
     assert shown.exit_code == 0, (shown.stdout, shown.stderr)
     assert "reading: the target follows E-22 nil-identifier" in shown.stdout

@@ -1,4 +1,4 @@
-"""``fuzz --codec``: a hostile-input campaign against the codec, the judge and the server view.
+"""``mqcn fuzz codec``: a hostile-input campaign against the codec, the judge and the server view.
 
 Case ``n`` of seed ``s`` is a hostile body (:func:`mqcn_suite.pipeline.hostile.hostile_case`):
 a valid message of some kind damaged one way (bit flips, inserted or deleted bytes, a hostile
@@ -25,13 +25,13 @@ Tracing allocations is dear: measured on one core, 11.8 k cases/s untraced, 1.7 
 tracing every case (6.8x the cost), 8.4 k cases/s tracing one case in 16 (1.4x).  So a
 deterministic sample is traced -- the cases whose number is a multiple of ``trace_every``
 (:data:`TRACE_EVERY`; ``--trace-every 1`` traces all) -- plus every case whose first run
-was slow.  A replay (``mqcn fuzz --codec --seed S --case I``) always traces.
+was slow.  A replay (``mqcn fuzz codec --seed S --case I``) always traces.
 
 The balance ``cases planned = cases generated = cases judged`` is checked from per-batch
 tallies; a difference fails the campaign.
 
 The same task (:func:`run_campaign`) also runs in this process, without Spark:
-``campaign(None, ...)``, the in-process engine ``mqcn fuzz --codec`` picks for small runs
+``campaign(None, ...)``, the in-process engine ``mqcn fuzz codec`` picks for small runs
 (:mod:`mqcn_suite.pipeline.engine`).
 """
 
@@ -136,7 +136,7 @@ class Limits:
 def codec_replay_line(seed: int, case: int, limits: Limits) -> str:
     """The one-line command that replays case ``case`` in process, without Spark."""
     extra = limits.options()
-    return f"mqcn fuzz --codec --seed {seed} --case {case}" + (f" {extra}" if extra else "")
+    return f"mqcn fuzz codec --seed {seed} --case {case}" + (f" {extra}" if extra else "")
 
 
 class ContractBroken(AssertionError):

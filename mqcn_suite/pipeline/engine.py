@@ -1,6 +1,6 @@
 """Which engine runs a pipeline command's tasks: this process, or Spark.  One place decides.
 
-``mqcn audit``, ``mqcn fuzz`` and ``mqcn fuzz --codec`` run *the same task code* either way:
+``mqcn audit``, ``mqcn fuzz target`` and ``mqcn fuzz codec`` run *the same task code* either way:
 the ``mapInArrow`` functions of :mod:`.audit.tasks`, :mod:`.audit.capture`, :mod:`.fuzz` and
 :mod:`.campaign` take Arrow batches of work and give Arrow batches of rows, and the
 in-process engine feeds them those batches itself (no SparkSession, no JVM, no pyspark
@@ -49,8 +49,8 @@ ENGINE_CHOICES = (AUTO, IN_PROCESS, SPARK)
 # limit is kept lower than the reference's rate would allow.
 AUDIT_BYTES = 128_000_000  # bytes of capture files or raw bodies
 AUDIT_ROWS = 250_000  # Parquet rows (from the footers) or raw files
-FUZZ_CASES = 5_000  # mqcn fuzz --target
-CODEC_CASES = 150_000  # mqcn fuzz --codec
+FUZZ_CASES = 5_000  # mqcn fuzz target
+CODEC_CASES = 150_000  # mqcn fuzz codec
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ is written with the requirement IDs involved (what the model's server did -- e.g
 MQCN-3.2.5.1-4 when it disregarded an unauthenticated message -- plus what
 :func:`mqcn_model.judge.judge` finds in the bytes), the body in hex, and a one-line replay::
 
-    mqcn decode --hex 0101...; mqcn fuzz --target reference --seed 7 --case 123
+    mqcn decode --hex 0101...; mqcn fuzz target --target reference --seed 7 --case 123
 
 Against ``reference`` -- and against ``reference:letter`` or any other reading of the switches
 -- the expected number of divergences is 0.  Three other kinds of row are written beside the
@@ -237,7 +237,7 @@ def is_divergence(row: dict[str, Any] | None) -> bool:
     A ``reading`` row (another reading of an errata item), a ``stricter-receiver`` row
     (errata E-20) and a ``not-run`` row are written beside the divergences and counted apart:
     the first two are behaviours the spec allows, the last a case that never ran (the run's
-    exit code says so on its own).  ``mqcn fuzz`` and ``mqcn fuzz --case I`` both use this one
+    exit code says so on its own).  A run and ``mqcn fuzz target --case I`` both use this one
     rule for their exit code.
     """
     return row is not None and row["divergence"] not in ALLOWED
@@ -246,10 +246,15 @@ def is_divergence(row: dict[str, Any] | None) -> bool:
 ALLOWED = (READING, STRICTER, NOT_RUN)  # row kinds written and counted, never divergences
 
 
+def fuzz_replay_command(target_name: str, seed: int, case: int) -> str:
+    """The command that runs case ``case`` of ``seed`` again, in process."""
+    return f"mqcn fuzz target --target {shlex.quote(target_name)} --seed {seed} --case {case}"
+
+
 def fuzz_replay_line(target_name: str, seed: int, case: int, hex_body: str) -> str:
     """The one-line shell command that reproduces a case (bytes, then the delivery)."""
     decode = f"mqcn decode --hex {hex_body}" if hex_body else "mqcn decode --hex ''"
-    return f"{decode}; mqcn fuzz --target {shlex.quote(target_name)} --seed {seed} --case {case}"
+    return f"{decode}; {fuzz_replay_command(target_name, seed, case)}"
 
 
 def _outcome_key(seen: Observation, model: ReferenceTarget) -> str:
@@ -448,7 +453,7 @@ def run_cases(
             try:
                 row = compare_case(model, adapter, name, setup, seed, case)  # type: ignore[arg-type]
             except Exception as exc:  # the line the user sees names the case and its replay
-                replay = f"mqcn fuzz --target {shlex.quote(name)} --seed {seed} --case {case}"
+                replay = fuzz_replay_command(name, seed, case)
                 raise TaskFailure(f"case {case} of seed {seed}", exc, replay) from exc
             in_a_row = in_a_row + 1 if adapter.timed_out else 0
             return row
@@ -745,7 +750,7 @@ def _fuzz_in_process(
 def replay_fuzz_case(
     target: TargetSpec, seed: int, case: int, timeout: float = DEFAULT_TIMEOUT
 ) -> dict[str, Any]:
-    """Run one case in this process (no Spark): what ``mqcn fuzz --case N`` prints."""
+    """Run one case in this process (no Spark): what ``mqcn fuzz target --case N`` prints."""
     try:
         adapter, name = _resolve(target, timeout)
     except TargetError as exc:

@@ -1,7 +1,7 @@
 """Hostile message bodies: valid seeds, where their dangerous fields are, and how to break them.
 
 Shared by the hypothesis fuzz tests (``tests/test_fuzz.py``) and the codec campaign
-(:mod:`mqcn_suite.pipeline.campaign`, ``mqcn fuzz --codec``), so that both push the same
+(:mod:`mqcn_suite.pipeline.campaign`, ``mqcn fuzz codec``), so that both push the same
 kinds of damage through the codec:
 
 * a :class:`Seed` is a valid body buffer (message + the spare byte of 3.3.5.3) together with
