@@ -3,7 +3,7 @@
 * both engines -- Spark, and the in-process engine that runs the same task code without
   it -- give the same rows and the same summaries (apart from ``engine`` and the times), for
   the audit of captures, of a Parquet corpus and of raw bodies, for ``fuzz`` and for
-  ``fuzz --codec``;
+  ``fuzz codec``;
 * ``--engine auto`` runs small work in process and Spark above the thresholds or when
   ``--master``/``--conf`` is given; the summary and the terminal name the engine; the
   in-process engine never imports pyspark;
