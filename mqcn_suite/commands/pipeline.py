@@ -549,8 +549,11 @@ class FuzzGroup(TyperGroup):
     """
 
     def parse_args(self, ctx: typer.Context, args: list[str]) -> list[str]:
-        helps = set(CONTEXT_SETTINGS["help_option_names"])
-        if args and args[0].startswith("-") and not helps & set(args):
+        if (
+            args
+            and args[0].startswith("-")
+            and args[0] not in CONTEXT_SETTINGS["help_option_names"]
+        ):
             if "--codec" in args:
                 args = ["codec", *(a for a in args if a != "--codec")]
             else:
