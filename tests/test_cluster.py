@@ -79,6 +79,11 @@ def mqcn(
 STARTING = re.compile(r"starting Spark \((local\[2\]|spark://\S+)\)…")
 
 
+def with_path(folder: Path) -> str:
+    """``folder`` before this process's own PYTHONPATH (a checkout run from PYTHONPATH keeps it)."""
+    return os.pathsep.join(filter(None, [str(folder), os.environ.get("PYTHONPATH")]))
+
+
 def one_line(result: subprocess.CompletedProcess[str], code: int) -> str:
     """The single stderr line of a command that failed with ``code`` (no traceback anywhere),
     after the ``starting Spark (MASTER)…`` it says before the session exists."""
@@ -339,7 +344,7 @@ def test_a_python_exception_in_a_task_is_one_line_with_its_row(
         "--master", spark_cluster.url,
         "--conf", f"spark.submit.pyFiles={tmp_path / 'boom.zip'}",
         "--conf", "spark.task.maxFailures=1",  # the failure is deterministic: no retries
-        env=spark_cluster.driver_env(PYTHONPATH=str(tmp_path)), cwd=tmp_path,
+        env=spark_cluster.driver_env(PYTHONPATH=with_path(tmp_path)), cwd=tmp_path,
     )  # fmt: skip
     line = one_line(result, 3)
     found = re.search(
