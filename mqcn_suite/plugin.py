@@ -63,6 +63,7 @@ from mqcn_suite.targets import (
     DEFAULT_HELLO_TIMEOUT,
     DEFAULT_TIMEOUT,
     ClaimsGuard,
+    NotApplicable,
     PicsError,
     Target,
     TargetError,
@@ -478,6 +479,40 @@ def pcap_summary(config: pytest.Config) -> str | None:
 
 
 # --- every process: what each report carries, and the timeout rule --------------------------
+
+
+def not_applicable_is_a_skip(exc: NotApplicable) -> pytest.skip.Exception:
+    """The pytest skip a target's :class:`~mqcn_suite.targets.base.NotApplicable` becomes:
+    the same reason (``not applicable: ...``, the report's verdict), raised where the target
+    raised it.  The targets know nothing of pytest (they also run on Spark executors)."""
+    return pytest.skip.Exception(str(exc)).with_traceback(exc.__traceback__)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item: pytest.Item) -> Any:
+    """A scenario whose fixtures meet a target's NotApplicable is skipped."""
+    try:
+        return (yield)
+    except NotApplicable as exc:
+        raise not_applicable_is_a_skip(exc) from None
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Any:
+    """A scenario whose steps meet a target's NotApplicable is skipped."""
+    try:
+        return (yield)
+    except NotApplicable as exc:
+        raise not_applicable_is_a_skip(exc) from None
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Any:
+    """A target's NotApplicable while a scenario is torn down is a skip too."""
+    try:
+        return (yield)
+    except NotApplicable as exc:
+        raise not_applicable_is_a_skip(exc) from None
 
 
 @pytest.hookimpl(wrapper=True)

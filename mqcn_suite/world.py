@@ -48,7 +48,7 @@ from mqcn_suite.scenarios.fixtures import (
     QUEUE_GUID,
     existing_queue,
 )
-from mqcn_suite.targets.base import Setup, Target, TargetError
+from mqcn_suite.targets.base import NotApplicable, Setup, Target, TargetError
 
 
 class RequirementFailure(AssertionError):
@@ -607,7 +607,8 @@ class World:
         """``check(x)`` for hypothesis-drawn ``x`` (derandomised, ``examples`` draws): every
         problem it reports (None: no problem), prefixed with the drawn value.
 
-        A target that breaks or stops answering (:class:`~mqcn_suite.targets.base.TargetError`)
+        A target that breaks or stops answering (:class:`~mqcn_suite.targets.base.TargetError`),
+        or does not claim what a draw needs (:class:`~mqcn_suite.targets.base.NotApplicable`),
         ends the family: the error is kept, the remaining draws no longer call the target, and
         it is raised once hypothesis has returned.  Hypothesis never sees it, so it neither
         shrinks nor replays the example against a target that stopped -- a replay that
@@ -618,7 +619,7 @@ class World:
         from hypothesis import given as for_all
 
         problems: list[str] = []
-        broke: list[TargetError] = []
+        broke: list[TargetError | NotApplicable] = []
 
         @settings(
             max_examples=examples,
@@ -633,7 +634,7 @@ class World:
                 return  # the target stopped: no more calls to it
             try:
                 problem = check(drawn)
-            except TargetError as exc:
+            except (TargetError, NotApplicable) as exc:  # raised once hypothesis returned
                 broke.append(exc)
                 return
             if problem:

@@ -190,18 +190,22 @@ def test_audit_into_an_unwritable_place_is_refused_before_spark(tmp_path: Path) 
 
 def test_fuzz_into_an_unwritable_place_is_refused_before_spark(tmp_path: Path) -> None:
     place, why = unwritable_dir(tmp_path)
-    line = one_line(invoke("fuzz", "--target", "reference", "--cases", "5", "--out", str(place)))
+    line = one_line(
+        invoke("fuzz", "target", "--target", "reference", "--cases", "5", "--out", str(place))
+    )
     assert line.startswith("mqcn fuzz: error: --out: cannot write to ") and why in line
 
 
 def test_fuzz_of_no_cases_is_refused_before_spark(tmp_path: Path) -> None:
-    line = one_line(invoke("fuzz", "--target", "reference", "--cases", "0"))
+    line = one_line(invoke("fuzz", "target", "--target", "reference", "--cases", "0"))
     assert "--cases: 0: nothing to fuzz" in line
 
 
 def test_a_refused_fuzz_leaves_no_output_directory(tmp_path: Path) -> None:
     out = tmp_path / "f"
-    line = one_line(invoke("fuzz", "--target", "no-such", "--cases", "5", "--out", str(out)))
+    line = one_line(
+        invoke("fuzz", "target", "--target", "no-such", "--cases", "5", "--out", str(out))
+    )
     assert "unknown target" in line
     assert not out.exists()
 

@@ -1,4 +1,4 @@
-"""The codec campaign, ``mqcn fuzz --codec``: hostile bodies at scale, each finding replayable.
+"""The codec campaign, ``mqcn fuzz codec``: hostile bodies at scale, each finding replayable.
 
 * the cases are a pure function of (seed, case), in any process;
 * every category of finding is caught -- an exception, a broken verdict, a slow call, a hungry
@@ -44,8 +44,8 @@ from mqcn_suite.pipeline.campaign import (
     Examiner,
     Limits,
     campaign,
-    replay,
-    replay_line,
+    codec_replay_line,
+    replay_codec_case,
     run_campaign,
 )
 from mqcn_suite.pipeline.hostile import KINDS, SEEDS, hostile_case, seed_pool
@@ -188,10 +188,10 @@ def test_an_exception_in_the_judge_is_found_and_replays(monkeypatch: pytest.Monk
     # where: the innermost frame of the project's code (the planted judge is the test's)
     assert "(at mqcn_suite/pipeline/campaign.py:" in finding.details[0]
 
-    replayed = replay(SEED, n, judge_function=planted)["finding"]
+    replayed = replay_codec_case(SEED, n, judge_function=planted)["finding"]
     assert replayed["categories"] == ["exception"] and replayed["detail"] == finding.details[0]
-    assert replayed["replay"] == f"mqcn fuzz --codec --seed {SEED} --case {n}"
-    assert replay(SEED, n)["finding"] is None  # the real judge: nothing
+    assert replayed["replay"] == f"mqcn fuzz codec --seed {SEED} --case {n}"
+    assert replay_codec_case(SEED, n)["finding"] is None  # the real judge: nothing
 
 
 def test_an_exception_in_the_server_view_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -250,12 +250,14 @@ def test_a_slow_case_is_found_but_a_slow_first_run_is_noise() -> None:
     assert finding is not None and finding.categories == ["slow"]
     assert finding.milliseconds is not None and finding.milliseconds > 2 * 30
     assert finding.traced  # every slow case is traced, sampled or not
-    assert replay(SEED, n, limits, judge_function=slow_judge)["finding"]["categories"] == ["slow"]
+    assert replay_codec_case(SEED, n, limits, judge_function=slow_judge)["finding"][
+        "categories"
+    ] == ["slow"]
     assert Examiner(limits, judge_function=slow_once).examine(hostile_case(SEED, n)) is None
     assert len(calls) == 2 + 2 * limits.repeats + 2  # first run, re-runs, traced run (x2 each)
     relaxed = Limits(slow_ms=500, trace_every=10**9)
     assert Examiner(relaxed, judge_function=slow_judge).examine(hostile_case(SEED, n)) is None
-    assert "--slow-ms 500" in replay_line(SEED, n, relaxed)
+    assert "--slow-ms 500" in codec_replay_line(SEED, n, relaxed)
 
 
 def test_a_call_that_never_ends_is_stopped() -> None:
@@ -298,7 +300,7 @@ def test_a_hungry_case_is_found_when_traced() -> None:
     # outside the sample (and fast), the call is not traced: the replay always traces
     sample = Limits(trace_every=10**9)
     assert Examiner(sample, judge_function=hungry_judge).examine(hostile_case(SEED, n)) is None
-    replayed = replay(SEED, n, sample, judge_function=hungry_judge)["finding"]
+    replayed = replay_codec_case(SEED, n, sample, judge_function=hungry_judge)["finding"]
     assert replayed["categories"] == ["memory"] and replayed["traced"]
     generous = Limits(alloc_factor=64, alloc_floor=4 * budget, trace_every=1)
     assert Examiner(generous, judge_function=hungry_judge).examine(hostile_case(SEED, n)) is None
@@ -374,13 +376,13 @@ def test_spark_finds_exactly_the_planted_cases(spark: Any, tmp_path: Path) -> No
         assert row["seed"] == SEED and row["size"] == len(body)
         assert row["kind"] == hostile_case(SEED, row["case"]).kind
         assert row["categories"] == ["exception"] and "IndexError: planted" in row["detail"]
-        assert row["replay"] == f"mqcn fuzz --codec --seed {SEED} --case {row['case']}"
+        assert row["replay"] == f"mqcn fuzz codec --seed {SEED} --case {row['case']}"
         assert row["hex"] == body.hex()[: 2 * HEX_SHOWN]
         assert row["hex_truncated"] == (len(body) > HEX_SHOWN)
         full = (tmp_path / "out" / row["body_file"]).read_text().strip()
         assert full == body.hex()
         # the replay, in process, prints the same finding
-        again = replay(SEED, row["case"], judge_function=planted)["finding"]
+        again = replay_codec_case(SEED, row["case"], judge_function=planted)["finding"]
         assert (again["categories"], again["detail"]) == (row["categories"], row["detail"])
     assert any(r["hex_truncated"] for r in rows)
 
@@ -396,7 +398,7 @@ def test_twenty_thousand_cases_of_the_real_model_give_no_finding(
 ) -> None:
     out = tmp_path / "clean"
     result = invoke(
-        app, "fuzz", "--codec", "--cases", "20000", "--seed", "1", "--out", str(out),
+        app, "fuzz", "codec", "--cases", "20000", "--seed", "1", "--out", str(out),
         "--engine", "spark",  # (tests/test_engines.py: the in-process engine gives the same)
     )  # fmt: skip
     assert result.exit_code == 0, (result.stdout, result.stderr)
@@ -416,18 +418,18 @@ def test_twenty_thousand_cases_of_the_real_model_give_no_finding(
 
 def test_the_replay_command(app: typer.Typer, monkeypatch: pytest.MonkeyPatch) -> None:
     n = unique_case(SEED, 300)
-    clean = invoke(app, "fuzz", "--codec", "--seed", str(SEED), "--case", str(n))
+    clean = invoke(app, "fuzz", "codec", "--seed", str(SEED), "--case", str(n))
     assert clean.exit_code == 0, clean.stderr
     assert f"case {n} of seed {SEED} ({hostile_case(SEED, n).kind}" in clean.stdout
     assert clean.stdout.strip().endswith("no finding")
 
     monkeypatch.setattr(campaign_module, "judge", raising_on(hostile_case(SEED, n).body))
-    found = invoke(app, "fuzz", "--codec", "--seed", str(SEED), "--case", str(n))
+    found = invoke(app, "fuzz", "codec", "--seed", str(SEED), "--case", str(n))
     assert found.exit_code == 1, found.stderr
     assert "exception: judge (strict): IndexError: planted" in found.stdout
-    assert f"replay: mqcn fuzz --codec --seed {SEED} --case {n}" in found.stdout
+    assert f"replay: mqcn fuzz codec --seed {SEED} --case {n}" in found.stdout
     as_json = json.loads(
-        invoke(app, "fuzz", "--codec", "--seed", str(SEED), "--case", str(n), "--json").stdout
+        invoke(app, "fuzz", "codec", "--seed", str(SEED), "--case", str(n), "--json").stdout
     )
     assert as_json["finding"]["categories"] == ["exception"]
     assert bytes.fromhex(as_json["hex"]) == hostile_case(SEED, n).body
@@ -436,27 +438,63 @@ def test_the_replay_command(app: typer.Typer, monkeypatch: pytest.MonkeyPatch) -
 @pytest.mark.parametrize(
     ("args", "expected"),
     [
-        (["--codec", "--cases", "0"], "--cases: must be at least 1, not 0"),
-        (["--codec", "--cases", "-3"], "--cases: must be at least 1, not -3"),
-        (["--codec"], "--cases is required"),
-        (["--codec", "--cases", "5", "--target", "reference"], "give no --target"),
-        (["--codec", "--case", "1", "--cases", "5"], "give no --cases"),
-        (["--codec", "--case", "1", "--out", "x"], "give no --out"),
-        (["--codec", "--case", "-1"], "--case: -1 is negative"),
-        (["--codec", "--case", "1", "--slow-ms", "0"], "--slow-ms: must be a positive"),
-        (["--codec", "--case", "1", "--trace-every", "0"], "--trace-every: must be at least 1"),
-        (["--codec", "--case", "1", "--alloc-factor", "x"], "--alloc-factor 'x': not"),
-        (["--target", "reference", "--cases", "3", "--slow-ms", "5"], "only with --codec"),
-        (["--codec", "--cases", "5", "--master", "lokal"], "is not a Spark master URL"),
+        (["--cases", "0"], "--cases: 0: nothing to fuzz (give 1 or more cases)"),
+        (["--cases", "-3"], "--cases: -3: nothing to fuzz"),
+        ([], "--cases is required"),
+        (["--case", "1", "--cases", "5"], "give no --cases"),
+        (["--case", "1", "--out", "x"], "give no --out"),
+        (["--case", "-1"], "--case: -1 is negative"),
+        (["--case", "1", "--slow-ms", "0"], "--slow-ms: must be a positive"),
+        (["--case", "1", "--trace-every", "0"], "--trace-every: must be at least 1"),
+        (["--case", "1", "--alloc-factor", "x"], "--alloc-factor 'x': not"),
+        (["--cases", "5", "--master", "lokal"], "is not a Spark master URL"),
     ],
 )
 def test_usage_errors_are_one_line(app: typer.Typer, args: list[str], expected: str) -> None:
-    assert expected in one_line_error(invoke(app, "fuzz", *args))
+    assert expected in one_line_error(invoke(app, "fuzz", "codec", *args))
+
+
+@pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        (["codec", "--cases", "5", "--target", "reference"], "--target"),
+        (["target", "--target", "reference", "--cases", "3", "--slow-ms", "5"], "--slow-ms"),
+        (["--codec", "--cases", "5", "--target", "reference"], "--target"),
+        (["--target", "reference", "--cases", "3", "--trace-every", "5"], "--trace-every"),
+    ],
+)
+def test_an_option_of_the_other_subcommand_is_a_usage_error(
+    app: typer.Typer, args: list[str], option: str
+) -> None:
+    """Each subcommand has its own options: the other's are unknown to it (exit 2)."""
+    result = invoke(app, "fuzz", *args)
+    assert result.exit_code == 2, (result.stdout, result.stderr)
+    assert f"No such option: {option}" in result.stderr and "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (["--codec", "--seed", str(SEED), "--case", "3"], "codec"),
+        (["--target", "reference", "--seed", str(SEED), "--case", "3"], "target"),
+    ],
+)
+def test_the_older_spellings_still_work_and_name_the_new_one(
+    app: typer.Typer, old: list[str], new: str
+) -> None:
+    before = invoke(app, "fuzz", *old)
+    now = invoke(app, "fuzz", new, *(a for a in old if a != "--codec"))
+    assert before.exit_code == now.exit_code == 0, (before.stderr, now.stderr)
+    assert before.stdout == now.stdout and now.stderr == ""
+    spelled = "--codec" if new == "codec" else "--target T"
+    assert before.stderr == (
+        f"mqcn fuzz: 'mqcn fuzz {spelled}' is deprecated: use 'mqcn fuzz {new}'\n"
+    )
 
 
 def test_a_non_empty_out_is_refused_before_spark(app: typer.Typer, tmp_path: Path) -> None:
     (tmp_path / "x").write_text("x")
-    line = one_line_error(invoke(app, "fuzz", "--codec", "--cases", "5", "--out", str(tmp_path)))
+    line = one_line_error(invoke(app, "fuzz", "codec", "--cases", "5", "--out", str(tmp_path)))
     assert "exists and is not an empty directory" in line
 
 
@@ -480,7 +518,7 @@ def test_a_broken_balance_is_an_internal_error(
         )
 
     monkeypatch.setattr(campaign_module, "campaign", lossy)
-    line = one_line_error(invoke(app, "fuzz", "--codec", "--cases", "10"), code=3)
+    line = one_line_error(invoke(app, "fuzz", "codec", "--cases", "10"), code=3)
     assert line == (
         "mqcn fuzz: internal error: cases lost: cases planned 10 = generated 10 = judged 9"
     )

@@ -27,13 +27,14 @@ from capture_helpers import balanced, capture_end, messages, quarantined
 from typer.testing import CliRunner, Result
 
 import mqcn_suite.pipeline.capture_corpus as capture_corpus
-import mqcn_suite.pipeline.corpus as corpus
+import mqcn_suite.pipeline.corpus_rows as corpus_rows
 from mqcn_model.capture import Lost, Record, iter_capture
 from mqcn_model.constants import AuthLevel, SenderIdType
 from mqcn_model.envelope import Envelope, MessageId
 from mqcn_suite.commands.pipeline import _generate_line, register
 from mqcn_suite.pipeline.capture_corpus import part_name, write_part, write_parts
-from mqcn_suite.pipeline.corpus import CorpusResult, generate, read_corpus
+from mqcn_suite.pipeline.corpus import generate, read_corpus
+from mqcn_suite.pipeline.corpus_rows import CorpusResult
 from mqcn_suite.pipeline.session import create_session
 
 if shutil.which("java") is None:  # pragma: no cover - the README asks for Java 17
@@ -183,7 +184,7 @@ def test_a_part_is_the_same_bytes_for_the_same_rows(
 def test_messages_the_wire_cannot_carry_are_counted_and_named(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    drawn = corpus.corpus_message
+    drawn = corpus_rows.corpus_message
 
     def some_xmldsig(row: int, seed: int, share: float) -> tuple[int, Envelope]:
         arrival, env = drawn(row, seed, share)
@@ -191,7 +192,7 @@ def test_messages_the_wire_cannot_carry_are_counted_and_named(
             env = env.with_(authentication_level=AuthLevel.XMLDSig)
         return arrival, env
 
-    monkeypatch.setattr(corpus, "corpus_message", some_xmldsig)
+    monkeypatch.setattr(corpus_rows, "corpus_message", some_xmldsig)
     part = write_part(str(tmp_path), 4, range(10, 22), seed=1, invalid_share=0.0)
     assert (part.rows, part.messages, part.unwritable) == (12, 8, 4)
     assert part.first_unwritable is not None and part.first_unwritable.startswith("row 10: ")
@@ -227,14 +228,14 @@ def test_a_part_is_written_a_message_at_a_time(tmp_path: Path) -> None:
 
 
 def test_a_failed_task_leaves_no_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    drawn = corpus.corpus_message
+    drawn = corpus_rows.corpus_message
 
     def breaks(row: int, seed: int, share: float) -> tuple[int, Envelope]:
         if row == 5:
             raise RuntimeError("executor lost")
         return drawn(row, seed, share)
 
-    monkeypatch.setattr(corpus, "corpus_message", breaks)
+    monkeypatch.setattr(corpus_rows, "corpus_message", breaks)
     with pytest.raises(RuntimeError, match="executor lost"):
         write_part(str(tmp_path), 0, range(10), seed=1, invalid_share=0.0, attempt=3)
     assert list(tmp_path.iterdir()) == []

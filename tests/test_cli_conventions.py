@@ -75,6 +75,7 @@ PATHS = list(command_paths())
 def test_the_walk_finds_every_command() -> None:
     names = {" ".join(path) for path in PATHS}
     assert {"", "decode", "run", "catalog verify", "corpus generate", "selftest mutation"} <= names
+    assert {"fuzz target", "fuzz codec"} <= names
     assert len(PATHS) >= 13
 
 
@@ -108,7 +109,7 @@ def test_a_flag_is_listed_without_a_type() -> None:
 
 
 @pytest.mark.parametrize(
-    "group", [[], ["corpus"], ["selftest"]], ids=["mqcn", "corpus", "selftest"]
+    "group", [[], ["corpus"], ["selftest"], ["fuzz"]], ids=["mqcn", "corpus", "selftest", "fuzz"]
 )
 def test_a_bare_group_prints_its_help_and_exits_0(group: list[str]) -> None:
     result = invoke(*group)

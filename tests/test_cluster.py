@@ -43,7 +43,7 @@ from mqcn_suite.pipeline.audit import audit
 from mqcn_suite.pipeline.corpus import generate, read_corpus
 from mqcn_suite.pipeline.fuzz import fuzz
 from mqcn_suite.pipeline.session import spark_session
-from mqcn_suite.pipeline.shipping import DEPENDENCY_PACKAGES, build_bundle
+from mqcn_suite.pipeline.shipping import DEPENDENCY_PACKAGES, NOT_SHIPPED, build_bundle
 
 if shutil.which("java") is None:  # pragma: no cover - the README asks for Java 17
     pytest.fail("the Spark cluster tests need Java 17 on PATH (see the README)", pytrace=False)
@@ -77,6 +77,11 @@ def mqcn(
 
 
 STARTING = re.compile(r"starting Spark \((local\[2\]|spark://\S+)\)…")
+
+
+def with_path(folder: Path) -> str:
+    """``folder`` before this process's own PYTHONPATH (a checkout run from PYTHONPATH keeps it)."""
+    return os.pathsep.join(filter(None, [str(folder), os.environ.get("PYTHONPATH")]))
 
 
 def one_line(result: subprocess.CompletedProcess[str], code: int) -> str:
@@ -140,7 +145,7 @@ def on_cluster(spark_cluster: Cluster, tmp_path_factory: pytest.TempPathFactory)
          "--", "corpus", "generate", "--count", str(COUNT), "--invalid-share", str(SHARE),
          "--seed", str(SEED), "--out", f"{uri}/corpus", *master,
          "--", "audit", f"{uri}/corpus", "--out", f"{uri}/audit", *master,
-         "--", "fuzz", "--target", FAULTY, "--cases", str(CASES), "--seed", str(SEED),
+         "--", "fuzz", "target", "--target", FAULTY, "--cases", str(CASES), "--seed", str(SEED),
          "--out", f"{uri}/fuzz", *master],
         capture_output=True, text=True, env=spark_cluster.driver_env(), cwd=work, timeout=600,
     )  # fmt: skip
@@ -193,7 +198,7 @@ def test_the_cluster_gives_what_local_gives_row_for_row(
 def test_the_bare_executor_python_needs_only_the_zip(executor_python: Path) -> None:
     """The executors' venv has nothing of the project; with the zip, the tasks' work is the
     driver's -- the catalog (PyYAML without its C extension), the named defects (scapy),
-    the reference vectors, a target's PICS guard (pytest) -- and nothing else is imported."""
+    the reference vectors, a target's PICS guard -- and nothing else is imported (no pytest)."""
     python = str(executor_python)
     bare = subprocess.run(
         [python, "-c", "import pyarrow, pandas, numpy\nimport mqcn_model"],
@@ -235,6 +240,7 @@ def test_the_bare_executor_python_needs_only_the_zip(executor_python: Path) -> N
     shipped = set(DEPENDENCY_PACKAGES) | {"mqcn_model", "mqcn_suite"}
     own = {"pyarrow", "pandas", "numpy", "pyspark", "py4j", "dateutil", "tzdata", "six"}
     imported = {n for n in there["third_party"] if not n.startswith("_") or n == "_pytest"}
+    assert not imported & set(NOT_SHIPPED), imported
     assert imported <= shipped | own, imported  # (_cyutility & co: Cython's, of pyarrow)
     assert "yaml" in there["third_party"] and "scapy" in there["third_party"]
 
@@ -334,16 +340,16 @@ def test_a_python_exception_in_a_task_is_one_line_with_its_row(
     with zipfile.ZipFile(tmp_path / "boom.zip", "w") as archive:  # the user's adapter, shipped
         archive.write(tmp_path / "boom_target.py", "boom_target.py")
     result = mqcn(
-        "fuzz", "--target", "python:boom_target:Boom", "--cases", "30", "--seed", "4",
+        "fuzz", "target", "--target", "python:boom_target:Boom", "--cases", "30", "--seed", "4",
         "--master", spark_cluster.url,
         "--conf", f"spark.submit.pyFiles={tmp_path / 'boom.zip'}",
         "--conf", "spark.task.maxFailures=1",  # the failure is deterministic: no retries
-        env=spark_cluster.driver_env(PYTHONPATH=str(tmp_path)), cwd=tmp_path,
+        env=spark_cluster.driver_env(PYTHONPATH=with_path(tmp_path)), cwd=tmp_path,
     )  # fmt: skip
     line = one_line(result, 3)
     found = re.search(
         r"a Spark task failed at case (\d+) of seed 4: RuntimeError: injected failure: this "
-        r"state cannot be compared \(replay: mqcn fuzz --target python:boom_target:Boom "
+        r"state cannot be compared \(replay: mqcn fuzz target --target python:boom_target:Boom "
         r"--seed 4 --case (\d+)\); full trace in (\S+)$",
         line,
     )

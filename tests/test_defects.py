@@ -25,7 +25,7 @@ from mqcn_model.errata import SWITCHES, following
 from mqcn_model.judge import errata_admitting, judge
 from mqcn_suite.pipeline.generators import (
     DEFECTS_BY_FAMILY,
-    World,
+    Population,
     defective_message,
     malformed_message,
     row_rng,
@@ -237,16 +237,18 @@ def test_the_strategy_draws_from_the_families_asked_for() -> None:
 
 
 def test_the_generator_draws_every_family_deterministically_by_seed() -> None:
-    world = World.from_seed(4)
+    population = Population.from_seed(4)
     assert set(DEFECTS_BY_FAMILY) == set(FAMILIES)
-    drawn = [defective_message(row_rng(4, row), world) for row in range(300)]
-    assert drawn == [defective_message(row_rng(4, row), world) for row in range(300)]
+    drawn = [defective_message(row_rng(4, row), population) for row in range(300)]
+    assert drawn == [defective_message(row_rng(4, row), population) for row in range(300)]
     assert {defect.family for defect, _ in drawn} == set(FAMILIES)
     for defect, body in drawn:
         verdict = judge(body)
         assert not verdict.conforming
         assert defect.misaligned or set(verdict.requirements) == defect.breaks
-    families = {malformed_message(row_rng(4, row), world)[0].split(":")[0] for row in range(200)}
+    families = {
+        malformed_message(row_rng(4, row), population)[0].split(":")[0] for row in range(200)
+    }
     assert {"mutation", "defect", "vector"} <= families
 
 

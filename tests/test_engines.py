@@ -3,7 +3,7 @@
 * both engines -- Spark, and the in-process engine that runs the same task code without
   it -- give the same rows and the same summaries (apart from ``engine`` and the times), for
   the audit of captures, of a Parquet corpus and of raw bodies, for ``fuzz`` and for
-  ``fuzz --codec``;
+  ``fuzz codec``;
 * ``--engine auto`` runs small work in process and Spark above the thresholds or when
   ``--master``/``--conf`` is given; the summary and the terminal name the engine; the
   in-process engine never imports pyspark;
@@ -323,14 +323,22 @@ def test_the_fuzzers_run_small_work_in_process_and_name_the_engine(
     app: typer.Typer, tmp_path: Path
 ) -> None:
     ran = invoke(
-        app, "fuzz", "--target", "reference", "--cases", "30", "--out", str(tmp_path / "f")
+        app,
+        "fuzz",
+        "target",
+        "--target",
+        "reference",
+        "--cases",
+        "30",
+        "--out",
+        str(tmp_path / "f"),
     )
     assert ran.exit_code == 0, (ran.stdout, ran.stderr)
     first = f"30 cases against reference; engine: in-process (at most {FUZZ_CASES} cases)"
     assert ran.stdout.splitlines()[0] == first
     assert "0 divergences (in-process, " in ran.stdout
     assert summary_of(tmp_path / "f")["engine"] == "in-process"
-    codec = invoke(app, "fuzz", "--codec", "--cases", "50", "--out", str(tmp_path / "h"))
+    codec = invoke(app, "fuzz", "codec", "--cases", "50", "--out", str(tmp_path / "h"))
     assert codec.exit_code == 0, (codec.stdout, codec.stderr)
     first = f"50 hostile bodies; engine: in-process (at most {CODEC_CASES} cases)"
     assert codec.stdout.splitlines()[0] == first and "; in-process, " in codec.stdout
@@ -349,8 +357,20 @@ def test_the_in_process_engine_runs_without_pyspark(tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     for args, code in [
         (["audit", str(capture), "--out", str(tmp_path / "a")], 1),  # its message breaks a rule
-        (["fuzz", "--target", "reference", "--cases", "20", "--out", str(tmp_path / "f")], 0),
-        (["fuzz", "--codec", "--cases", "20", "--out", str(tmp_path / "h")], 0),
+        (
+            [
+                "fuzz",
+                "target",
+                "--target",
+                "reference",
+                "--cases",
+                "20",
+                "--out",
+                str(tmp_path / "f"),
+            ],
+            0,
+        ),
+        (["fuzz", "codec", "--cases", "20", "--out", str(tmp_path / "h")], 0),
     ]:
         done = subprocess.run(
             [sys.executable, "-c", script, *args], capture_output=True, text=True, env=env
@@ -494,8 +514,11 @@ def test_a_spark_run_says_it_is_starting_spark_before_the_session_exists(
     capture = small_capture(tmp_path)
     for args, master in [
         (["audit", str(capture), "--out", str(tmp_path / "a"), "--master", "local[2]"], "local[2]"),
-        (["fuzz", "--target", "reference", "--cases", "5", "--master", "local[1]"], "local[1]"),
-        (["fuzz", "--codec", "--cases", "5", "--master", "local[2]"], "local[2]"),
+        (
+            ["fuzz", "target", "--target", "reference", "--cases", "5", "--master", "local[1]"],
+            "local[1]",
+        ),
+        (["fuzz", "codec", "--cases", "5", "--master", "local[2]"], "local[2]"),
     ]:
         result = invoke(app, *args)
         assert result.exit_code == 2, (result.stdout, result.stderr)
@@ -526,11 +549,11 @@ def test_a_task_failing_in_process_is_one_line_with_its_case_and_replay(
         raise RuntimeError("a model bug")
 
     monkeypatch.setattr(fuzz_module, "compare_case", broken)
-    result = invoke(app, "fuzz", "--target", "reference", "--cases", "3", "--seed", "4")
+    result = invoke(app, "fuzz", "target", "--target", "reference", "--cases", "3", "--seed", "4")
     assert result.exit_code == 3, (result.stdout, result.stderr)
     assert result.stderr.strip().splitlines() == [
         "mqcn fuzz: error: a task failed at case 0 of seed 4: RuntimeError: a model bug "
-        "(replay: mqcn fuzz --target reference --seed 4 --case 0)"
+        "(replay: mqcn fuzz target --target reference --seed 4 --case 0)"
     ]
 
 

@@ -37,8 +37,9 @@ from mqcn_model.constants import VT, Version
 from mqcn_model.errata import LENIENT, STRICT, Readings
 from mqcn_model.errors import DecodeError
 from mqcn_model.judge import Verdict, judge
+from mqcn_suite.pipeline.byte_mutations import HOSTILE_U32, mutate_once
 from mqcn_suite.pipeline.campaign import allocation_peak
-from mqcn_suite.pipeline.hostile import HOSTILE_U32, SEED_NAMES, SEEDS, mutate_once
+from mqcn_suite.pipeline.hostile import SEED_NAMES, SEEDS
 
 T = TypeVar("T")
 MEMORY_SLACK = 1 << 20  # 1 MiB
@@ -152,7 +153,7 @@ def exercise(buf: bytes, category: str, *, measure: bool = False) -> dict[Readin
 
 
 # --- seeds: valid messages and where their hostile fields are ----------------------------------
-# (shared with the codec campaign, ``mqcn fuzz --codec``: mqcn_suite.pipeline.hostile)
+# (shared with the codec campaign, ``mqcn fuzz codec``: mqcn_suite.pipeline.hostile)
 
 
 class HypothesisDraw:
@@ -216,7 +217,7 @@ def test_mutated_valid_messages(name: str, data: st.DataObject) -> None:
     seed = SEEDS[name]
     buf = bytearray(seed.buffer)
     for _ in range(data.draw(st.integers(1, 4))):
-        mutate_once(buf, seed, HypothesisDraw(data))
+        mutate_once(buf, HypothesisDraw(data), fields=seed.fields)
     exercise(bytes(buf), "mutations", measure=True)
 
 

@@ -19,7 +19,7 @@ import pytest
 
 from mqcn_model.errata import STRICT, SWITCH_OF, Readings
 from mqcn_model.fitting import BEHAVIOURAL, combinations, search_readings
-from mqcn_suite.pipeline.fuzz import READING, is_divergence, replay, run_cases
+from mqcn_suite.pipeline.fuzz import READING, is_divergence, replay_fuzz_case, run_cases
 
 SEED = 0
 CASES = 700  # enough for every reading the generators reach (E-01's lenient tag is the rarest)
@@ -118,7 +118,7 @@ def test_a_deletion_the_positional_reading_admits_is_a_reading_beside_the_diverg
 
 def test_the_replay_of_a_reading_case_names_the_reading_and_exits_clean() -> None:
     case = next(r["case"] for r in rows_of("reference:E-22", 200))
-    found = replay("reference:E-22", SEED, case)
+    found = replay_fuzz_case("reference:E-22", SEED, case)
     row = found["divergence"]
     assert row["divergence"] == READING and row["readings"] == ["E-22=nil-identifier"]
     assert not is_divergence(row)
@@ -166,7 +166,8 @@ def test_the_command_replays_a_reading_case_as_no_divergence() -> None:
 
     case = next(r["case"] for r in rows_of("reference:E-22", 200))
     shown = CliRunner().invoke(
-        app, ["fuzz", "--target", "reference:E-22", "--seed", str(SEED), "--case", str(case)]
+        app,
+        ["fuzz", "target", "--target", "reference:E-22", "--seed", str(SEED), "--case", str(case)],
     )
     assert shown.exit_code == 0, (shown.stdout, shown.stderr)
     assert "reading: the target follows E-22 nil-identifier" in shown.stdout

@@ -269,8 +269,8 @@ def test_run_decode_catalog_and_pics_work_without_spark(tmp_path: Path) -> None:
     [
         ["corpus", "generate", "--count", "5", "--out", "{tmp}/corpus"],
         ["audit", "{tmp}", "--out", "{tmp}/audit"],
-        ["fuzz", "--target", "reference", "--cases", "5"],
-        ["fuzz", "--codec", "--cases", "5"],
+        ["fuzz", "target", "--target", "reference", "--cases", "5"],
+        ["fuzz", "codec", "--cases", "5"],
     ],
     ids=["corpus-generate", "audit", "fuzz", "fuzz-codec"],
 )

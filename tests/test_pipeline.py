@@ -54,7 +54,7 @@ from mqcn_suite.pipeline.audit import (
 from mqcn_suite.pipeline.audit.kinds.parquet import UNIT_SCHEMA
 from mqcn_suite.pipeline.audit.schema import spark_schema
 from mqcn_suite.pipeline.corpus import SCHEMA, generate, generate_rows, read_corpus
-from mqcn_suite.pipeline.fuzz import NOT_RUN, STRICTER, fuzz, is_divergence, replay
+from mqcn_suite.pipeline.fuzz import NOT_RUN, STRICTER, fuzz, is_divergence, replay_fuzz_case
 from mqcn_suite.pipeline.session import PipelineError, check_master, create_session
 from mqcn_suite.targets import ReferenceTarget
 
@@ -595,13 +595,15 @@ def test_missing_input_and_invalid_master_are_usage_errors(
     for args in (
         ["corpus", "generate", "--count", "5", "--out", str(tmp_path / "g"), *bad_master],
         ["audit", str(tmp_path), "--out", str(tmp_path / "o"), *bad_master],
-        ["fuzz", "--target", "reference", "--cases", "5", *bad_master],
+        ["fuzz", "target", "--target", "reference", "--cases", "5", *bad_master],
     ):
         assert "is not a Spark master URL" in one_line_error(invoke(app, *args))
     assert "not an integer" in one_line_error(
         invoke(app, "corpus", "generate", "--count", "many", "--out", str(tmp_path / "g"))
     )
-    assert "unknown target" in one_line_error(invoke(app, "fuzz", "--target", "x", "--cases", "1"))
+    assert "unknown target" in one_line_error(
+        invoke(app, "fuzz", "target", "--target", "x", "--cases", "1")
+    )
     assert check_master("local[*]") == "local[*]"
 
 
@@ -636,7 +638,7 @@ def test_commands_end_to_end(app: typer.Typer, tmp_path: Path) -> None:
 def test_fuzz_against_the_reference_finds_nothing(spark: Any, app: typer.Typer) -> None:
     result = fuzz(spark, "reference", 200, seed=3)
     assert result.cases == 200 and result.divergences == 0, result.sample[:3]
-    ran = invoke(app, "fuzz", "--target", "reference", "--cases", "40", "--seed", "5")
+    ran = invoke(app, "fuzz", "target", "--target", "reference", "--cases", "40", "--seed", "5")
     assert ran.exit_code == 0 and "0 divergences" in ran.stdout
 
 
@@ -662,17 +664,20 @@ def test_fuzz_finds_a_faulty_target(spark: Any, app: typer.Typer, tmp_path: Path
         0,
     )
     first = json.loads(lines[0])
-    assert first["replay"].startswith(f"mqcn decode --hex {first['hex']}; mqcn fuzz --target")
+    assert first["replay"].startswith(
+        f"mqcn decode --hex {first['hex']}; mqcn fuzz target --target"
+    )
     assert json.loads(first["envelope"])["authentication_level"] == "None"
     assert pq.read_table(tmp_path / "f" / "divergences").num_rows == result.divergences
     # the replay of a case runs in process, and the reference agrees with itself there
-    again = replay("reference", 3, first["case"])
+    again = replay_fuzz_case("reference", 3, first["case"])
     assert again["divergence"] is None and again["model_outcome"] == "disregarded"
     assert (
-        replay(IgnoresAuthentication, 3, first["case"])["divergence"]["detail"] == first["detail"]
+        replay_fuzz_case(IgnoresAuthentication, 3, first["case"])["divergence"]["detail"]
+        == first["detail"]
     )
     shown = invoke(
-        app, "fuzz", "--target", "reference", "--seed", "3", "--case", str(first["case"])
+        app, "fuzz", "target", "--target", "reference", "--seed", "3", "--case", str(first["case"])
     )
     assert shown.exit_code == 0 and "target and model agree" in shown.stdout
 
@@ -687,6 +692,7 @@ def test_fuzz_admits_the_letter_and_names_the_readings_it_saw(
     ran = invoke(
         app,
         "fuzz",
+        "target",
         "--target",
         "reference:letter",
         "--cases",
@@ -728,6 +734,7 @@ def test_a_stricter_receiver_is_no_divergence_in_the_run_nor_in_its_replay(
     ran = invoke(
         app,
         "fuzz",
+        "target",
         "--target",
         target,
         "--cases",
@@ -745,7 +752,7 @@ def test_a_stricter_receiver_is_no_divergence_in_the_run_nor_in_its_replay(
     assert {row["divergence"] for row in lines} == {"stricter-receiver"}
     assert f"0 divergences (and {len(lines)} stricter-receiver" in ran.stdout
     case = str(lines[0]["case"])
-    shown = invoke(app, "fuzz", "--target", target, "--seed", "1", "--case", case)
+    shown = invoke(app, "fuzz", "target", "--target", target, "--seed", "1", "--case", case)
     assert shown.exit_code == 0, (shown.stdout, shown.stderr)
     assert "stricter-receiver" in shown.stdout and "not a divergence" in shown.stdout
 

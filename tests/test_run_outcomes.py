@@ -305,9 +305,9 @@ def test_fuzz_stops_calling_a_target_that_keeps_timing_out() -> None:
 
 
 def test_fuzz_has_a_timeout_option() -> None:
-    result = runner.invoke(app, ["fuzz", "--help"])
+    result = runner.invoke(app, ["fuzz", "target", "--help"])
     assert "--timeout" in result.stdout and "--max-timeouts" in result.stdout
-    refused = runner.invoke(app, ["fuzz", "--target", "reference", "--timeout", "0"])
+    refused = runner.invoke(app, ["fuzz", "target", "--target", "reference", "--timeout", "0"])
     assert refused.exit_code == 2
 
 

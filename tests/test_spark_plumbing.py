@@ -6,6 +6,7 @@ rule is pinned down on its own, in milliseconds.)
 
 from __future__ import annotations
 
+import subprocess
 import sys
 import zipfile
 from pathlib import Path
@@ -33,7 +34,9 @@ from mqcn_suite.pipeline.session import (
 from mqcn_suite.pipeline.shipping import (
     DEPENDENCY_PACKAGES,
     EXECUTOR_PROVIDED,
+    NOT_SHIPPED,
     PROJECT_PACKAGES,
+    build_bundle,
     bundle_files,
     ship_mode,
 )
@@ -116,6 +119,36 @@ def test_the_bundle_holds_the_packages_and_no_compiled_file() -> None:
     assert not tops & set(EXECUTOR_PROVIDED)
     assert not [n for n in names if n.endswith((".so", ".pyc", ".pyd"))]
     assert "mqcn_suite/targets/adapter-protocol.schema.json" in names  # data files too
+
+
+def test_the_shipped_zip_holds_no_pytest() -> None:
+    """A target's NotApplicable is its own exception: pytest and its dependencies stay home."""
+    names = zipfile.ZipFile(build_bundle().path).namelist()
+    tops = {name.split("/")[0].removesuffix(".pyc").removesuffix(".py") for name in names}
+    assert not tops & set(NOT_SHIPPED), tops & set(NOT_SHIPPED)
+    assert {"mqcn_model", "mqcn_suite", "yaml", "scapy"} <= tops
+
+
+# What an executor imports (tests/executor_probe.py), where pytest cannot be imported at all.
+WITHOUT_PYTEST = """
+import sys
+for name in NOT_SHIPPED:
+    sys.modules[name] = None  # "import pytest" now raises ImportError
+from mqcn_suite.pipeline import audit, campaign, corpus, fuzz, generators, hostile
+import dataclasses
+from mqcn_suite.targets.pics import EVERYTHING, ClaimsGuard
+guard = ClaimsGuard(fuzz.ReferenceTarget(), dataclasses.replace(EVERYTHING, profiles=("spec",)))
+setup = fuzz.fuzz_setup(3)
+setup.profile = "windows-2000"  # a profile the guard's PICS does not claim
+print(fuzz.observe(guard, setup, fuzz.fuzz_case(3, 0)[1]).not_applicable)
+"""
+
+
+def test_the_executor_side_modules_run_without_pytest() -> None:
+    code = f"NOT_SHIPPED = {NOT_SHIPPED!r}\n" + WITHOUT_PYTEST
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith("not applicable: the target does not claim product profile")
 
 
 def test_reference_vectors_are_read_from_a_shipped_zip(tmp_path: Path) -> None:

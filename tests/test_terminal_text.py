@@ -145,7 +145,8 @@ def test_the_pipeline_summaries_count_in_agreement(tmp_path: Path) -> None:
     from mqcn_suite.commands.pipeline import _generate_line
 
     ran = runner.invoke(
-        app, ["fuzz", "--target", "reference", "--cases", "1", "--out", str(tmp_path / "f")]
+        app,
+        ["fuzz", "target", "--target", "reference", "--cases", "1", "--out", str(tmp_path / "f")],
     )
     assert ran.exit_code == 0, ran.output
     assert ran.stdout.startswith("1 case against reference;"), ran.stdout

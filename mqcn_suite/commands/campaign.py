@@ -1,9 +1,11 @@
-"""``mqcn fuzz --codec``: the hostile-input campaign (:mod:`mqcn_suite.pipeline.campaign`).
+"""``mqcn fuzz codec``: the hostile-input campaign (:mod:`mqcn_suite.pipeline.campaign`).
 
-``mqcn fuzz --codec --cases N [--seed S] [--out DIR]`` runs N hostile bodies on Spark;
-``mqcn fuzz --codec --seed S --case I`` replays one in this process, without Spark.  The
-``fuzz`` command (:mod:`mqcn_suite.commands.pipeline`) hands over here when ``--codec`` is
-given; the options are parsed and checked here, so every mistake is one line (exit 2).
+``mqcn fuzz codec --cases N [--seed S] [--out DIR]`` runs N hostile bodies (on Spark above
+:data:`~mqcn_suite.pipeline.engine.CODEC_CASES`); ``mqcn fuzz codec --seed S --case I``
+replays one in this process, without Spark.  The options are parsed and checked here, so
+every mistake is one line (exit 2); those shared with the other pipeline commands are
+declared in :mod:`mqcn_suite.commands._spark`.  ``mqcn fuzz --codec ...`` is the older
+spelling (:class:`~mqcn_suite.commands.pipeline.FuzzGroup`).
 
 Exit 0: no finding ("no finding" for a replay). Exit 1: findings (or the replayed case's
 finding). Exit 2: usage error. Exit 3: internal error, including a broken balance
@@ -16,48 +18,120 @@ import json
 import sys
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.text import Text
 
-from mqcn_suite.commands._common import ExitCode, UsageError, fail, parse_float, parse_int
-from mqcn_suite.commands.pipeline import _engine_session, _steps
+from mqcn_suite.commands._common import (
+    ExitCode,
+    UsageError,
+    boundary,
+    fail,
+    parse_float,
+    parse_int,
+)
+from mqcn_suite.commands._spark import (
+    CaseOption,
+    CasesOption,
+    ConfOption,
+    EngineOption,
+    JsonOption,
+    MasterOption,
+    OutOption,
+    SeedOption,
+    engine_session,
+    require_spark_extra,
+    spark_explain,
+    steps,
+    usage_errors,
+)
+from mqcn_suite.pipeline.engine import CODEC_CASES
 from mqcn_suite.wording import plural
 
 FINDINGS_SHOWN = 10
 HEX_ON_TERMINAL = 128  # bytes of a replayed body printed; --json prints all
 
+CODEC_HELP = (
+    "A hostile-input campaign against the codec, the judge (both readings) and the server "
+    "view -- no target: N mutated and random bodies; findings are exceptions, broken "
+    "verdicts, cases slower than --slow-ms and allocations above max(--alloc-floor, "
+    "--alloc-factor x size), each with its replay command (mqcn fuzz codec --seed S --case "
+    f"I); in this process for at most {CODEC_CASES} cases, else on Spark (--engine, --master). "
+    "--out gets findings.jsonl, bodies/ and summary.json.\n\n"
+    "Exit 0: no finding. Exit 1: findings (or the replayed case's). Exit 2: usage error "
+    "(--cases below 1, an --out that is not an empty writable directory: before Spark "
+    "starts). Exit 3: internal error, including a broken balance."
+)
 
-@dataclass
+
+@dataclass(frozen=True)
 class CodecOptions:
-    """The ``fuzz`` options as given (strings, None when absent)."""
+    """The options of ``mqcn fuzz codec`` as given (text, None when absent), by name."""
 
-    target: str | None
-    cases: str | None
-    seed: str
-    master: str
-    conf: list[str] | None
-    out: str | None
-    case: str | None
-    as_json: bool
-    slow_ms: str | None
-    alloc_factor: str | None
-    alloc_floor: str | None
-    trace_every: str | None
+    cases: str | None = None
+    seed: str = "0"
+    case: str | None = None
+    out: str | None = None
+    as_json: bool = False
+    slow_ms: str | None = None
+    alloc_factor: str | None = None
+    alloc_floor: str | None = None
+    trace_every: str | None = None
+    master: str | None = None
+    conf: list[str] | None = None
     engine: str = "auto"
     started: float | None = None  # time.perf_counter() when the command started
 
 
-CODEC_ONLY = ("--slow-ms", "--alloc-factor", "--alloc-floor", "--trace-every")
-
-
-def refuse_codec_options(given: dict[str, str | None]) -> None:
-    """Without --codec, the campaign's options would be silently ignored: refuse them."""
-    named = [name for name, value in given.items() if value is not None]
-    if named:
-        raise UsageError(f"{named[0]} applies only with --codec")
+def fuzz_codec(
+    cases: CasesOption = None,
+    seed: SeedOption = "0",
+    case: CaseOption = None,
+    out: OutOption = None,
+    as_json: JsonOption = False,
+    slow_ms: Annotated[
+        str | None,
+        typer.Option("--slow-ms", metavar="MS", help="A case slower than this (10)."),
+    ] = None,
+    alloc_factor: Annotated[
+        str | None,
+        typer.Option("--alloc-factor", metavar="F", help="Allowed peak per input byte (64)."),
+    ] = None,
+    alloc_floor: Annotated[
+        str | None,
+        typer.Option("--alloc-floor", metavar="BYTES", help="Allowed peak at least (65536)."),
+    ] = None,
+    trace_every: Annotated[
+        str | None,
+        typer.Option("--trace-every", metavar="K", help="Trace allocations of 1 case in K (16)."),
+    ] = None,
+    master: MasterOption = None,
+    conf: ConfOption = None,
+    engine: EngineOption = "auto",
+) -> None:
+    """``mqcn fuzz codec`` (see CODEC_HELP)."""
+    started = time.perf_counter()
+    with boundary("fuzz", usage_errors=usage_errors(), explain=spark_explain):
+        require_spark_extra()
+        codec_campaign(
+            CodecOptions(
+                cases=cases,
+                seed=seed,
+                case=case,
+                out=out,
+                as_json=as_json,
+                slow_ms=slow_ms,
+                alloc_factor=alloc_factor,
+                alloc_floor=alloc_floor,
+                trace_every=trace_every,
+                master=master,
+                conf=conf,
+                engine=engine,
+                started=started,
+            )
+        )
 
 
 def _limits(options: CodecOptions) -> Any:
@@ -93,19 +167,18 @@ def _limits(options: CodecOptions) -> Any:
 
 def codec_campaign(options: CodecOptions) -> None:
     """Run or replay the campaign; always ends with ``typer.Exit``."""
-    from mqcn_suite.pipeline.campaign import campaign, check_cases, check_out, replay
-    from mqcn_suite.pipeline.engine import CODEC_CASES, check_engine, choose_engine
+    from mqcn_suite.pipeline.campaign import campaign, replay_codec_case
+    from mqcn_suite.pipeline.checks import check_cases, check_out
+    from mqcn_suite.pipeline.engine import check_engine, choose_engine
     from mqcn_suite.pipeline.session import check_master
 
-    if options.target is not None:
-        raise UsageError("--codec fuzzes the codec itself: give no --target")
     seed = parse_int("--seed", options.seed)
     limits = _limits(options)
     if options.case is not None:
         if options.cases is not None or options.out is not None:
             given = "--cases" if options.cases is not None else "--out"
             raise UsageError(f"--case replays one case in process: give no {given}")
-        found = replay(seed, parse_int("--case", options.case), limits)
+        found = replay_codec_case(seed, parse_int("--case", options.case), limits)
         _print_replay(found, options.as_json)
         raise typer.Exit(ExitCode.FOUND if found["finding"] else ExitCode.OK)
     n = parse_int("--cases", options.cases)
@@ -113,7 +186,8 @@ def codec_campaign(options: CodecOptions) -> None:
     if options.master is not None:
         check_master(options.master)
     check_engine(options.engine)
-    check_out(options.out)
+    if options.out is not None:
+        check_out(options.out)
     started = time.perf_counter() if options.started is None else options.started
     chosen = choose_engine(
         options.engine,
@@ -124,8 +198,8 @@ def codec_campaign(options: CodecOptions) -> None:
     )
     said = f"{n} hostile bodies; engine: {chosen.label} ({chosen.reason})"
     typer.echo(said, err=options.as_json)
-    with _engine_session(chosen, options.conf) as spark:
-        step = _steps(spark, Console(stderr=True, highlight=False))
+    with engine_session(chosen, options.conf) as spark:
+        step = steps(spark, Console(stderr=True, highlight=False))
         with step(f"{n} hostile bodies through the judge and the server view"):
             result = campaign(spark, n, seed, options.out, limits, started=started)
     if options.as_json:

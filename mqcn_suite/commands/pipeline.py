@@ -1,4 +1,4 @@
-"""``mqcn corpus generate``, ``mqcn audit`` and ``mqcn fuzz``: the Spark pipeline commands.
+"""``mqcn corpus generate``, ``mqcn audit`` and ``mqcn fuzz target|codec``: the Spark pipeline.
 
 * ``mqcn corpus generate --count N --out DIR [--invalid-share F] [--seed S] [--format F]``
   writes a synthetic Parquet corpus (docs/corpus-format.md) on Spark, or with
@@ -7,11 +7,16 @@
   of raw message bodies), writes verdicts/, quarantine/, summary.json and summary.html, and
   prints the balance ``rows in = conforming + non-conforming + quarantined`` with the rows
   in unreadable row groups and the bytes of files without a readable footer;
-* ``mqcn fuzz --target T --cases N [--seed S] [--out DIR]`` runs differential cases against a
-  target on Spark; ``--case I`` replays one case in process (no Spark).
+* ``mqcn fuzz target --target T --cases N [--seed S] [--out DIR]`` runs differential cases
+  against a target; ``--case I`` replays one case in process (no Spark);
+* ``mqcn fuzz codec --cases N`` runs the hostile-input campaign
+  (:mod:`mqcn_suite.commands.campaign`).  ``mqcn fuzz --target T ...`` and ``mqcn fuzz
+  --codec ...``, the older spellings, still work and say the new one on stderr
+  (:class:`FuzzGroup`).
 
-All three take ``--master URL`` (default ``local[2]``) and repeatable ``--conf KEY=VALUE``.
-``audit`` and ``fuzz`` also take ``--engine auto|in-process|spark``: ``auto`` (the default)
+All take ``--master URL`` (default ``local[2]``) and repeatable ``--conf KEY=VALUE``,
+declared once in :mod:`mqcn_suite.commands._spark`.  ``audit`` and ``fuzz`` also take
+``--engine auto|in-process|spark``: ``auto`` (the default)
 runs small work in this process, with the same task code and without Spark, and Spark
 above the thresholds of :mod:`mqcn_suite.pipeline.engine` or whenever ``--master`` or
 ``--conf`` is given.  The engine is named on the first line and in the summary.  Printed
@@ -40,15 +45,16 @@ from __future__ import annotations
 import json
 import sys
 import time
-from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager, nullcontext
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.text import Text
+from typer.core import TyperGroup
 
+from mqcn_suite.commands import campaign as codec
 from mqcn_suite.commands._common import (
+    CONTEXT_SETTINGS,
     PROG,
     ExitCode,
     UsageError,
@@ -59,139 +65,37 @@ from mqcn_suite.commands._common import (
     parse_int,
     parse_seconds,
 )
+from mqcn_suite.commands._spark import (
+    CaseOption,
+    CasesOption,
+    ConfOption,
+    EngineOption,
+    JsonOption,
+    MasterOption,
+    OutOption,
+    SeedOption,
+    engine_session,
+    require_spark_extra,
+    session,
+    spark_explain,
+    steps,
+    usage_errors,
+    wall,
+)
 from mqcn_suite.pipeline.engine import (
     AUDIT_BYTES,
     AUDIT_ROWS,
-    CODEC_CASES,
     FUZZ_CASES,
     human_bytes,
 )
 from mqcn_suite.wording import hanging, plural
 
 if TYPE_CHECKING:
-    from pyspark.sql import SparkSession
-
     from mqcn_suite.pipeline.audit import AuditResult
-    from mqcn_suite.pipeline.corpus import CorpusResult
-    from mqcn_suite.pipeline.engine import Engine
+    from mqcn_suite.pipeline.corpus_rows import CorpusResult
+    from mqcn_suite.pipeline.fuzz import FuzzResult
 
 DIVERGENCES_SHOWN = 10
-
-MasterOption = Annotated[
-    str | None,
-    typer.Option(
-        "--master",
-        metavar="URL",
-        help="Spark master: local[N], local[*], spark://HOST:PORT, yarn, k8s://URL "
-        "(default local[2]; with --engine auto, giving it means Spark).",
-        show_default=False,
-    ),
-]
-EngineOption = Annotated[
-    str,
-    typer.Option(
-        "--engine",
-        metavar="ENGINE",
-        help="auto (in this process when the work is small, else Spark), in-process, or spark.",
-    ),
-]
-ConfOption = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--conf",
-        metavar="KEY=VALUE",
-        help="A Spark setting (repeatable), e.g. spark.driver.memory=4g.",
-    ),
-]
-
-
-def _usage_errors() -> tuple[type[Exception], ...]:
-    """The pipeline's own usage errors: a bad master or corpus, a target that does not start."""
-    from mqcn_suite.pipeline.session import PipelineError
-    from mqcn_suite.targets import TargetError
-
-    return (PipelineError, TargetError)
-
-
-def _require_spark_extra(spark: bool = False) -> None:
-    """:class:`UsageError` saying how to install the ``[spark]`` extra when a module of it
-    is missing -- the first thing every pipeline command checks (pyarrow and pandas, which
-    the in-process engine needs), and again before a Spark session (pyspark too)."""
-    from mqcn_suite.pipeline.preflight import IN_PROCESS_NEEDS, spark_extra_problem
-
-    problem = spark_extra_problem() if spark else spark_extra_problem(IN_PROCESS_NEEDS)
-    if problem is not None:
-        raise UsageError(problem)
-
-
-def _spark_explain(exc: BaseException) -> str | None:
-    """The one line of a failed Spark job (its whole trace goes to a log file the line names)."""
-    from mqcn_suite.pipeline.errors import spark_failure_line
-
-    return spark_failure_line(exc)
-
-
-@contextmanager
-def _session(master: str | None, conf: list[str] | None) -> Iterator[SparkSession]:
-    """The running session, or a new one on ``master`` stopped when the command ends.
-
-    Before a new session is created, the Java Spark would run is checked (a missing or old
-    one is one line, :func:`.preflight.java_problem`), then ``starting Spark (MASTER)…`` goes
-    to stderr (and a spinner, on a terminal): the JVM takes seconds to start, and the user
-    sees why at once.
-    """
-    from mqcn_suite.pipeline.preflight import java_problem
-    from mqcn_suite.pipeline.progress import starting_spark
-    from mqcn_suite.pipeline.session import (
-        DEFAULT_MASTER,
-        PipelineError,
-        active_session,
-        check_master,
-        gateway_running,
-        parse_conf,
-        spark_session,
-    )
-
-    master = check_master(master or DEFAULT_MASTER)
-    settings = parse_conf(conf or [])
-    _require_spark_extra(spark=True)
-    fresh = active_session() is None
-    if fresh and not gateway_running():
-        # A missing or old Java is the one line, before "starting Spark" promises a start.
-        problem = java_problem()
-        if problem is not None:
-            raise PipelineError(problem)
-    with ExitStack() as stack:
-        starting = (
-            starting_spark(Console(stderr=True, highlight=False), master)
-            if fresh
-            else nullcontext()
-        )
-        with starting:
-            spark = stack.enter_context(spark_session(master, settings))
-        yield spark
-
-
-@contextmanager
-def _engine_session(engine: Engine, conf: list[str] | None) -> Iterator[SparkSession | None]:
-    """A Spark session for the Spark engine (:func:`_session`), None for the in-process one."""
-    if not engine.spark:
-        yield None
-        return
-    with _session(engine.master, conf) as spark:
-        yield spark
-
-
-def _steps(spark: SparkSession | None, console: Console) -> Any:
-    """The progress factory of the engine running: Spark's tasks, or in-process steps."""
-    from mqcn_suite.pipeline.progress import local_progress, spark_progress
-
-    return local_progress(console) if spark is None else spark_progress(spark, console)
-
-
-def _wall(started: float) -> float:
-    """Seconds since the command started (what every printed time is)."""
-    return time.perf_counter() - started
 
 
 # --- corpus generate ---------------------------------------------------------------------------
@@ -214,18 +118,14 @@ def corpus_generate(
     count: Annotated[
         str | None, typer.Option("--count", metavar="N", help="How many messages.")
     ] = None,
-    out: Annotated[
-        str | None, typer.Option("--out", metavar="DIR", help="New or empty output directory.")
-    ] = None,
+    out: OutOption = None,
     invalid_share: Annotated[
         str,
         typer.Option(
             "--invalid-share", metavar="F", help="Share of malformed/non-conforming messages, 0..1."
         ),
     ] = "0.1",
-    seed: Annotated[
-        str, typer.Option("--seed", metavar="S", help="Seed: same seed, same rows.")
-    ] = "0",
+    seed: SeedOption = "0",
     file_format: Annotated[
         str,
         typer.Option(
@@ -236,12 +136,12 @@ def corpus_generate(
     ] = "parquet",
     master: MasterOption = None,
     conf: ConfOption = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print only a JSON document.")] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """``mqcn corpus generate`` (see GENERATE_HELP)."""
     started = time.perf_counter()
-    with boundary("corpus generate", usage_errors=_usage_errors(), explain=_spark_explain):
-        _require_spark_extra()
+    with boundary("corpus generate", usage_errors=usage_errors(), explain=spark_explain):
+        require_spark_extra()
         from mqcn_suite.pipeline.capture_corpus import check_format, local_out
         from mqcn_suite.pipeline.checks import check_generate_arguments
         from mqcn_suite.pipeline.session import check_master
@@ -260,14 +160,14 @@ def corpus_generate(
         from mqcn_suite.pipeline.corpus import generate
         from mqcn_suite.pipeline.progress import spark_progress
 
-        with _session(master, conf) as spark:
+        with session(master, conf) as spark:
             step = spark_progress(spark, Console(stderr=True, highlight=False))
             with step(f"generating {n} messages"):
                 result = generate(spark, n, out, share, seed_value, file_format)
         if as_json:
             sys.stdout.write(json.dumps(result.to_json(), indent=2) + "\n")
         else:
-            typer.echo(_generate_line(result, _wall(started)))
+            typer.echo(_generate_line(result, wall(started)))
 
 
 def _generate_line(result: CorpusResult, seconds: float) -> str:
@@ -326,9 +226,7 @@ def audit_command(
             show_default=False,
         ),
     ] = None,
-    out: Annotated[
-        str | None, typer.Option("--out", metavar="DIR", help="New or empty output directory.")
-    ] = None,
+    out: OutOption = None,
     master: MasterOption = None,
     conf: ConfOption = None,
     engine: EngineOption = "auto",
@@ -342,8 +240,8 @@ def audit_command(
 ) -> None:
     """``mqcn audit`` (see AUDIT_HELP)."""
     started = time.perf_counter()
-    with boundary("audit", usage_errors=_usage_errors(), explain=_spark_explain):
-        _require_spark_extra()
+    with boundary("audit", usage_errors=usage_errors(), explain=spark_explain):
+        require_spark_extra()
         from mqcn_model.errata import LENIENT, STRICT
         from mqcn_suite.pipeline.audit import (
             NothingToJudge,
@@ -376,20 +274,20 @@ def audit_command(
         except NothingToJudge as exc:  # no usage error, and no pass: nothing was judged
             fail("audit", str(exc), ExitCode.NO_SCENARIO)
         console = Console(stderr=True, highlight=False)
-        with _engine_session(chosen, conf) as spark:
+        with engine_session(chosen, conf) as spark:
             result = audit(
                 spark,
                 input_path,
                 out,
                 LENIENT if lenient else STRICT,
-                progress=_steps(spark, console),
+                progress=steps(spark, console),
                 plan=plan,
                 started=started,
             )
         if as_json:
             sys.stdout.write(json.dumps(result.summary, indent=2) + "\n")
         else:
-            _print_audit(Console(highlight=False, soft_wrap=True), result, _wall(started))
+            _print_audit(Console(highlight=False, soft_wrap=True), result, wall(started))
         if not result.balanced:
             fail(
                 "audit",
@@ -431,9 +329,15 @@ def _print_audit(console: Console, result: AuditResult, seconds: float) -> None:
     console.print(Text(result.balance_line(), style=style))
 
 
-# --- fuzz --------------------------------------------------------------------------------------
+# --- fuzz target ----------------------------------------------------------------------------
 
 FUZZ_HELP = (
+    "Differential fuzzing of a target (mqcn fuzz target) or hostile input against the codec "
+    "itself (mqcn fuzz codec); each has its own --help. The older spellings mqcn fuzz --target "
+    "T ... and mqcn fuzz --codec ... still work, with a line on stderr naming the new one."
+)
+
+FUZZ_TARGET_HELP = (
     f"Differential fuzzing, in this process for at most {FUZZ_CASES} cases (1 partition), else "
     "on Spark "
     "(--engine auto|in-process|spark; --master or --conf mean Spark): each partition generates "
@@ -446,196 +350,154 @@ FUZZ_HELP = (
     "rows naming it, tallied as 'readings followed'; a target stricter than the model where "
     "the spec allows it (errata E-20) gives stricter-receiver rows, and cases a stopped "
     "partition never ran give not-run rows: all are written and counted apart, never as "
-    "divergences.\n\n"
+    "divergences. --out gets divergences/ (Parquet), divergences.jsonl and summary.json.\n\n"
     "Exit 0: no divergence. Exit 1: divergences (the same rule for a run and for --case). "
     "Exit 2: usage error (--cases below 1, an --out that is not an empty writable directory: "
     "before Spark starts). Exit 3: internal error. Exit 4: the target kept timing out "
-    "(--max-timeouts in a row): some cases not run.\n\n"
-    "--codec (no --target): a hostile-input campaign instead -- N mutated and random bodies "
-    "through the judge (both readings) and the server view; findings are exceptions, broken "
-    "verdicts, cases slower than --slow-ms and allocations above max(--alloc-floor, "
-    "--alloc-factor x size), each with its replay command (--codec --seed S --case I); in "
-    f"this process for at most {CODEC_CASES} cases, else on Spark."
+    "(--max-timeouts in a row): some cases not run."
 )
 
+TargetOption = Annotated[
+    str | None, typer.Option("--target", metavar="T", help="The target, e.g. reference.")
+]
+TimeoutOption = Annotated[
+    str,
+    typer.Option("--timeout", metavar="SECONDS", help="Time limit of one call to the target."),
+]
+MaxTimeoutsOption = Annotated[
+    str,
+    typer.Option(
+        "--max-timeouts",
+        metavar="N",
+        help="Stop calling a target after N consecutive cases timed out (0: never).",
+    ),
+]
 
-def fuzz_command(
-    target: Annotated[
-        str | None, typer.Option("--target", metavar="T", help="The target, e.g. reference.")
-    ] = None,
-    cases: Annotated[
-        str | None, typer.Option("--cases", metavar="N", help="How many cases to run.")
-    ] = None,
-    seed: Annotated[
-        str, typer.Option("--seed", metavar="S", help="Seed: same seed, same cases.")
-    ] = "0",
+
+def fuzz_target(
+    target: TargetOption = None,
+    cases: CasesOption = None,
+    seed: SeedOption = "0",
     master: MasterOption = None,
     conf: ConfOption = None,
     engine: EngineOption = "auto",
-    out: Annotated[
-        str | None,
-        typer.Option(
-            "--out",
-            metavar="DIR",
-            help="Write divergences/ (Parquet), divergences.jsonl, summary.json.",
-        ),
-    ] = None,
-    case: Annotated[
-        str | None, typer.Option("--case", metavar="I", help="Replay case I only, without Spark.")
-    ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print only a JSON document.")] = False,
-    timeout: Annotated[
-        str,
-        typer.Option("--timeout", metavar="SECONDS", help="Time limit of one call to the target."),
-    ] = "10",
-    max_timeouts: Annotated[
-        str,
-        typer.Option(
-            "--max-timeouts",
-            metavar="N",
-            help="Stop calling a target after N consecutive cases timed out (0: never).",
-        ),
-    ] = "3",
-    codec: Annotated[
-        bool,
-        typer.Option(
-            "--codec",
-            help="Hostile-input campaign against the codec, judge and server view (no target).",
-        ),
-    ] = False,
-    slow_ms: Annotated[
-        str | None,
-        typer.Option("--slow-ms", metavar="MS", help="--codec: a case slower than this (10)."),
-    ] = None,
-    alloc_factor: Annotated[
-        str | None,
-        typer.Option(
-            "--alloc-factor", metavar="F", help="--codec: allowed peak per input byte (64)."
-        ),
-    ] = None,
-    alloc_floor: Annotated[
-        str | None,
-        typer.Option(
-            "--alloc-floor", metavar="BYTES", help="--codec: allowed peak at least (65536)."
-        ),
-    ] = None,
-    trace_every: Annotated[
-        str | None,
-        typer.Option(
-            "--trace-every", metavar="K", help="--codec: trace allocations of 1 case in K (16)."
-        ),
-    ] = None,
+    out: OutOption = None,
+    case: CaseOption = None,
+    as_json: JsonOption = False,
+    timeout: TimeoutOption = "10",
+    max_timeouts: MaxTimeoutsOption = "3",
 ) -> None:
-    """``mqcn fuzz`` (see FUZZ_HELP)."""
+    """``mqcn fuzz target`` (see FUZZ_TARGET_HELP)."""
     started = time.perf_counter()
-    with boundary("fuzz", usage_errors=_usage_errors(), explain=_spark_explain):
-        _require_spark_extra()
-        from mqcn_suite.commands import campaign as codec_campaign
-        from mqcn_suite.pipeline.checks import check_cases, check_out
-        from mqcn_suite.pipeline.engine import FUZZ_CASES, check_engine, choose_engine
-        from mqcn_suite.pipeline.session import check_master
-
-        extra = (slow_ms, alloc_factor, alloc_floor, trace_every)
-        if codec:
-            codec_campaign.codec_campaign(
-                codec_campaign.CodecOptions(
-                    target, cases, seed, master, conf, out, case, as_json, *extra, engine, started
-                )
-            )
-        codec_campaign.refuse_codec_options(
-            dict(zip(codec_campaign.CODEC_ONLY, extra, strict=True))
-        )
+    with boundary("fuzz", usage_errors=usage_errors(), explain=spark_explain):
+        require_spark_extra()
         if not target:
-            raise UsageError("--target is required (e.g. --target reference), or --codec")
+            raise UsageError("--target is required (e.g. --target reference)")
         seed_value = parse_int("--seed", seed)
         limit = parse_seconds("--timeout", timeout)
         stop_after = parse_int("--max-timeouts", max_timeouts)
-        n = None if case is not None else parse_int("--cases", cases)
-        if n is not None:  # the cheap refusals first: before the generators, targets, Spark
-            check_cases(n)
-            if out is not None:
-                check_out(out)
-            if master is not None:
-                check_master(master)
-            check_engine(engine)
-
-        from mqcn_suite.pipeline.fuzz import (
-            READING,
-            STRICTER,
-            check_fuzz_arguments,
-            fuzz,
-            is_divergence,
-            readings_line,
-            replay,
-        )
-
-        if n is None:
-            found = replay(target, seed_value, parse_int("--case", case), timeout=limit)
-            _print_replay(found, as_json)
-            raise typer.Exit(ExitCode.FOUND if is_divergence(found["divergence"]) else ExitCode.OK)
-        check_fuzz_arguments(target, n, out, limit)  # a target that does not start: no Spark
-        chosen = choose_engine(engine, master, [(n, FUZZ_CASES, "cases")], conf=conf, outputs=[out])
-        said = f"{plural(n, 'case')} against {target}; engine: {chosen.label} ({chosen.reason})"
-        typer.echo(said, err=as_json)
-        with _engine_session(chosen, conf) as spark:
-            step = _steps(spark, Console(stderr=True, highlight=False))
-            with step(f"fuzzing {plural(n, 'case')} against {target}"):
-                result = fuzz(
-                    spark,
-                    target,
-                    n,
-                    seed_value,
-                    out,
-                    timeout=limit,
-                    max_timeouts=stop_after,
-                    checked=True,
-                    started=started,
-                )
+        if case is not None:
+            _replay_target_case(target, seed_value, parse_int("--case", case), limit, as_json)
+        n = parse_int("--cases", cases)
+        _check_fuzz_run(target, n, out, master, engine, limit)
+        result = _run_fuzz(target, n, seed_value, out, master, conf, engine, as_json, started,
+                           timeout=limit, max_timeouts=stop_after)  # fmt: skip
         if as_json:
-            sys.stdout.write(
-                json.dumps({**result.to_json(), "sample": result.sample}, indent=2) + "\n"
-            )
+            sample = {**result.to_json(), "sample": result.sample}
+            sys.stdout.write(json.dumps(sample, indent=2) + "\n")
         else:
-            console = Console(highlight=False, soft_wrap=True)
-            shown = [r for r in result.sample if is_divergence(r)]
-            for row in shown[:DIVERGENCES_SHOWN]:
-                line = Text(f"case {row['case']} ({row['family']}): ")
-                line.append(row["divergence"], style="bold red")
-                line.append(f" [{', '.join(row['requirements'])}] {row['detail']}")
-                console.print(line)
-                console.print(Text(f"  replay: {row['replay']}", style="dim"))
-            where = f"; divergences in {result.out}" if result.out else ""
-            style = "bold red" if result.divergences else "bold green"
-            noted = (
-                [f"{plural(result.other_reading, READING + ' case')}"]
-                if result.other_reading
-                else []
-            )
-            noted += (
-                [f"{plural(result.stricter, STRICTER + ' case')}, errata E-20"]
-                if result.stricter
-                else []
-            )
-            noted += [f"{plural(result.not_run, 'case')} not run"] if result.not_run else []
-            also = f" (and {'; '.join(noted)})" if noted else ""
-            console.print(
-                Text(
-                    f"{plural(result.cases, 'case')} against {result.target} (seed {result.seed}): "
-                    f"{plural(result.divergences, 'divergence')}{also} ({result.engine}, "
-                    f"{_wall(started):.1f} s){where}",
-                    style=style,
-                )
-            )
-            console.print(readings_line(result.readings_followed))
-        not_run = result.not_run
-        if not_run:
+            _print_fuzz(result, wall(started))
+        if result.not_run:
             typer.echo(
                 f"{PROG} fuzz: the target timed out {stop_after} times in a row: stopped; "
-                f"{plural(not_run, 'case')} not run (exit {int(ExitCode.TARGET)})",
+                f"{plural(result.not_run, 'case')} not run (exit {int(ExitCode.TARGET)})",
                 err=True,
             )
             raise typer.Exit(ExitCode.TARGET)
         raise typer.Exit(ExitCode.FOUND if result.divergences else ExitCode.OK)
+
+
+def _replay_target_case(target: str, seed: int, case: int, limit: float, as_json: bool) -> None:
+    """``--case I``: run one case in this process and exit (1 when it is a divergence)."""
+    from mqcn_suite.pipeline.fuzz import is_divergence, replay_fuzz_case
+
+    found = replay_fuzz_case(target, seed, case, timeout=limit)
+    _print_replay(found, as_json)
+    raise typer.Exit(ExitCode.FOUND if is_divergence(found["divergence"]) else ExitCode.OK)
+
+
+def _check_fuzz_run(
+    target: str, n: int, out: str | None, master: str | None, engine: str, limit: float
+) -> None:
+    """Everything a run can be refused for, cheapest first, before Spark starts."""
+    from mqcn_suite.pipeline.checks import check_cases, check_out
+    from mqcn_suite.pipeline.engine import check_engine
+    from mqcn_suite.pipeline.session import check_master
+
+    check_cases(n)  # before the generators, the target, Spark
+    if out is not None:
+        check_out(out)
+    if master is not None:
+        check_master(master)
+    check_engine(engine)
+    from mqcn_suite.pipeline.fuzz import check_fuzz_arguments
+
+    check_fuzz_arguments(target, n, out, limit)  # a target that does not start: no Spark
+
+
+def _run_fuzz(
+    target: str,
+    n: int,
+    seed: int,
+    out: str | None,
+    master: str | None,
+    conf: list[str] | None,
+    engine: str,
+    as_json: bool,
+    started: float,
+    **limits: Any,
+) -> FuzzResult:
+    """Choose the engine, say it on the first line, and run the cases on it."""
+    from mqcn_suite.pipeline.engine import choose_engine
+    from mqcn_suite.pipeline.fuzz import fuzz
+
+    chosen = choose_engine(engine, master, [(n, FUZZ_CASES, "cases")], conf=conf, outputs=[out])
+    said = f"{plural(n, 'case')} against {target}; engine: {chosen.label} ({chosen.reason})"
+    typer.echo(said, err=as_json)
+    with engine_session(chosen, conf) as spark:
+        step = steps(spark, Console(stderr=True, highlight=False))
+        with step(f"fuzzing {plural(n, 'case')} against {target}"):
+            return fuzz(spark, target, n, seed, out, checked=True, started=started, **limits)
+
+
+def _print_fuzz(result: FuzzResult, seconds: float) -> None:
+    """The first divergences with their replay lines, the summary line, the readings line."""
+    from mqcn_suite.pipeline.fuzz import READING, STRICTER, is_divergence, readings_line
+
+    console = Console(highlight=False, soft_wrap=True)
+    shown = [r for r in result.sample if is_divergence(r)]
+    for row in shown[:DIVERGENCES_SHOWN]:
+        line = Text(f"case {row['case']} ({row['family']}): ")
+        line.append(row["divergence"], style="bold red")
+        line.append(f" [{', '.join(row['requirements'])}] {row['detail']}")
+        console.print(line)
+        console.print(Text(f"  replay: {row['replay']}", style="dim"))
+    where = f"; divergences in {result.out}" if result.out else ""
+    style = "bold red" if result.divergences else "bold green"
+    noted = [plural(result.other_reading, f"{READING} case")] if result.other_reading else []
+    if result.stricter:
+        noted.append(f"{plural(result.stricter, f'{STRICTER} case')}, errata E-20")
+    noted += [f"{plural(result.not_run, 'case')} not run"] if result.not_run else []
+    also = f" (and {'; '.join(noted)})" if noted else ""
+    console.print(
+        Text(
+            f"{plural(result.cases, 'case')} against {result.target} (seed {result.seed}): "
+            f"{plural(result.divergences, 'divergence')}{also} ({result.engine}, "
+            f"{seconds:.1f} s){where}",
+            style=style,
+        )
+    )
+    console.print(readings_line(result.readings_followed))
 
 
 def _print_replay(found: dict[str, Any], as_json: bool) -> None:
@@ -680,12 +542,47 @@ def _print_replay(found: dict[str, Any], as_json: bool) -> None:
 # --- registration ------------------------------------------------------------------------------
 
 
+class FuzzGroup(TyperGroup):
+    """``mqcn fuzz``: the ``target`` and ``codec`` subcommands, and the older spellings.
+
+    ``mqcn fuzz --codec ...`` is read as ``mqcn fuzz codec ...`` and ``mqcn fuzz --target T
+    ...`` as ``mqcn fuzz target --target T ...``, each with one line on stderr naming the new
+    spelling; the subcommand then parses the options (an option it does not have is click's
+    usage error, exit 2).
+    """
+
+    def parse_args(self, ctx: typer.Context, args: list[str]) -> list[str]:
+        if (
+            args
+            and args[0].startswith("-")
+            and args[0] not in CONTEXT_SETTINGS["help_option_names"]
+        ):
+            if "--codec" in args:
+                args = ["codec", *(a for a in args if a != "--codec")]
+            else:
+                args = ["target", *args]
+            old = "--codec" if args[0] == "codec" else "--target T"
+            typer.echo(
+                f"{PROG} fuzz: 'mqcn fuzz {old}' is deprecated: use 'mqcn fuzz {args[0]}'",
+                err=True,
+            )
+        return super().parse_args(ctx, args)
+
+
 def register(app: typer.Typer) -> None:
-    """Add ``corpus generate``, ``audit`` and ``fuzz`` to ``app`` (``mqcn_suite.cli.app``)."""
+    """Add ``corpus generate``, ``audit`` and ``fuzz target|codec`` to ``app``
+    (``mqcn_suite.cli.app``)."""
     corpus = command_group(
         "corpus", "Synthetic corpora of Change Notification Messages (Parquet, on Spark)."
     )
     corpus.command("generate", help=GENERATE_HELP)(corpus_generate)
     app.add_typer(corpus, name="corpus")
     app.command("audit", help=AUDIT_HELP)(audit_command)
-    app.command("fuzz", help=FUZZ_HELP)(fuzz_command)
+    fuzz = command_group("fuzz", FUZZ_HELP)
+    fuzz.command(
+        "target", help=FUZZ_TARGET_HELP, short_help="Differential fuzzing against a target."
+    )(fuzz_target)
+    fuzz.command(
+        "codec", help=codec.CODEC_HELP, short_help="Hostile bodies through codec, judge, server."
+    )(codec.fuzz_codec)
+    app.add_typer(fuzz, name="fuzz", cls=FuzzGroup)

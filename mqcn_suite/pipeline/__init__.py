@@ -11,7 +11,7 @@
 * :mod:`.audit`      — judge every message with ``mqcn_model.judge`` via ``mapInArrow``
 * :mod:`.fuzz`       — target vs reference model, spread over Spark partitions
 * :mod:`.hostile`    — hostile bodies: valid seeds, their size/count fields, mutations
-* :mod:`.campaign`   — ``fuzz --codec``: hostile bodies vs judge and server view, measured
+* :mod:`.campaign`   — ``fuzz codec``: hostile bodies vs judge and server view, measured
 * :mod:`.progress`   — progress: Spark's start and tasks, the in-process engine's steps
 
 Spark itself is imported only inside the functions that need it, so importing this package

@@ -1,4 +1,4 @@
-"""``fuzz --codec``: a hostile-input campaign against the codec, the judge and the server view.
+"""``mqcn fuzz codec``: a hostile-input campaign against the codec, the judge and the server view.
 
 Case ``n`` of seed ``s`` is a hostile body (:func:`mqcn_suite.pipeline.hostile.hostile_case`):
 a valid message of some kind damaged one way (bit flips, inserted or deleted bytes, a hostile
@@ -25,13 +25,13 @@ Tracing allocations is dear: measured on one core, 11.8 k cases/s untraced, 1.7 
 tracing every case (6.8x the cost), 8.4 k cases/s tracing one case in 16 (1.4x).  So a
 deterministic sample is traced -- the cases whose number is a multiple of ``trace_every``
 (:data:`TRACE_EVERY`; ``--trace-every 1`` traces all) -- plus every case whose first run
-was slow.  A replay (``mqcn fuzz --codec --seed S --case I``) always traces.
+was slow.  A replay (``mqcn fuzz codec --seed S --case I``) always traces.
 
 The balance ``cases planned = cases generated = cases judged`` is checked from per-batch
 tallies; a difference fails the campaign.
 
 The same task (:func:`run_campaign`) also runs in this process, without Spark:
-``campaign(None, ...)``, the in-process engine ``mqcn fuzz --codec`` picks for small runs
+``campaign(None, ...)``, the in-process engine ``mqcn fuzz codec`` picks for small runs
 (:mod:`mqcn_suite.pipeline.engine`).
 """
 
@@ -67,10 +67,11 @@ from mqcn_model.envelope import Envelope, MessageId
 from mqcn_model.errata import LENIENT, STRICT, Readings
 from mqcn_model.judge import Verdict, judge
 from mqcn_suite.pipeline.audit import Auditor
-from mqcn_suite.pipeline.engine import IN_PROCESS, case_batches, spark_label
+from mqcn_suite.pipeline.checks import check_cases, check_out
+from mqcn_suite.pipeline.engine import IN_PROCESS, case_batches, count_exploded, spark_label
 from mqcn_suite.pipeline.hostile import QM, HostileCase, hostile_case, seed_pool
 from mqcn_suite.pipeline.session import PipelineError, default_parallelism
-from mqcn_suite.pipeline.storage import Location, checkable, in_process_location
+from mqcn_suite.pipeline.storage import SUMMARY_JSON, Location, in_process_location
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -82,7 +83,6 @@ HEX_SHOWN = 256  # bytes of the body shown in a finding row; the whole body is i
 JSONL_LIMIT = 10_000
 CASES_PER_PARTITION = 100_000
 FINDINGS_JSONL = "findings.jsonl"
-SUMMARY_JSON = "summary.json"
 BODIES_DIR = "bodies"
 
 CAMPAIGN_SCHEMA = pa.schema(
@@ -133,10 +133,10 @@ class Limits:
         return " ".join(parts)
 
 
-def replay_line(seed: int, case: int, limits: Limits) -> str:
+def codec_replay_line(seed: int, case: int, limits: Limits) -> str:
     """The one-line command that replays case ``case`` in process, without Spark."""
     extra = limits.options()
-    return f"mqcn fuzz --codec --seed {seed} --case {case}" + (f" {extra}" if extra else "")
+    return f"mqcn fuzz codec --seed {seed} --case {case}" + (f" {extra}" if extra else "")
 
 
 class ContractBroken(AssertionError):
@@ -511,30 +511,9 @@ def presentable(row: dict[str, Any], seed: int, limits: Limits) -> dict[str, Any
         hex=full[: 2 * HEX_SHOWN],
         hex_truncated=len(full) > 2 * HEX_SHOWN,
         body_file=f"{BODIES_DIR}/case-{row['case']}.hex",
-        replay=replay_line(seed, row["case"], limits),
+        replay=codec_replay_line(seed, row["case"], limits),
     )
     return shown
-
-
-def check_out(out: str | Path | None) -> Location | None:
-    """``--out`` must be new or an empty directory: a local path or a filesystem URI
-    (:class:`~mqcn_suite.pipeline.storage.Location`), as for the other commands.  A local
-    path is checked at once (before Spark starts); a URI once the session runs."""
-    if out is None:
-        return None
-    location = Location(out)
-    if (
-        checkable(location)
-        and location.exists()
-        and (not location.is_dir() or any(location.iterdir()))
-    ):
-        raise PipelineError(f"--out: {location} exists and is not an empty directory")
-    return location
-
-
-def check_cases(cases: int) -> None:
-    if cases <= 0:
-        raise PipelineError(f"--cases: must be at least 1, not {cases}")
 
 
 def campaign(
@@ -561,11 +540,15 @@ def campaign(
     task = run_campaign(seed, limits, judge_function)
     keep = max(sample, JSONL_LIMIT if out is not None else 0)
     if spark is None:
-        out_path = check_out(str(in_process_location(out))) if out is not None else None
+        out_path = in_process_location(out) if out is not None else None
+        if out_path is not None:
+            check_out(out_path)
         tallies, findings, by_category, first = _campaign_in_process(task, cases, keep)
         engine = IN_PROCESS
     else:
-        out_path = check_out(out)
+        out_path = Location(out) if out is not None else None  # a local path or a URI
+        if out_path is not None:
+            check_out(out_path)
         tallies, findings, by_category, first = _campaign_on_spark(spark, task, cases, keep)
         engine = spark_label(spark.sparkContext.master)
     seconds = round(time.perf_counter() - started, 3)
@@ -625,13 +608,7 @@ def _campaign_on_spark(
         )
         found = frame.filter(F.col("row") == "finding")
         findings = found.count()
-        by_category = {
-            r["category"]: r["n"]
-            for r in found.select(F.explode("categories").alias("category"))
-            .groupBy("category")
-            .agg(F.count(F.lit(1)).alias("n"))
-            .collect()
-        }
+        by_category = count_exploded(found, "categories")
         first = [r.asDict() for r in found.orderBy("case").limit(keep).collect()]
     finally:
         frame.unpersist()
@@ -679,7 +656,7 @@ def write_out(
     (out_path / SUMMARY_JSON).write_text(json.dumps(summary, indent=2) + "\n", "utf-8")
 
 
-def replay(
+def replay_codec_case(
     seed: int,
     case: int,
     limits: Limits | None = None,

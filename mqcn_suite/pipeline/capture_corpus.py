@@ -1,7 +1,7 @@
 """``mqcn corpus generate --format pcap``: the synthetic corpus as capture files.
 
 The same messages as the Parquet corpus of a seed (row *r* is
-:func:`~mqcn_suite.pipeline.corpus.corpus_message` of ``(seed, r)`` in both formats), each
+:func:`~mqcn_suite.pipeline.corpus_rows.corpus_message` of ``(seed, r)`` in both formats), each
 carried by its own MS-MQQB session on TCP port 1801
 (:class:`~mqcn_model.capture.writer.PcapWriter`, ``session="message"``): handshake,
 EstablishConnection, ConnectionParameters, the UserMessage Packet, SessionAck, FIN.
@@ -44,16 +44,15 @@ from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from urllib.parse import unquote, urlparse
 
 from mqcn_model.capture.writer import STEP, PcapWriter, Unwritable
 from mqcn_suite.pipeline.session import PipelineError
-from mqcn_suite.pipeline.storage import is_uri
+from mqcn_suite.pipeline.storage import local_path
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
-    from mqcn_suite.pipeline.corpus import CorpusResult
+    from mqcn_suite.pipeline.corpus_rows import CorpusResult
 
 __all__ = [
     "FORMATS",
@@ -67,6 +66,10 @@ __all__ = [
 ]
 
 FORMATS = ("parquet", "pcap")
+WRITTEN_BY_EXECUTORS = (
+    "capture files are written by the executors themselves, so --format pcap needs a local "
+    "path or a file:// URI on a filesystem the driver and every executor share (docs/capture.md)"
+)
 # A session opens with 7 frames (SYN, SYN-ACK, ACK, EstablishConnection x2,
 # ConnectionParameters x2) 100 us apart: start them this long before the message's arrival.
 OPENING = 7 * STEP
@@ -81,26 +84,14 @@ def check_format(text: str) -> str:
 
 
 def local_out(out: str | Path, option: str = "--out") -> Path:
-    """The local folder of ``out`` (a path or ``file://``); a Hadoop URI is refused
-    (:class:`PipelineError`, one line).
+    """The local folder of ``out`` (a path or ``file://``: :func:`.storage.local_path`); a
+    Hadoop URI is refused (:class:`PipelineError`, one line): the executors write the files.
 
-    >>> str(local_out("file:///data/c")), str(local_out("/data/c"))
-    ('/data/c', '/data/c')
     >>> local_out("hdfs://nn/c")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
-    mqcn_suite.pipeline.session.PipelineError: --out: hdfs://nn/c: capture files are written by...
+    mqcn_suite.pipeline.groundwork.PipelineError: --out: hdfs://nn/c: capture files are written...
     """
-    text = str(out)
-    if not is_uri(text):
-        return Path(text)
-    parsed = urlparse(text)
-    if parsed.scheme == "file" and parsed.netloc in ("", "localhost"):
-        return Path(unquote(parsed.path))
-    raise PipelineError(
-        f"{option}: {text}: capture files are written by the executors themselves, so "
-        "--format pcap needs a local path or a file:// URI on a filesystem the driver and "
-        "every executor share (docs/capture.md)"
-    )
+    return local_path(out, option, WRITTEN_BY_EXECUTORS)
 
 
 def part_name(index: int) -> str:
@@ -140,7 +131,7 @@ def write_part(
     line naming the executor's host when ``directory`` is not there (an --out the executors
     do not share with the driver).
     """
-    from mqcn_suite.pipeline.corpus import corpus_message  # pyarrow and the generators
+    from mqcn_suite.pipeline.corpus_rows import corpus_message  # the generators: when asked
 
     folder = Path(directory)
     if not folder.is_dir():
@@ -237,7 +228,7 @@ def generate_pcap(
     started: float,
 ) -> CorpusResult:
     """The pcap branch of :func:`~mqcn_suite.pipeline.corpus.generate` (its result)."""
-    from mqcn_suite.pipeline.corpus import CorpusResult
+    from mqcn_suite.pipeline.corpus_rows import CorpusResult
 
     parts = write_parts(spark, count, out, partitions, seed=seed, invalid_share=invalid_share)
     return CorpusResult(

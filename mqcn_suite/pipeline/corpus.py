@@ -33,24 +33,15 @@ import json
 import math
 import time
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 
-from mqcn_model.codec import body_buffer
-from mqcn_model.envelope import Envelope
+from mqcn_suite.pipeline.capture_corpus import check_format, generate_pcap, local_out
 from mqcn_suite.pipeline.checks import check_generate_arguments
+from mqcn_suite.pipeline.corpus_rows import CorpusResult, corpus_message
 from mqcn_suite.pipeline.errors import locate_failure
-from mqcn_suite.pipeline.generators import (
-    World,
-    envelope,
-    malformed_message,
-    row_rng,
-    valid_message,
-)
 from mqcn_suite.pipeline.session import default_parallelism
 from mqcn_suite.pipeline.storage import Location
 
@@ -61,9 +52,6 @@ if TYPE_CHECKING:
 FORMAT_VERSION = 1
 MANIFEST = "_mqcn_corpus.json"
 BODY = "body"
-# 2026-01-01T00:00:00Z in microseconds: synthetic arrivals start here, four a second.
-ARRIVAL_EPOCH_US = 1_767_225_600_000_000
-ARRIVAL_STEP_US = 250_000
 ROWS_PER_PARTITION = 100_000
 
 SCHEMA = pa.schema(
@@ -116,29 +104,6 @@ def spark_schema() -> StructType:
     return from_arrow_schema(SCHEMA)
 
 
-@lru_cache(maxsize=8)
-def _world(seed: int) -> World:
-    return World.from_seed(seed)
-
-
-def corpus_message(row: int, seed: int, invalid_share: float) -> tuple[int, Envelope]:
-    """Row ``row`` of the corpus of ``seed``: its arrival (microseconds since the Unix epoch,
-    UTC) and its Envelope, whose ``arrival_time`` is that arrival in seconds.
-
-    The one draw of a row, shared by the Parquet rows (:func:`generate_rows`) and the capture
-    files (:mod:`.capture_corpus`), so both formats hold the same messages for a seed.
-    """
-    world = _world(seed)
-    rng = row_rng(seed, row)
-    if rng.random() < invalid_share:
-        _, body = malformed_message(rng, world)
-    else:
-        _, message = valid_message(rng, world)
-        body = body_buffer(message, 0 if rng.random() < 0.9 else rng.randrange(256))
-    arrival = ARRIVAL_EPOCH_US + row * ARRIVAL_STEP_US + rng.randrange(ARRIVAL_STEP_US)
-    return arrival, envelope(rng, world, body, row, arrival / 1_000_000)
-
-
 def generate_rows(ids: list[int], seed: int, invalid_share: float) -> pa.RecordBatch:
     """The corpus rows with the given row numbers, as one Arrow batch of :data:`SCHEMA`.
 
@@ -166,32 +131,6 @@ def generate_rows(ids: list[int], seed: int, invalid_share: float) -> pa.RecordB
     return pa.RecordBatch.from_arrays(arrays, schema=SCHEMA)
 
 
-@dataclass(frozen=True)
-class CorpusResult:
-    """What :func:`generate` wrote.
-
-    ``rows`` messages were drawn; ``messages`` of them were written (all of them in Parquet;
-    in pcap those the wire can carry: ``unwritable`` others are counted, ``first_unwritable``
-    names one).  ``bytes`` is the size of the capture files (null for Parquet).
-    """
-
-    path: str
-    rows: int
-    partitions: int
-    files: int
-    seed: int
-    invalid_share: float
-    seconds: float
-    format: str = "parquet"
-    messages: int = 0
-    unwritable: int = 0
-    first_unwritable: str | None = None
-    bytes: int | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
-
-
 def generate(
     spark: SparkSession,
     count: int,
@@ -211,8 +150,6 @@ def generate(
     messages as MS-MQQB sessions: :mod:`.capture_corpus`).  A manifest
     (``_mqcn_corpus.json``, ignored by Parquet and capture readers) records the parameters.
     """
-    from mqcn_suite.pipeline.capture_corpus import check_format, generate_pcap, local_out
-
     pcap = check_format(format) == "pcap"
     # a local path or a Hadoop filesystem URI; captures, written by the executors: local only
     out = Location(local_out(out) if pcap else out)

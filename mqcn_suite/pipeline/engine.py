@@ -1,6 +1,6 @@
 """Which engine runs a pipeline command's tasks: this process, or Spark.  One place decides.
 
-``mqcn audit``, ``mqcn fuzz`` and ``mqcn fuzz --codec`` run *the same task code* either way:
+``mqcn audit``, ``mqcn fuzz target`` and ``mqcn fuzz codec`` run *the same task code* either way:
 the ``mapInArrow`` functions of the audit's input kinds (:mod:`.audit.kinds`), :mod:`.fuzz` and
 :mod:`.campaign` take Arrow batches of work and give Arrow batches of rows, and the
 in-process engine feeds them those batches itself (no SparkSession, no JVM, no pyspark
@@ -34,6 +34,7 @@ from mqcn_suite.pipeline.storage import is_uri
 
 if TYPE_CHECKING:
     import pyarrow as pa
+    from pyspark.sql import DataFrame
 
 AUTO = "auto"
 IN_PROCESS = "in-process"
@@ -48,8 +49,8 @@ ENGINE_CHOICES = (AUTO, IN_PROCESS, SPARK)
 # limit is kept lower than the reference's rate would allow.
 AUDIT_BYTES = 128_000_000  # bytes of capture files or raw bodies
 AUDIT_ROWS = 250_000  # Parquet rows (from the footers) or raw files
-FUZZ_CASES = 5_000  # mqcn fuzz --target
-CODEC_CASES = 150_000  # mqcn fuzz --codec
+FUZZ_CASES = 5_000  # mqcn fuzz target
+CODEC_CASES = 150_000  # mqcn fuzz codec
 
 
 @dataclass(frozen=True)
@@ -138,6 +139,21 @@ def choose_engine(
 
 
 BATCH_CASES = 5000  # cases per Arrow batch in process (the sessions' maxRecordsPerBatch)
+
+
+def count_exploded(frame: DataFrame, column: str) -> dict[str, int]:
+    """How many rows of ``frame`` hold each value of its list ``column`` (Spark), most
+    frequent first (ties by value): a row with two values counts once for each."""
+    from pyspark.sql import functions as F
+
+    counted = (
+        frame.select(F.explode(column).alias("value"))
+        .groupBy("value")
+        .agg(F.count(F.lit(1)).alias("n"))
+        .orderBy(F.desc("n"), "value")
+        .collect()
+    )
+    return {row["value"]: int(row["n"]) for row in counted}
 
 
 def case_batches(cases: int, batch: int = BATCH_CASES) -> Iterator[pa.RecordBatch]:

@@ -19,10 +19,10 @@ The in-process engine runs the same tasks in the command's own process: a
 :class:`TaskFailure` reaches the command as itself, and :func:`task_failure_line` tells it
 the same way, without a Spark trace to keep (``a task failed at case 17 of seed 3: ...``).
 
->>> print(TaskFailure("case 7 of seed 1", KeyError("x"), "mqcn fuzz --seed 1 --case 7"))
+>>> print(TaskFailure("case 7 of seed 1", KeyError("x"), "mqcn fuzz target --seed 1 --case 7"))
 [mqcn-task-failure] at case 7 of seed 1
 KeyError: 'x'
-replay: mqcn fuzz --seed 1 --case 7
+replay: mqcn fuzz target --seed 1 --case 7
 >>> one_problem("Traceback (most recent call last):\\n  File ...\\nValueError: bad\\n")
 'ValueError: bad'
 """
@@ -37,7 +37,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import TypeVar
 
-from mqcn_suite.pipeline.session import LOGS_KEPT, cache_dir, driver_log
+from mqcn_suite.pipeline.groundwork import cache_dir
+from mqcn_suite.pipeline.session import LOGS_KEPT, driver_log
 
 MARK = "[mqcn-task-failure]"
 LINE_LIMIT = 400  # characters of a message shown on the terminal line

@@ -26,7 +26,7 @@ is written with the requirement IDs involved (what the model's server did -- e.g
 MQCN-3.2.5.1-4 when it disregarded an unauthenticated message -- plus what
 :func:`mqcn_model.judge.judge` finds in the bytes), the body in hex, and a one-line replay::
 
-    mqcn decode --hex 0101...; mqcn fuzz --target reference --seed 7 --case 123
+    mqcn decode --hex 0101...; mqcn fuzz target --target reference --seed 7 --case 123
 
 Against ``reference`` -- and against ``reference:letter`` or any other reading of the switches
 -- the expected number of divergences is 0.  Three other kinds of row are written beside the
@@ -63,10 +63,10 @@ from mqcn_model.errata import READING_SEPARATOR, STRICT, SWITCH_OF, Readings
 from mqcn_model.fitting import Fit, search_readings, state_fits
 from mqcn_model.judge import judge
 from mqcn_suite.pipeline.checks import check_cases, check_out
-from mqcn_suite.pipeline.engine import IN_PROCESS, case_batches, spark_label
+from mqcn_suite.pipeline.engine import IN_PROCESS, case_batches, count_exploded, spark_label
 from mqcn_suite.pipeline.errors import TaskFailure
 from mqcn_suite.pipeline.generators import (
-    World,
+    Population,
     envelope,
     malformed_message,
     reading_message,
@@ -74,7 +74,7 @@ from mqcn_suite.pipeline.generators import (
     valid_message,
 )
 from mqcn_suite.pipeline.session import PipelineError, default_parallelism
-from mqcn_suite.pipeline.storage import Location, in_process_location
+from mqcn_suite.pipeline.storage import SUMMARY_JSON, Location, in_process_location
 from mqcn_suite.targets import (
     DEFAULT_TIMEOUT,
     ReferenceTarget,
@@ -99,7 +99,6 @@ STRICTER = "stricter-receiver"
 READING = "reading"
 NOT_RUN = "not-run"  # cases a partition never ran: its target kept timing out
 DIVERGENCES_JSONL = "divergences.jsonl"
-SUMMARY_JSON = "summary.json"
 JSONL_LIMIT = 10_000
 CASES_PER_PARTITION = 20_000
 
@@ -128,26 +127,26 @@ DIVERGENCE_SCHEMA = pa.schema(
 
 
 @lru_cache(maxsize=8)
-def fuzz_world(seed: int) -> World:
-    """A small world, so that generated messages often name objects the setup knows."""
-    return World.from_seed(seed, services=4, managers=3, queues=12)
+def fuzz_population(seed: int) -> Population:
+    """A small population, so that generated messages often name objects the setup knows."""
+    return Population.from_seed(seed, services=4, managers=3, queues=12)
 
 
 def fuzz_setup(seed: int) -> Setup:
     """The queue manager every case starts from: 4 queues of its own, 8 in the directory.
 
-    The first world queue manager is the target; its queues are also in the directory (so a
+    The first population queue manager is the target; its queues are also in the directory (so a
     Version 0x02 change re-reads them), and the directory knows the machine itself.
     """
-    world = fuzz_world(seed)
-    qm = world.queue_managers[0]
+    population = fuzz_population(seed)
+    qm = population.queue_managers[0]
     own = [
         {"Identifier": str(q), "Label": f"q{i}", "Quota": 1000 + i}
-        for i, q in enumerate(world.queues[:4])
+        for i, q in enumerate(population.queues[:4])
     ]
     directory = [
         {"owner": str(qm), "queue": {"Identifier": str(q), "Label": f"dir{i}", "Quota": 5000 + i}}
-        for i, q in enumerate(world.queues[:8])
+        for i, q in enumerate(population.queues[:8])
     ]
     return Setup(
         qm_guid=qm,
@@ -168,17 +167,17 @@ def fuzz_case(seed: int, case: int) -> tuple[str, Envelope]:
     Half valid messages, :data:`READING_SHARE` messages only a reading decides
     (:func:`~mqcn_suite.pipeline.generators.reading_message`), the rest malformed."""
     rng = row_rng(seed, case)
-    world = fuzz_world(seed)
+    population = fuzz_population(seed)
     draw = rng.random()
     if draw < 0.5:
-        family, message = valid_message(rng, world)
+        family, message = valid_message(rng, population)
         body = body_buffer(message)
     elif draw < 0.5 + READING_SHARE:
-        family, message = reading_message(rng, world)
+        family, message = reading_message(rng, population)
         body = body_buffer(message)
     else:
-        family, body = malformed_message(rng, world)
-    return family, envelope(rng, world, body, case, float(case), anomalies=0.4)
+        family, body = malformed_message(rng, population)
+    return family, envelope(rng, population, body, case, float(case), anomalies=0.4)
 
 
 # --- running one case ----------------------------------------------------------------------------
@@ -238,7 +237,7 @@ def is_divergence(row: dict[str, Any] | None) -> bool:
     A ``reading`` row (another reading of an errata item), a ``stricter-receiver`` row
     (errata E-20) and a ``not-run`` row are written beside the divergences and counted apart:
     the first two are behaviours the spec allows, the last a case that never ran (the run's
-    exit code says so on its own).  ``mqcn fuzz`` and ``mqcn fuzz --case I`` both use this one
+    exit code says so on its own).  A run and ``mqcn fuzz target --case I`` both use this one
     rule for their exit code.
     """
     return row is not None and row["divergence"] not in ALLOWED
@@ -247,10 +246,15 @@ def is_divergence(row: dict[str, Any] | None) -> bool:
 ALLOWED = (READING, STRICTER, NOT_RUN)  # row kinds written and counted, never divergences
 
 
-def replay_line(target_name: str, seed: int, case: int, hex_body: str) -> str:
+def fuzz_replay_command(target_name: str, seed: int, case: int) -> str:
+    """The command that runs case ``case`` of ``seed`` again, in process."""
+    return f"mqcn fuzz target --target {shlex.quote(target_name)} --seed {seed} --case {case}"
+
+
+def fuzz_replay_line(target_name: str, seed: int, case: int, hex_body: str) -> str:
     """The one-line shell command that reproduces a case (bytes, then the delivery)."""
     decode = f"mqcn decode --hex {hex_body}" if hex_body else "mqcn decode --hex ''"
-    return f"{decode}; mqcn fuzz --target {shlex.quote(target_name)} --seed {seed} --case {case}"
+    return f"{decode}; {fuzz_replay_command(target_name, seed, case)}"
 
 
 def _outcome_key(seen: Observation, model: ReferenceTarget) -> str:
@@ -368,7 +372,7 @@ def compare_case(
             else None
         ),
         "detail": detail,
-        "replay": replay_line(target_name, seed, case, hex_body),
+        "replay": fuzz_replay_line(target_name, seed, case, hex_body),
         "cases": None,
     }
 
@@ -449,7 +453,7 @@ def run_cases(
             try:
                 row = compare_case(model, adapter, name, setup, seed, case)  # type: ignore[arg-type]
             except Exception as exc:  # the line the user sees names the case and its replay
-                replay = f"mqcn fuzz --target {shlex.quote(name)} --seed {seed} --case {case}"
+                replay = fuzz_replay_command(name, seed, case)
                 raise TaskFailure(f"case {case} of seed {seed}", exc, replay) from exc
             in_a_row = in_a_row + 1 if adapter.timed_out else 0
             return row
@@ -688,25 +692,12 @@ def _fuzz_on_spark(
         )
         found = frame.filter(F.col("kind") == "divergence").drop("kind", "cases")
         real = found.filter(~F.col("divergence").isin(*ALLOWED))
-        by_requirement = {
-            r["requirement"]: r["n"]
-            for r in real.select(F.explode("requirements").alias("requirement"))
-            .groupBy("requirement")
-            .agg(F.count(F.lit(1)).alias("n"))
-            .orderBy(F.desc("n"), "requirement")
-            .collect()
-        }
+        by_requirement = count_exploded(real, "requirements")
         by_kind = {
             r["divergence"]: r["n"]
             for r in found.groupBy("divergence").agg(F.count(F.lit(1)).alias("n")).collect()
         }
-        seen = {
-            r["reading"]: r["n"]
-            for r in found.select(F.explode("readings").alias("reading"))
-            .groupBy("reading")
-            .agg(F.count(F.lit(1)).alias("n"))
-            .collect()
-        }
+        seen = count_exploded(found, "readings")
         first = [
             r.asDict()
             for r in found.orderBy("case")
@@ -756,10 +747,10 @@ def _fuzz_in_process(
     return _Found(ran, by_requirement, by_kind, seen, first)
 
 
-def replay(
+def replay_fuzz_case(
     target: TargetSpec, seed: int, case: int, timeout: float = DEFAULT_TIMEOUT
 ) -> dict[str, Any]:
-    """Run one case in this process (no Spark): what ``mqcn fuzz --case N`` prints."""
+    """Run one case in this process (no Spark): what ``mqcn fuzz target --case N`` prints."""
     try:
         adapter, name = _resolve(target, timeout)
     except TargetError as exc:

@@ -16,14 +16,14 @@ cannot be replayed from a bare integer, so the pipeline uses these twins instead
   named defects that the scenarios and the hypothesis strategies draw from too
   (:mod:`mqcn_suite.scenarios.defects`: lying counts, Versions, Commands, UseGuid, VTs,
   body tokens, encodings, trailing data, broken values, content-rule violations…, built
-  with identities of the world) and the invalid reference vectors, themselves sometimes
+  with identities of the population) and the invalid reference vectors, themselves sometimes
   mutated.
 
 Nothing here judges anything: the audit and the fuzzer do that with :func:`mqcn_model.judge`.
 
 >>> rng = random.Random("doc")
->>> world = World.from_seed(1)
->>> kind, message = valid_message(rng, world)
+>>> population = Population.from_seed(1)
+>>> kind, message = valid_message(rng, population)
 >>> from mqcn_model.judge import judge
 >>> judge(body_buffer(message)).conforming
 True
@@ -59,6 +59,7 @@ from mqcn_model.constants import (
 )
 from mqcn_model.envelope import Envelope, MessageId
 from mqcn_suite.locations import bundled_root
+from mqcn_suite.pipeline.byte_mutations import CORPUS_OPERATORS, BytewiseDraw, mutate_once
 from mqcn_suite.scenarios.defects import FAMILIES, Defect, every_defect
 from mqcn_suite.scenarios.fixtures import ScenarioIds
 from mqcn_suite.scenarios.messages import (
@@ -72,7 +73,7 @@ from mqcn_suite.scenarios.vocabulary import pair_from_text
 P = PropId
 _UINT32 = (1 << 32) - 1
 
-# --- the world the messages talk about ---------------------------------------------------------
+# --- the population the messages talk about ------------------------------------------------
 
 
 def random_guid(rng: random.Random) -> uuid.UUID:
@@ -81,12 +82,12 @@ def random_guid(rng: random.Random) -> uuid.UUID:
 
 
 @dataclass(frozen=True)
-class World:
+class Population:
     """The machines and queues a corpus (or a fuzz run) talks about.
 
     ``directory_services`` send Version 0x01 messages, ``queue_managers`` send Version 0x02
     ones and receive both; ``queues`` are the objects changed; ``domain_controllers`` appear
-    in Version 0x02 bodies.  A small fixed world makes the corpus look like a real enterprise
+    in Version 0x02 bodies.  A small fixed population makes the corpus look like a real enterprise
     (the same few senders again and again) and lets the fuzzer aim at objects its target knows.
     """
 
@@ -99,8 +100,8 @@ class World:
     @classmethod
     def from_seed(
         cls, seed: int, *, services: int = 16, managers: int = 200, queues: int = 2000
-    ) -> World:
-        """The world of ``seed`` (string-seeded, so independent of PYTHONHASHSEED)."""
+    ) -> Population:
+        """The population of ``seed`` (string-seeded, so independent of PYTHONHASHSEED)."""
         rng = random.Random(f"mqcn-world:{seed}")
         return cls(
             directory_services=tuple(random_guid(rng) for _ in range(services)),
@@ -121,9 +122,9 @@ def _text(rng: random.Random, alphabet: str, low: int, high: int) -> str:
     return "".join(rng.choice(alphabet) for _ in range(rng.randint(low, high)))
 
 
-def pathname(rng: random.Random, world: World) -> str:
-    """A QueuePathName of [MS-MQMQ] 2.1.1 (public or private) on one of the world's hosts."""
-    computer = rng.choice(world.computers)
+def pathname(rng: random.Random, population: Population) -> str:
+    """A QueuePathName of [MS-MQMQ] 2.1.1 (public or private) on one of the population's hosts."""
+    computer = rng.choice(population.computers)
     queue = _text(rng, _QUEUE_CHARS, 1, 24)
     return f"{computer}\\private$\\{queue}" if rng.random() < 0.3 else f"{computer}\\{queue}"
 
@@ -152,7 +153,7 @@ def ta_addresses(rng: random.Random) -> bytes:
     return out
 
 
-def conforming_value(rng: random.Random, pid: PropId, world: World) -> object:
+def conforming_value(rng: random.Random, pid: PropId, population: Population) -> object:
     """A value both the wire type and the [MS-MQMQ] rule of ``pid`` allow."""
     definition = PROPERTIES[pid]
     if definition.allowed:
@@ -180,13 +181,13 @@ def conforming_value(rng: random.Random, pid: PropId, world: World) -> object:
 # --- conforming updates and messages -------------------------------------------------------------
 
 
-def queue_creation(rng: random.Random, world: World) -> NotificationUpdate:
+def queue_creation(rng: random.Random, population: Population) -> NotificationUpdate:
     """A conforming queue creation (15 properties, sometimes a multicast address too)."""
     extra = [(P.PROPID_Q_MULTICAST_ADDRESS, multicast(rng))] if rng.random() < 0.2 else []
     return builders.queue_creation(
-        rng.choice(world.queues),
-        pathname(rng, world),
-        master=rng.choice(world.directory_services),
+        rng.choice(population.queues),
+        pathname(rng, population),
+        master=rng.choice(population.directory_services),
         extra=extra,
         label=label(rng),
         queue_type=random_guid(rng) if rng.random() < 0.5 else None,
@@ -205,39 +206,39 @@ def queue_creation(rng: random.Random, world: World) -> NotificationUpdate:
 
 
 def _changes(
-    rng: random.Random, allowed: Sequence[PropId], world: World
+    rng: random.Random, allowed: Sequence[PropId], population: Population
 ) -> list[tuple[int, object]]:
     chosen = rng.sample(list(allowed), rng.randint(1, len(allowed)))
-    return [(pid, conforming_value(rng, pid, world)) for pid in chosen]
+    return [(pid, conforming_value(rng, pid, population)) for pid in chosen]
 
 
-def queue_update(rng: random.Random, world: World) -> NotificationUpdate:
+def queue_update(rng: random.Random, population: Population) -> NotificationUpdate:
     """A conforming queue update: PROPID_Q_QMID, then some modifiable properties."""
     return builders.queue_update(
-        rng.choice(world.queues),
-        rng.choice(world.queue_managers),
-        _changes(rng, QUEUE_UPDATE_MODIFIABLE, world),  # type: ignore[arg-type]
-        master=rng.choice(world.directory_services),
+        rng.choice(population.queues),
+        rng.choice(population.queue_managers),
+        _changes(rng, QUEUE_UPDATE_MODIFIABLE, population),  # type: ignore[arg-type]
+        master=rng.choice(population.directory_services),
     )
 
 
-def machine_update(rng: random.Random, world: World) -> NotificationUpdate:
+def machine_update(rng: random.Random, population: Population) -> NotificationUpdate:
     """A conforming machine update: MACHINE_ID, FOREIGN, then modifiable/ignored properties."""
     return builders.machine_update(
-        rng.choice(world.queue_managers),
-        _changes(rng, MACHINE_UPDATE_MODIFIABLE + MACHINE_UPDATE_IGNORED, world),  # type: ignore[arg-type]
-        master=rng.choice(world.directory_services),
+        rng.choice(population.queue_managers),
+        _changes(rng, MACHINE_UPDATE_MODIFIABLE + MACHINE_UPDATE_IGNORED, population),  # type: ignore[arg-type]
+        master=rng.choice(population.directory_services),
         foreign=rng.choice(PROPERTIES[P.PROPID_QM_FOREIGN].allowed),
     )
 
 
-def queue_deletion(rng: random.Random, world: World) -> NotificationUpdate:
+def queue_deletion(rng: random.Random, population: Population) -> NotificationUpdate:
     return builders.queue_deletion(
-        rng.choice(world.queues), master=rng.choice(world.directory_services)
+        rng.choice(population.queues), master=rng.choice(population.directory_services)
     )
 
 
-UPDATE_KINDS: dict[str, Callable[[random.Random, World], NotificationUpdate]] = {
+UPDATE_KINDS: dict[str, Callable[[random.Random, Population], NotificationUpdate]] = {
     "queue-creation": queue_creation,
     "queue-update": queue_update,
     "machine-update": machine_update,
@@ -245,56 +246,44 @@ UPDATE_KINDS: dict[str, Callable[[random.Random, World], NotificationUpdate]] = 
 }
 
 
-def valid_message(rng: random.Random, world: World) -> tuple[str, ChangeNotificationMessage]:
+def valid_message(
+    rng: random.Random, population: Population
+) -> tuple[str, ChangeNotificationMessage]:
     """A conforming message of either version; the first item names its kind."""
     if rng.random() < 0.5:
         kinds = [rng.choice(list(UPDATE_KINDS)) for _ in range(rng.choice((1, 1, 1, 2, 3, 4)))]
-        updates = [UPDATE_KINDS[k](rng, world) for k in kinds]
+        updates = [UPDATE_KINDS[k](rng, population) for k in kinds]
         return "v1:" + "+".join(dict.fromkeys(kinds)), builders.v1_message(updates)
     event = rng.choice(list(Event))
-    target = world.queue_managers if event is Event.CHANGE_MACHINE else world.queues
+    target = population.queue_managers if event is Event.CHANGE_MACHINE else population.queues
     message = builders.v2_notification(
-        event, rng.choice(target), rng.choice(world.domain_controllers)
+        event, rng.choice(target), rng.choice(population.domain_controllers)
     )
     return f"v2:{event.name.lower().replace('_', '-')}", message
 
 
 # --- malformed and non-conforming messages -------------------------------------------------------
 
-MUTATIONS = ("flip", "set", "truncate", "insert", "delete", "count")
-HOSTILE_BYTES = (0x00, 0x01, 0x02, 0x7F, 0x80, 0xFF)
-
 
 def mutate(rng: random.Random, buf: bytes, rounds: int | None = None) -> bytes:
-    """Apply 1-4 of the byte mutations of ``tests/test_fuzz.py`` to ``buf``."""
+    """Apply 1-4 of the corpus's byte mutations (:data:`~.byte_mutations.CORPUS_OPERATORS`)
+    to ``buf``, drawn from ``rng``."""
     data = bytearray(buf)
+    draw = BytewiseDraw(rng)
     for _ in range(rounds if rounds is not None else rng.randint(1, 4)):
-        op = rng.choice(MUTATIONS)
-        position = rng.randint(0, max(0, len(data) - 1))
-        if op == "flip" and data:
-            data[position] ^= 1 << rng.randint(0, 7)
-        elif op == "set" and data:
-            data[position] = rng.choice(HOSTILE_BYTES)
-        elif op == "truncate":
-            del data[position:]
-        elif op == "insert":
-            data[position:position] = bytes(rng.randrange(256) for _ in range(rng.randint(1, 8)))
-        elif op == "delete":
-            del data[position : position + rng.randint(1, 8)]
-        elif op == "count" and len(data) > 1:
-            data[1] = rng.choice((0, 2, 3, 0xFF, data[1] + 1 & 0xFF))
+        mutate_once(data, draw, CORPUS_OPERATORS)
     return bytes(data)
 
 
-def catalogue_ids(rng: random.Random, world: World) -> ScenarioIds:
-    """Identities for a builder of the defect catalogue, drawn from ``world``."""
+def catalogue_ids(rng: random.Random, population: Population) -> ScenarioIds:
+    """Identities for a builder of the defect catalogue, drawn from ``population``."""
     return ScenarioIds(
-        queue=rng.choice(world.queues),
-        new_queue=rng.choice(world.queues),
-        qm=rng.choice(world.queue_managers),
-        master=rng.choice(world.directory_services),
-        computer=rng.choice(world.computers),
-        server=rng.choice(world.domain_controllers),
+        queue=rng.choice(population.queues),
+        new_queue=rng.choice(population.queues),
+        qm=rng.choice(population.queue_managers),
+        master=rng.choice(population.directory_services),
+        computer=rng.choice(population.computers),
+        server=rng.choice(population.domain_controllers),
     )
 
 
@@ -304,13 +293,13 @@ DEFECTS_BY_FAMILY: dict[str, tuple[Defect, ...]] = {
 }
 
 
-def defective_message(rng: random.Random, world: World) -> tuple[Defect, bytes]:
+def defective_message(rng: random.Random, population: Population) -> tuple[Defect, bytes]:
     """A member of the catalogue of named defects (:mod:`mqcn_suite.scenarios.defects`) built
-    with identities of ``world``: a family first, then a member of it, so that a large family
+    with identities of ``population``: a family first, then a member of it, so that a large family
     (the Version 0x02 body's) does not crowd out a small one (the content rules')."""
     family = rng.choice(FAMILIES)
     defect = rng.choice(DEFECTS_BY_FAMILY[family])
-    return defect, defect.build(catalogue_ids(rng, world))
+    return defect, defect.build(catalogue_ids(rng, population))
 
 
 @lru_cache(maxsize=1)
@@ -361,7 +350,7 @@ MALFORMED_FAMILIES = ("mutation", "defect", "vector")
 MALFORMED_WEIGHTS = (1, 2, 1)
 
 
-def malformed_message(rng: random.Random, world: World) -> tuple[str, bytes]:
+def malformed_message(rng: random.Random, population: Population) -> tuple[str, bytes]:
     """A malformed or non-conforming message body; the first item names the family
     (``mutation``, ``defect:<name in the catalogue>``, ``vector``, ``vector-mutation``).
 
@@ -376,9 +365,9 @@ def malformed_message(rng: random.Random, world: World) -> tuple[str, bytes]:
             return "vector-mutation", mutate(rng, buf)
         return "vector", buf
     if family == "defect":
-        defect, body = defective_message(rng, world)
+        defect, body = defective_message(rng, population)
         return f"defect:{defect.name}", body
-    _, message = valid_message(rng, world)
+    _, message = valid_message(rng, population)
     return "mutation", mutate(rng, body_buffer(message, rng.randrange(256)))
 
 
@@ -394,14 +383,16 @@ E12_PAIRS = (
 )
 
 
-def reading_message(rng: random.Random, world: World) -> tuple[str, ChangeNotificationMessage]:
+def reading_message(
+    rng: random.Random, population: Population
+) -> tuple[str, ChangeNotificationMessage]:
     """A Version 0x01 message whose effect only the reading of one errata item decides, and
     that neither the valid builders nor the catalogue of defects make: ``reading:E-12`` (a
     deletion whose PropertyId[1] is not PROPID_D_OBJTYPE, with the value 1) or ``reading:E-22``
     (a queue creation without PROPID_Q_INSTANCE).  Other items' cases come from the other
     families (a creation of a queue the target owns, E-24; a machine update naming another
     queue manager, E-23; a lone surrogate, E-07)."""
-    ids = catalogue_ids(rng, world)
+    ids = catalogue_ids(rng, population)
     if rng.random() < 0.5:
         first, second = rng.choice(E12_PAIRS)
         pairs = [pair_from_text(first, "1"), pair_from_text(second, "1")]
@@ -415,7 +406,7 @@ def reading_message(rng: random.Random, world: World) -> tuple[str, ChangeNotifi
 
 def envelope(
     rng: random.Random,
-    world: World,
+    population: Population,
     body: bytes,
     sequence: int,
     arrival: float,
@@ -430,7 +421,7 @@ def envelope(
     AuthenticationLevel of None.
     """
     v1 = bool(body) and body[0] == Version.DIRECTORY_SERVICE
-    sender = rng.choice(world.directory_services if v1 else world.queue_managers)
+    sender = rng.choice(population.directory_services if v1 else population.queue_managers)
     sender_type = SenderIdType.QueueManagerIdentifier
     auth = rng.choice((AuthLevel.Sig20, AuthLevel.Sig20, AuthLevel.Sig30, AuthLevel.Always))
     draw = rng.random()
@@ -438,7 +429,7 @@ def envelope(
         auth = AuthLevel.None_
     elif draw < anomalies:
         sender_type = rng.choice((SenderIdType.Sid, SenderIdType.None_))
-    destination = rng.choice(world.queue_managers)
+    destination = rng.choice(population.queue_managers)
     return Envelope(
         body=body,
         message_id=MessageId(sender, sequence & _UINT32),
@@ -459,7 +450,7 @@ __all__ = [
     "MALFORMED_FAMILIES",
     "MALFORMED_WEIGHTS",
     "UPDATE_KINDS",
-    "World",
+    "Population",
     "catalogue_ids",
     "defective_message",
     "envelope",

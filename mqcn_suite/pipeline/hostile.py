@@ -1,16 +1,17 @@
 """Hostile message bodies: valid seeds, where their dangerous fields are, and how to break them.
 
 Shared by the hypothesis fuzz tests (``tests/test_fuzz.py``) and the codec campaign
-(:mod:`mqcn_suite.pipeline.campaign`, ``mqcn fuzz --codec``), so that both push the same
+(:mod:`mqcn_suite.pipeline.campaign`, ``mqcn fuzz codec``), so that both push the same
 kinds of damage through the codec:
 
 * a :class:`Seed` is a valid body buffer (message + the spare byte of 3.3.5.3) together with
   the offsets of its one-byte **count** fields (the message's Count of 2.2.4, each update's
   property count), its four-byte **size** fields (BLOB sizes, vector element counts) and its
   UTF-16 **strings** (with the requirement a lone surrogate there breaks);
-* :func:`mutate_once` applies one of the test suite's byte operators (flip, set, truncate,
-  insert, delete, a hostile value in a size or count field), drawing its choices from a
-  :class:`Draw` -- hypothesis's ``st.data()`` in the tests (so failures shrink), a seeded
+* :func:`~.byte_mutations.mutate_once` applies one of the test suite's byte operators (flip,
+  set, truncate, insert, delete, a hostile value in a size or count field: the seed's
+  :attr:`Seed.fields`), drawing its choices from a :class:`~.byte_mutations.Draw` --
+  hypothesis's ``st.data()`` in the tests (so failures shrink), a seeded
   :class:`random.Random` in the campaign (so a case replays from two integers);
 * :func:`hostile_case` is case ``n`` of campaign seed ``s``: one of :data:`KINDS` of damage
   applied to a seed of the pool (:func:`seed_pool`: the fixed :data:`SEEDS` plus valid
@@ -32,7 +33,7 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Protocol, TypeVar
+from typing import TypeVar
 
 from mqcn_model.builders import (
     machine_update,
@@ -45,7 +46,8 @@ from mqcn_model.builders import (
 from mqcn_model.codec import ChangeNotificationMessage, body_buffer, decode_message, encode_body
 from mqcn_model.codec import v1_message as plain_v1_message
 from mqcn_model.constants import PROPERTIES, VT, Event, PropId
-from mqcn_suite.pipeline.generators import World, valid_message
+from mqcn_suite.pipeline.byte_mutations import HOSTILE_U32, RandomDraw, mutate_once
+from mqcn_suite.pipeline.generators import Population, valid_message
 
 T = TypeVar("T")
 P = PropId
@@ -54,44 +56,7 @@ QUEUE = uuid.UUID("6f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f0")
 QM = uuid.UUID("0f2c1e3a-0000-4000-8000-000000000001")
 MASTER = uuid.UUID("11111111-2222-4333-8444-555555555555")
 
-# Values a four-byte size or count field is most dangerous at: zero, one, byte and word
-# boundaries, the sign bit, and the top of the range (2**32 - 1 elements or bytes).
-HOSTILE_U32 = (0, 1, 0xFF, 0x100, 0xFFFF, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFE, 0xFFFFFFFF)
-HOSTILE_BYTES = (0x00, 0x01, 0x02, 0x7F, 0x80, 0xFF)
-OPERATORS = ("flip", "set", "truncate", "insert", "delete", "field")
 _VECTOR_TYPES = (VT.BLOB, VT.UI4_VECTOR, VT.CLSID_VECTOR, VT.LPWSTR_VECTOR)
-
-
-class Draw(Protocol):
-    """Where a mutation takes its choices from (a seeded Random, or hypothesis's data)."""
-
-    def integer(self, low: int, high: int) -> int:
-        """An integer in ``[low, high]``."""
-        ...
-
-    def choice(self, options: Sequence[T]) -> T:
-        """One of ``options``."""
-        ...
-
-    def binary(self, low: int, high: int) -> bytes:
-        """Between ``low`` and ``high`` arbitrary bytes."""
-        ...
-
-
-class RandomDraw:
-    """A :class:`Draw` from a :class:`random.Random`: same state, same choices."""
-
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
-
-    def integer(self, low: int, high: int) -> int:
-        return self.rng.randint(low, high)
-
-    def choice(self, options: Sequence[T]) -> T:
-        return self.rng.choice(options)
-
-    def binary(self, low: int, high: int) -> bytes:
-        return self.rng.randbytes(self.rng.randint(low, high))
 
 
 # --- seeds: valid messages and where their hostile fields are ----------------------------------
@@ -208,41 +173,14 @@ def seed_pool(seed: int) -> tuple[Seed, ...]:
         message = v2_notification(event, QUEUE, f"dc{int(event)}.example.com")
         pool.append(make_seed(f"v2:{event.name.lower()}", message))
     rng = random.Random(f"mqcn-codec-pool:{seed}")
-    world = World.from_seed(seed, services=4, managers=8, queues=32)
+    population = Population.from_seed(seed, services=4, managers=8, queues=32)
     for index in range(GENERATED_SEEDS):
-        family, message = valid_message(rng, world)
+        family, message = valid_message(rng, population)
         pool.append(make_seed(f"{family}#{index}", message, rng.randrange(256)))
     return tuple(pool)
 
 
 # --- mutations ----------------------------------------------------------------------------------
-
-
-def mutate_once(buf: bytearray, seed: Seed, draw: Draw) -> str:
-    """Apply one operator of :data:`OPERATORS` to ``buf`` in place; return its name.
-
-    ``field`` writes a hostile value into one of ``seed``'s count or size fields (if the
-    buffer still reaches it): the decoder must refuse a count or size the bytes cannot back
-    without allocating what the field claims.
-    """
-    op = draw.choice(OPERATORS)
-    position = draw.integer(0, max(0, len(buf) - 1))
-    if op == "flip" and buf:
-        buf[position] ^= 1 << draw.integer(0, 7)
-    elif op == "set" and buf:
-        buf[position] = draw.choice(HOSTILE_BYTES)
-    elif op == "truncate":
-        del buf[position:]
-    elif op == "insert":
-        buf[position:position] = draw.binary(1, 8)
-    elif op == "delete":
-        del buf[position : position + draw.integer(1, 8)]
-    elif op == "field":
-        offset, width = draw.choice(seed.fields)
-        if offset + width <= len(buf):
-            value = draw.choice(HOSTILE_U32) & ((1 << (8 * width)) - 1)
-            buf[offset : offset + width] = value.to_bytes(width, "little")
-    return op
 
 
 # --- the campaign's cases ----------------------------------------------------------------------
@@ -320,7 +258,7 @@ def _stacked(rng: random.Random, seed: Seed) -> tuple[str, bytes]:
     buf = bytearray(seed.buffer)
     draw = RandomDraw(rng)
     for _ in range(rng.randint(2, 4)):
-        mutate_once(buf, seed, draw)
+        mutate_once(buf, draw, fields=seed.fields)
     return seed.name, bytes(buf)
 
 
@@ -387,19 +325,13 @@ def hostile_case(seed: int, case: int) -> HostileCase:
 
 
 __all__ = [
-    "HOSTILE_BYTES",
-    "HOSTILE_U32",
     "KINDS",
-    "OPERATORS",
     "SEEDS",
     "SEED_NAMES",
-    "Draw",
     "HostileCase",
-    "RandomDraw",
     "Seed",
     "case_rng",
     "hostile_case",
     "make_seed",
-    "mutate_once",
     "seed_pool",
 ]

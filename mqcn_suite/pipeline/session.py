@@ -41,7 +41,6 @@ import os
 import re
 import socket
 import sys
-import tempfile
 import threading
 import time
 import warnings
@@ -50,6 +49,8 @@ from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from mqcn_suite.pipeline.groundwork import PipelineError, cache_dir, is_local_master
 
 if TYPE_CHECKING:
     from py4j.java_gateway import JavaGateway
@@ -71,7 +72,6 @@ _MASTER = re.compile(
     """,
     re.VERBOSE,
 )
-_LOCAL = re.compile(r"local(\[.*\])?|local-cluster\[.*\]")
 
 # The pipeline's own settings, given as ``--conf mqcn.KEY=VALUE`` and never passed to Spark.
 TIMEOUT = "mqcn.master.timeout"
@@ -113,13 +113,6 @@ BASE_CONF: dict[str, str] = {
 }
 
 
-class PipelineError(Exception):
-    """The user asked for something impossible (a bad master, a missing input, a bad column).
-
-    The commands turn it into one line on stderr and exit code 2; it never shows a traceback.
-    """
-
-
 def check_master(master: str) -> str:
     """``master`` if it is a Spark master URL, else :class:`PipelineError` saying what is."""
     if not _MASTER.fullmatch(master.strip()):
@@ -139,19 +132,6 @@ def parse_conf(pairs: Iterable[str]) -> dict[str, str]:
             raise PipelineError(f"--conf: {pair!r} is not KEY=VALUE (e.g. spark.driver.memory=4g)")
         conf[key.strip()] = value
     return conf
-
-
-def is_local_master(master: str) -> bool:
-    """Whether the executors of ``master`` run on this machine (``local``, ``local-cluster``)."""
-    return bool(_LOCAL.fullmatch(master.strip()))
-
-
-def cache_dir() -> Path:
-    """The pipeline's files on this machine (per user, under the temporary directory):
-    the log4j2 set-up, the driver logs, the shipped zips, the error logs."""
-    path = Path(tempfile.gettempdir()) / f"mqcn-spark-{os.getuid()}"
-    path.mkdir(mode=0o700, exist_ok=True)
-    return path
 
 
 def split_conf(conf: dict[str, str]) -> tuple[dict[str, str], dict[str, str]]:

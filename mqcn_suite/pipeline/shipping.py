@@ -13,9 +13,10 @@ very interpreter; on a cluster they are a plain Python with pyspark's own Arrow 
 * the pure-Python dependencies that the executor-side modules import,
   :data:`DEPENDENCY_PACKAGES`, found by running the tasks on executors that have nothing else
   (``tests/test_cluster.py`` checks the list is complete): PyYAML (the catalog; its optional C
-  extension is left out, PyYAML falls back to pure Python), scapy (the layers behind the
-  named-defect generators), pytest and its own dependencies (a target's ``NotApplicable`` is a
-  pytest skip);
+  extension is left out, PyYAML falls back to pure Python) and scapy (the layers behind the
+  named-defect generators).  Not pytest: a target's ``NotApplicable`` is its own exception
+  (the plugin makes it a skip), so no executor-side module imports pytest, pluggy,
+  iniconfig or pygments (:data:`NOT_SHIPPED`; ``tests/test_spark_plumbing.py`` checks);
 
 and adds it with ``SparkContext.addPyFile``: each executor fetches it once and puts it on
 ``sys.path``.  Compiled files (``*.so``) cannot be imported from a zip and are never put in.
@@ -41,7 +42,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mqcn_suite.pipeline.session import PipelineError, cache_dir, is_local_master
+from mqcn_suite.pipeline.groundwork import PipelineError, cache_dir, is_local_master
 
 if TYPE_CHECKING:
     from pyspark import SparkContext
@@ -49,16 +50,9 @@ if TYPE_CHECKING:
 SHIP = "mqcn.ship"  # --conf key: auto (default), zip, none
 SHIP_MODES = ("auto", "zip", "none")
 PROJECT_PACKAGES = ("mqcn_model", "mqcn_suite")
-DEPENDENCY_PACKAGES = (
-    "yaml",
-    "scapy",
-    "pytest",
-    "_pytest",
-    "pluggy",
-    "iniconfig",
-    "py",  # pytest's one-file ``py`` shim, imported by _pytest
-    "pygments",  # imported by _pytest (its terminal writer)
-)
+DEPENDENCY_PACKAGES = ("yaml", "scapy")
+# What the executors never import (targets raise their own NotApplicable): never shipped.
+NOT_SHIPPED = ("pytest", "_pytest", "pluggy", "iniconfig", "py", "pygments", "hypothesis")
 # What the executors bring themselves: pyspark (SPARK_HOME/python/lib) and its Arrow needs.
 EXECUTOR_PROVIDED = ("pyspark", "py4j", "pyarrow", "pandas", "numpy")
 VECTOR_GLOB = "*_test.json"
@@ -136,7 +130,7 @@ def _bytecode(source: bytes, inside: str) -> bytes | None:
     zipimport prefers ``mod.pyc`` next to ``mod.py`` in a zip, and takes an unchecked-hash
     pyc as it is; a Python of another version sees a foreign magic number and compiles the
     source instead.  Executors run the driver's Python version (PySpark insists), so every
-    Python worker is spared compiling scapy, pytest and the rest from source.
+    Python worker is spared compiling scapy and the rest from source.
     """
     try:
         code = compile(source, inside, "exec", dont_inherit=True)

@@ -37,6 +37,7 @@ from mqcn_suite.pipeline.session import PipelineError
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
+SUMMARY_JSON = "summary.json"  # what fuzz and the codec campaign write beside their rows
 _URI = re.compile(r"[A-Za-z][A-Za-z0-9+.-]+:/")
 
 
@@ -45,17 +46,32 @@ def is_uri(text: str | Path) -> bool:
     return isinstance(text, str) and bool(_URI.match(text))
 
 
-def local_input(text: str | Path, option: str = "INPUT") -> Path:
-    """The local path of an input the driver reads itself (a plain path or ``file://``)."""
+def local_path(text: str | Path, option: str, why: str) -> Path:
+    """The local path of ``text`` (a plain path or a ``file://`` URI); any other URI is a
+    :class:`PipelineError` naming ``option``, ``text`` and ``why`` only a local path will do.
+
+    >>> str(local_path("file:///data/c", "--out", "")), str(local_path("/data/c", "--out", ""))
+    ('/data/c', '/data/c')
+    >>> local_path("hdfs://nn/c", "--out", "give a local path")
+    Traceback (most recent call last):
+    mqcn_suite.pipeline.groundwork.PipelineError: --out: hdfs://nn/c: give a local path
+    """
     if not is_uri(text):
         return Path(text)
     parsed = urlparse(str(text))
     if parsed.scheme == "file" and parsed.netloc in ("", "localhost"):
         return Path(unquote(parsed.path))
-    raise PipelineError(
-        f"{option}: {text}: the audit plans its work from the input on the driver and its "
-        "executors read it with pyarrow: give a local path or a file:// URI on a filesystem "
-        "they share (copy it there first, e.g. hdfs dfs -get; docs/spark.md)"
+    raise PipelineError(f"{option}: {text}: {why}")
+
+
+def local_input(text: str | Path, option: str = "INPUT") -> Path:
+    """The local path of an input the driver reads itself (a plain path or ``file://``)."""
+    return local_path(
+        text,
+        option,
+        "the audit plans its work from the input on the driver and its executors read it "
+        "with pyarrow: give a local path or a file:// URI on a filesystem they share (copy "
+        "it there first, e.g. hdfs dfs -get; docs/spark.md)",
     )
 
 
@@ -73,14 +89,9 @@ def in_process_location(out: str | Path, option: str = "--out") -> Location:
     URI becomes its path; any other URI is a :class:`PipelineError` (only Spark's Hadoop
     filesystems write there)."""
     if not is_uri(out):
-        return Location(out)
-    parsed = urlparse(str(out))
-    if parsed.scheme == "file" and parsed.netloc in ("", "localhost"):
-        return Location(Path(unquote(parsed.path)))
-    raise PipelineError(
-        f"{option} {out}: only Spark writes to a filesystem URI; give a local path, or "
-        "--engine spark"
-    )
+        return Location(out)  # (kept as given: a relative path stays relative)
+    why = "only Spark writes to a filesystem URI; give a local path, or --engine spark"
+    return Location(local_path(out, option, why))
 
 
 def _hadoop() -> tuple[Any, Any]:

@@ -92,7 +92,7 @@ def _skip_reason(report: pytest.TestReport) -> str:
     longrepr = report.longrepr
     if isinstance(longrepr, tuple | list) and len(longrepr) == 3:
         reason = str(longrepr[2]).removeprefix("Skipped: ")
-        # pytest names a Skipped subclass in the reason ("...targets.base.NotApplicable: ...")
+        # "Skipped: not applicable: ..." (older reports named the class: "NotApplicable: ...")
         _, marker, rest = reason.partition("NotApplicable: ")
         return rest if marker else reason
     return str(longrepr or "")

@@ -22,8 +22,6 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-import pytest
-
 from mqcn_model.envelope import Envelope
 
 
@@ -46,10 +44,13 @@ class TargetTimeout(TargetBroken):
     """
 
 
-class NotApplicable(pytest.skip.Exception):
+class NotApplicable(Exception):
     """The scenario needs something the target does not claim (its PICS) or implement.
 
-    A pytest skip whose reason starts with ``not applicable``: the report's verdict for it.
+    The target's own exception, not pytest's: targets run where pytest is not installed
+    (the Spark executors of ``mqcn fuzz``).  The plugin turns it into a pytest skip whose
+    reason starts with ``not applicable`` (:func:`mqcn_suite.plugin.not_applicable_is_a_skip`):
+    the report's verdict for it.
     """
 
     def __init__(self, why: str) -> None:
