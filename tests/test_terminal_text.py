@@ -141,7 +141,7 @@ def test_the_pipeline_summaries_count_in_agreement(tmp_path: Path) -> None:
     """One fuzz case, one Parquet file, one hostile body, one finding: each noun singular."""
     from types import SimpleNamespace
 
-    from mqcn_suite.commands.campaign import _summary_line
+    from mqcn_suite.commands.fuzz_codec import _summary_line
     from mqcn_suite.commands.pipeline import _generate_line
 
     ran = runner.invoke(

@@ -10,7 +10,7 @@
 * ``mqcn fuzz target --target T --cases N [--seed S] [--out DIR]`` runs differential cases
   against a target; ``--case I`` replays one case in process (no Spark);
 * ``mqcn fuzz codec --cases N`` runs the hostile-input campaign
-  (:mod:`mqcn_suite.commands.campaign`).  ``mqcn fuzz --target T ...`` and ``mqcn fuzz
+  (:mod:`mqcn_suite.commands.fuzz_codec`).  ``mqcn fuzz --target T ...`` and ``mqcn fuzz
   --codec ...``, the older spellings, still work and say the new one on stderr
   (:class:`FuzzGroup`).
 
@@ -52,7 +52,7 @@ from rich.console import Console
 from rich.text import Text
 from typer.core import TyperGroup
 
-from mqcn_suite.commands import campaign as codec
+from mqcn_suite.commands import fuzz_codec as codec
 from mqcn_suite.commands._common import (
     CONTEXT_SETTINGS,
     PROG,
