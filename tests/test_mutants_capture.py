@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import struct
 
+import pytest
 from capture_helpers import Frame, epb, idb, shb, spb
 
 from mqcn_model.capture.containers import PCAP_MICRO, ContainerReader
+from mqcn_model.capture.dissect import LINK_ETHERNET, dissect
+from mqcn_model.capture.inet import RECORD_HEADER_SIZE, pcap_record, record_ticks, retimed
 from mqcn_model.capture.records import CAPTURE_CORRUPT, CAPTURE_FORMAT, CAPTURE_TRUNCATED, Where
 
 
@@ -79,7 +82,34 @@ def test_a_pcapng_block_length_that_is_not_a_multiple_of_4_ends_the_reading() ->
 def test_a_simple_packet_block_keeps_the_original_length_it_states() -> None:
     """The SPB's first field is the packet's original length (``_pcapng_block`` reads it at
     offset 0 of the body): a snapped frame keeps it beside its captured bytes."""
-    reader, out = read_all(shb() + idb(1) + spb(Frame(None, b"abcdefghijkl", 64)))
+    _, out = read_all(shb() + idb(1) + spb(Frame(None, b"abcdefghijkl", 64)))
     (frame,) = out
     assert (frame.data, frame.length, frame.time) == (b"abcdefghijkl", 64, None)
     assert frame.cut
+
+
+@pytest.mark.parametrize("tag", [0x8100, 0x88A8, 0x9100])
+def test_an_ethernet_frame_cut_inside_its_vlan_tags_is_headers_cut(tag: int) -> None:
+    """A frame that ends after a VLAN tag, before the next EtherType, is ``headers-cut``
+    (``_link``'s bound check inside the tag loop), never an exception."""
+    for tail in (b"", b"\x00", b"\x00\x01"):
+        frame = bytes(12) + tag.to_bytes(2, "big") + tail
+        assert dissect(LINK_ETHERNET, frame, len(frame)) == "headers-cut"
+
+
+@pytest.mark.parametrize("tag", [0x8100, 0x88A8, 0x9100])
+def test_every_vlan_tag_kind_is_skipped(tag: int) -> None:
+    """802.1Q (0x8100), 802.1ad (0x88A8) and the older QinQ 0x9100 (``VLAN_TAGS``)."""
+    tagged = bytes(12) + tag.to_bytes(2, "big") + b"\x00\x01\x08\x06" + bytes(28)
+    assert dissect(LINK_ETHERNET, tagged, len(tagged)) == "non-ip"  # ARP behind one tag
+
+
+@pytest.mark.parametrize("nanosecond", [False, True])
+def test_record_times_in_micro_and_nanoseconds(nanosecond: bool) -> None:
+    """``record_ticks`` and ``retimed`` count in the unit of the capture's magic number."""
+    header = pcap_record(2.5, b"abc", nanosecond=nanosecond)[:RECORD_HEADER_SIZE]
+    second = 1_000_000_000 if nanosecond else 1_000_000
+    assert record_ticks(header, nanosecond=nanosecond) == (5 * second // 2, 3)
+    moved = retimed(header, 7 * second + 1, nanosecond=nanosecond)
+    assert record_ticks(moved, nanosecond=nanosecond) == (7 * second + 1, 3)
+    assert struct.unpack("<II", moved[:8]) == (7, 1)
