@@ -14,7 +14,17 @@ from capture_helpers import Frame, epb, idb, shb, spb
 
 from mqcn_model.capture.containers import PCAP_MICRO, ContainerReader
 from mqcn_model.capture.dissect import LINK_ETHERNET, dissect
-from mqcn_model.capture.inet import RECORD_HEADER_SIZE, pcap_record, record_ticks, retimed
+from mqcn_model.capture.inet import (
+    MAC_A,
+    MAC_B,
+    RECORD_HEADER_SIZE,
+    TCP_SYN,
+    internet_checksum,
+    pcap_record,
+    record_ticks,
+    retimed,
+    tcp_frame,
+)
 from mqcn_model.capture.records import CAPTURE_CORRUPT, CAPTURE_FORMAT, CAPTURE_TRUNCATED, Where
 
 
@@ -113,3 +123,25 @@ def test_record_times_in_micro_and_nanoseconds(nanosecond: bool) -> None:
     moved = retimed(header, 7 * second + 1, nanosecond=nanosecond)
     assert record_ticks(moved, nanosecond=nanosecond) == (7 * second + 1, 3)
     assert struct.unpack("<II", moved[:8]) == (7, 1)
+
+
+def test_a_written_tcp_frame_holds_exactly_the_fields_it_was_given() -> None:
+    """Every field of the Ethernet, IPv4 and TCP headers ``tcp_frame`` writes, read back with
+    ``struct``: no stray urgent pointer, window or flag, and both checksums valid."""
+    src, dst = bytes([10, 0, 0, 1]), bytes([10, 0, 0, 2])
+    mss = b"\x02\x04\x05\xb4"
+    frame = tcp_frame(
+        MAC_A, MAC_B, src, dst, 49152, 1801, 7, 9, TCP_SYN, b"hi", ip_id=3, options=mss
+    )
+    dst_mac, src_mac, ethertype = struct.unpack_from("!6s6sH", frame, 0)
+    assert (dst_mac, src_mac, ethertype) == (MAC_B, MAC_A, 0x0800)
+    ip = struct.unpack_from("!BBHHHBBH4s4s", frame, 14)
+    assert ip[:7] == (0x45, 0, 20 + 24 + 2, 3, 0x4000, 128, 6)
+    assert ip[8:] == (src, dst)
+    assert internet_checksum(frame[14:34]) == 0
+    tcp = struct.unpack_from("!HHIIBBHHH", frame, 34)
+    assert tcp[:7] == (49152, 1801, 7, 9, 6 << 4, TCP_SYN, 64240)
+    assert tcp[8] == 0  # urgent pointer: no URG flag, no pointer
+    assert frame[54:] == mss + b"hi"
+    pseudo = src + dst + struct.pack("!BBH", 0, 6, 24 + 2)
+    assert internet_checksum(pseudo + frame[34:]) == 0
