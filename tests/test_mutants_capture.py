@@ -8,9 +8,25 @@ is named in its docstring, so a reader can see why it exists.
 from __future__ import annotations
 
 import struct
+from dataclasses import replace
 
 import pytest
-from capture_helpers import Frame, epb, idb, shb, spb
+from capture_helpers import (
+    T0,
+    Frame,
+    ends,
+    envelope,
+    epb,
+    frames,
+    idb,
+    messages,
+    pcap,
+    read,
+    segments,
+    session_packets,
+    shb,
+    spb,
+)
 
 from mqcn_model.capture.containers import PCAP_MICRO, ContainerReader
 from mqcn_model.capture.dissect import LINK_ETHERNET, dissect
@@ -145,3 +161,19 @@ def test_a_written_tcp_frame_holds_exactly_the_fields_it_was_given() -> None:
     assert frame[54:] == mss + b"hi"
     pseudo = src + dst + struct.pack("!BBH", 0, 6, 24 + 2)
     assert internet_checksum(pseudo + frame[34:]) == 0
+
+
+def test_streams_silent_for_minutes_stay_open_under_the_default_idle_timeout() -> None:
+    """Two connections whose segments come 5 minutes apart, interleaved: each is silent for
+    150 s whenever the other sends, well within the default 600 s (``DEFAULT_IDLE_TIMEOUT``,
+    docs/capture.md), so both end by FIN with all their messages."""
+    stream = b"".join(session_packets([envelope(n) for n in range(1, 4)]))
+    first = [replace(s, time=T0 + 300 * i) for i, s in enumerate(segments(stream, size=400))]
+    second = [
+        replace(s, time=T0 + 300 * i + 150)
+        for i, s in enumerate(segments(stream, size=400, sport=50000))
+    ]
+    interleaved = sorted(first + second, key=lambda seg: seg.time)
+    records = read(pcap(frames(interleaved)))
+    assert [e.ended_by for e in ends(records)] == ["fin", "fin"]
+    assert len(messages(records)) == 6
