@@ -41,7 +41,16 @@ from mqcn_model.capture.inet import (
     retimed,
     tcp_frame,
 )
-from mqcn_model.capture.records import CAPTURE_CORRUPT, CAPTURE_FORMAT, CAPTURE_TRUNCATED, Where
+from mqcn_model.capture.reader import CaptureReader
+from mqcn_model.capture.records import (
+    CAPTURE_CORRUPT,
+    CAPTURE_FORMAT,
+    CAPTURE_TRUNCATED,
+    GAP,
+    Lost,
+    Where,
+)
+from mqcn_model.capture.tcp import DEFAULT_MAX_PENDING
 
 
 def test_a_file_of_just_a_pcap_magic_number_is_a_truncated_pcap_not_an_unknown_format() -> None:
@@ -177,3 +186,58 @@ def test_streams_silent_for_minutes_stay_open_under_the_default_idle_timeout() -
     records = read(pcap(frames(interleaved)))
     assert [e.ended_by for e in ends(records)] == ["fin", "fin"]
     assert len(messages(records)) == 6
+
+
+def feed_frame_by_frame(items: list[Frame], **options: object) -> list[list[object]]:
+    """What a :class:`CaptureReader` returns for each frame fed on its own; the last entry is
+    what ``close()`` returns."""
+    data = pcap(items)
+    reader = CaptureReader("one-by-one.pcap", **options)  # type: ignore[arg-type]
+    returned: list[list[object]] = [[*reader.feed(data[:24])]]
+    at = 24
+    for frame in items:
+        size = 16 + len(frame.data)
+        returned.append([*reader.feed(data[at : at + size])])
+        at += size
+    returned.append([*reader.close()])
+    return returned
+
+
+def gap_at(returned: list[list[object]]) -> int:
+    """The index of the feed (or close) that returned the one GAP record."""
+    (index,) = [i for i, part in enumerate(returned) for r in part if isinstance(r, Lost)]
+    assert [r.reason for part in returned for r in part if isinstance(r, Lost)] == [GAP]
+    return index
+
+
+def test_a_gap_is_declared_by_the_segment_that_fills_the_out_of_order_window() -> None:
+    """Segments of 1000 bytes wait behind a missing one; the fifth makes 5000 > 4000 bytes
+    waiting, and the gap comes out with that frame, not at the end of the capture."""
+    segs = segments(bytes(20_000), size=1000, fin=False)
+    missing = 3
+    items = frames(segs[:missing] + segs[missing + 1 :])
+    returned = feed_frame_by_frame(items, max_pending=4000)
+    # feed 0 is the pcap header, feed i the i-th frame: the SYN and two in order, then 5 kept
+    assert gap_at(returned) == missing + 5
+
+
+def test_the_default_out_of_order_window_is_one_mebibyte() -> None:
+    """docs/capture.md: out-of-order segments wait up to 1 MiB per direction."""
+    size = 16_384
+    segs = segments(bytes(DEFAULT_MAX_PENDING + 4 * size), size=size, fin=False)
+    items = frames(segs[:2] + segs[3:])
+    kept_to_overflow = DEFAULT_MAX_PENDING // size + 1
+    assert DEFAULT_MAX_PENDING == 1 << 20
+    assert gap_at(feed_frame_by_frame(items)) == 2 + kept_to_overflow  # SYN, one in order
+
+
+def test_a_repeat_of_a_segment_still_waiting_is_counted_retransmitted() -> None:
+    """A segment sent twice while it waits out of order is kept once; the repeat counts as
+    retransmitted bytes (``Direction._keep``), and the messages are whole."""
+    stream = b"".join(session_packets([envelope(n) for n in range(1, 4)]))
+    segs = segments(stream, size=100)
+    early = segs[3]
+    records = read(pcap(frames([*segs[:2], early, early, *segs[2:]])))
+    (end,) = ends(records)
+    assert end.retransmitted_bytes == 2 * len(early.payload)  # the repeat, then the original
+    assert len(messages(records)) == 3
