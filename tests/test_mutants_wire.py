@@ -9,9 +9,48 @@ from __future__ import annotations
 
 import uuid
 
-from mqcn_model.wire.acks import FinalAckBody, decode_final_ack_body, encode_final_ack_body
+import pytest
+
+from mqcn_model.wire import decode_user_message, encode_user_message, finalize
+from mqcn_model.wire.acks import (
+    FINAL_ACK,
+    FINAL_ACK_NACKS,
+    FinalAckBody,
+    decode_final_ack_body,
+    encode_final_ack_body,
+)
+from mqcn_model.wire.base import BaseHeader
 from mqcn_model.wire.properties import MessageProperties, encode_properties
+from mqcn_model.wire.queues import QueueFormat
 from mqcn_model.wire.transaction import CG, TransactionHeader, encode_transaction
+from mqcn_model.wire.user import UserHeader, compose_user_flags
+from mqcn_model.wire.usermessage import UserMessage
+
+QM = uuid.UUID("0f2c1e3a-1111-4222-8333-444455556666")
+DST = uuid.UUID("9a8b7c6d-1234-4567-89ab-cdef01234567")
+NIL = uuid.UUID(int=0)
+ACK_LABEL = "QM Ordering Ack"
+
+
+def ack(
+    message_class: int, destination: QueueFormat, *, final: bool, qm: uuid.UUID = DST
+) -> UserMessage:
+    """An OrderAck (class 0xFF) or FinalAck to ``destination``, every other field valid."""
+    body = b"".join(x.to_bytes(4, "little") for x in (7, 8, 5, 4))
+    body += QM.bytes_le + (42).to_bytes(4, "little") if final else bytes(20)
+    flags = compose_user_flags(delivery=1) if final else 0
+    return finalize(
+        UserMessage(
+            BaseHeader(flags=0, time_to_reach_queue=300),
+            UserHeader(QM, qm, 0xFFFFFFFF, 0, 1, flags, destination),
+            MessageProperties(message_class=message_class, label=ACK_LABEL, body=body),
+        )
+    )
+
+
+def findings_of(message: UserMessage) -> list[str]:
+    decoded, _ = decode_user_message(encode_user_message(message))
+    return [finding.requirement for finding in decoded.findings]
 
 
 def test_a_final_ack_body_round_trips_every_field() -> None:
@@ -39,3 +78,57 @@ def test_the_size_of_a_transaction_header_counts_the_connector_guid() -> None:
     assert (plain.size, connected.size) == (20, 36)
     assert plain.size == len(encode_transaction(plain))
     assert connected.size == len(encode_transaction(connected))
+
+
+NACKS = (0x8000, 0x8003, 0x8004, 0x8006, 0x8007, 0x8009, 0x800B, 0xC000, 0xC001, 0xC002)
+
+
+@pytest.mark.parametrize("nack", NACKS)
+def test_a_final_ack_may_carry_every_negative_class(nack: int) -> None:
+    """[MS-MQQB] 2.2.5: each of the ten NACK classes is a valid FinalAck MessageClass (the
+    table is spelled out here, not read from ``FINAL_ACK_NACKS``, so a changed table fails)."""
+    message = ack(nack, QueueFormat(3, private_id=4), final=True)
+    assert message.kind == FINAL_ACK
+    assert findings_of(message) == []
+
+
+def test_no_other_class_is_a_final_ack_nack() -> None:
+    assert set(NACKS) == FINAL_ACK_NACKS
+    other = ack(0x8001, QueueFormat(3, private_id=4), final=True)
+    assert findings_of(other) == ["MQQB-2.2.4-4"]
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "TCP:10.1.2.3\\private$\\order_queue$",
+        "SPX:0000000A.00A0C91E6BF6\\PRIVATE$\\ORDER_QUEUE$",
+        "TCP:::1\\PRIVATE$\\order_queue$",
+    ],
+)
+def test_a_direct_order_queue_name_in_each_address_form_breaks_no_rule(name: str) -> None:
+    """The address ABNF of [MS-MQQB] 2.2.4 (``_order_address_ok``): TCP with IPv4 or IPv6,
+    SPX with network.node in hex."""
+    assert findings_of(ack(0xFF, QueueFormat(7, direct=name), final=False, qm=NIL)) == []
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "SPX:0000000A.00A0C91E6BFX\\private$\\order_queue$",
+        "TCP:host\\private$\\order_queue$",
+        "UDP:10.1.2.3\\private$\\order_queue$",
+    ],
+)
+def test_a_direct_order_queue_with_a_bad_address_breaks_the_order_queue_rule(name: str) -> None:
+    found = findings_of(ack(0xFF, QueueFormat(7, direct=name), final=False, qm=NIL))
+    assert found == ["MQQB-2.2.4-3"]
+
+
+def test_a_message_built_without_its_destination_is_an_ordinary_user_message() -> None:
+    """``kind`` of an in-memory message whose Flags name a private destination it does not
+    hold (as a fuzzer may build): an ordinary UserMessage, not an error."""
+    user = UserHeader(QM, DST, 0xFFFFFFFF, 0, 1, compose_user_flags(dq=3), None)
+    message = UserMessage(BaseHeader(), user, MessageProperties())
+    assert user.dq == 3
+    assert message.kind == "UserMessage"
