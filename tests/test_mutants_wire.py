@@ -11,7 +11,14 @@ import uuid
 
 import pytest
 
-from mqcn_model.wire import decode_user_message, encode_user_message, finalize
+from mqcn_model.wire import (
+    decode_internal,
+    decode_user_message,
+    encode_internal,
+    encode_user_message,
+    finalize,
+    packet_to_json,
+)
 from mqcn_model.wire.acks import (
     FINAL_ACK,
     FINAL_ACK_NACKS,
@@ -20,8 +27,10 @@ from mqcn_model.wire.acks import (
     encode_final_ack_body,
 )
 from mqcn_model.wire.base import BaseHeader
-from mqcn_model.wire.properties import MessageProperties, encode_properties
+from mqcn_model.wire.internal import CS, session_ack
+from mqcn_model.wire.properties import MessageProperties, decode_properties, encode_properties
 from mqcn_model.wire.queues import QueueFormat
+from mqcn_model.wire.session import SessionHeader
 from mqcn_model.wire.transaction import CG, TransactionHeader, encode_transaction
 from mqcn_model.wire.user import UserHeader, compose_user_flags
 from mqcn_model.wire.usermessage import UserMessage
@@ -132,3 +141,54 @@ def test_a_message_built_without_its_destination_is_an_ordinary_user_message() -
     message = UserMessage(BaseHeader(), user, MessageProperties())
     assert user.dq == 3
     assert message.kind == "UserMessage"
+
+
+def session_ack_with(reserved: int, flags_or: int) -> bytes:
+    """A SessionAck Packet with its InternalHeader (at byte 16) Reserved and Flags changed."""
+    wire = bytearray(encode_internal(session_ack(SessionHeader(window_size=64))))
+    flags = int.from_bytes(wire[18:20], "little") | flags_or
+    wire[16:20] = reserved.to_bytes(2, "little") + flags.to_bytes(2, "little")
+    return bytes(wire)
+
+
+def test_a_nonzero_internal_reserved_field_is_kept_and_named_at_its_offset() -> None:
+    packet, _ = decode_internal(session_ack_with(5, 0))
+    assert packet.internal.reserved == 5
+    assert [(f.requirement, f.offset) for f in packet.findings] == [("MQQB-2.2.1-3", 16)]
+
+
+def test_a_session_ack_with_flags_cs_is_named_at_the_flags_offset() -> None:
+    packet, _ = decode_internal(session_ack_with(0, CS))
+    assert packet.internal.refused
+    assert [(f.requirement, f.offset) for f in packet.findings] == [("MQQB-2.2.1-2", 18)]
+
+
+@pytest.mark.parametrize(
+    ("code", "name"),
+    [(0x6602, "RC2"), (0x6801, "RC4"), (0x6610, "AES256"), (0x660E, "AES128"), (0x660F, "AES192")],
+)
+def test_the_encryption_algorithm_is_shown_by_name(code: int, name: str) -> None:
+    message = ack(0xFF, QueueFormat(3, private_id=4), final=False)
+    message.properties.encryption_algorithm = code
+    shown = packet_to_json(message)["message_properties_header"]
+    assert (shown["encryption_algorithm"], shown["encryption_algorithm_name"]) == (code, name)
+
+
+ALLOWED = {1: {0x6602, 0x6801}, 3: {0x6602, 0x6801}, 5: {0x660E, 0x660F, 0x6610}}
+
+
+@pytest.mark.parametrize("privacy", [1, 3, 5])
+@pytest.mark.parametrize("encryption", [0x6602, 0x6801, 0x660E, 0x660F, 0x6610, 0])
+def test_each_privacy_level_allows_exactly_its_encryption_algorithms(
+    privacy: int, encryption: int
+) -> None:
+    """[MS-MQMQ] 2.2.19.3: RC2/RC4 at Base and Enhanced, AES at Advanced (the table is spelled
+    out here, not read from ``ALLOWED_ENCRYPTION``)."""
+    wire = encode_properties(
+        MessageProperties(privacy_level=privacy, encryption_algorithm=encryption)
+    )
+    findings: list = []
+    decode_properties(wire, 0, len(wire), findings)
+    broken = [(f.requirement, f.offset) for f in findings]
+    assert broken == ([] if encryption in ALLOWED[privacy] else [(broken[0][0], 48)])
+    assert (encryption in ALLOWED[privacy]) == (broken == [])
