@@ -192,3 +192,12 @@ def test_each_privacy_level_allows_exactly_its_encryption_algorithms(
     broken = [(f.requirement, f.offset) for f in findings]
     assert broken == ([] if encryption in ALLOWED[privacy] else [(broken[0][0], 48)])
     assert (encryption in ALLOWED[privacy]) == (broken == [])
+
+
+@pytest.mark.parametrize("privacy", [2, 4, 6, 255])
+def test_an_unknown_privacy_level_is_named_at_its_offset(privacy: int) -> None:
+    """PrivacyLevel is 0, 1, 3 or 5; another breaks MQMQ-2.2.19.3-4 at byte 40 of the header."""
+    wire = encode_properties(MessageProperties(privacy_level=privacy))
+    findings: list = []
+    decode_properties(wire, 0, len(wire), findings)
+    assert [(f.requirement, f.offset) for f in findings] == [("MQMQ-2.2.19.3-4", 40)]
