@@ -11,6 +11,7 @@ import uuid
 
 import pytest
 
+from mqcn_model.errors import DecodeError
 from mqcn_model.wire import (
     decode_internal,
     decode_user_message,
@@ -29,7 +30,7 @@ from mqcn_model.wire.acks import (
 from mqcn_model.wire.base import BaseHeader
 from mqcn_model.wire.internal import CS, session_ack
 from mqcn_model.wire.properties import MessageProperties, decode_properties, encode_properties
-from mqcn_model.wire.queues import QueueFormat
+from mqcn_model.wire.queues import QueueFormat, decode_queue, encode_queue
 from mqcn_model.wire.session import SessionHeader
 from mqcn_model.wire.transaction import CG, TransactionHeader, encode_transaction
 from mqcn_model.wire.user import UserHeader, compose_user_flags
@@ -201,3 +202,22 @@ def test_an_unknown_privacy_level_is_named_at_its_offset(privacy: int) -> None:
     findings: list = []
     decode_properties(wire, 0, len(wire), findings)
     assert [(f.requirement, f.offset) for f in findings] == [("MQMQ-2.2.19.3-4", 40)]
+
+
+@pytest.mark.parametrize(
+    "queue",
+    [
+        QueueFormat(2, private_id=7),
+        QueueFormat(5, guid=QM),
+        QueueFormat(6, private_id=7, guid=QM),
+        QueueFormat(3, private_id=4),
+    ],
+    ids=lambda queue: f"code-{queue.code}",
+)
+def test_a_queue_field_that_ends_exactly_at_the_packet_end_decodes(queue: QueueFormat) -> None:
+    """A queue field needs its own bytes and no more (``decode_queue``'s bounds): it decodes
+    when the packet ends right after it, and is refused one byte short."""
+    wire = encode_queue(queue)
+    assert decode_queue(wire, 0, len(wire), queue.code, 0) == (queue, len(wire))
+    with pytest.raises(DecodeError):
+        decode_queue(wire, 0, len(wire) - 1, queue.code, 0)
