@@ -221,3 +221,10 @@ def test_a_queue_field_that_ends_exactly_at_the_packet_end_decodes(queue: QueueF
     assert decode_queue(wire, 0, len(wire), queue.code, 0) == (queue, len(wire))
     with pytest.raises(DecodeError):
         decode_queue(wire, 0, len(wire) - 1, queue.code, 0)
+
+
+@pytest.mark.parametrize("code", [0, 1])
+def test_a_queue_of_no_layout_encodes_to_nothing(code: int) -> None:
+    """Code 0 (no queue) and 1 (the admin queue's again) carry no bytes of their own."""
+    assert encode_queue(QueueFormat(code)) == b""
+    assert decode_queue(b"", 0, 0, code, 0) == (None, 0)
