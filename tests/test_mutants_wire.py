@@ -27,7 +27,7 @@ from mqcn_model.wire.acks import (
     decode_final_ack_body,
     encode_final_ack_body,
 )
-from mqcn_model.wire.base import BaseHeader
+from mqcn_model.wire.base import BaseHeader, decode_base_header, encode_base_header
 from mqcn_model.wire.internal import CS, session_ack
 from mqcn_model.wire.properties import MessageProperties, decode_properties, encode_properties
 from mqcn_model.wire.queues import QueueFormat, decode_queue, encode_queue
@@ -228,3 +228,30 @@ def test_a_queue_of_no_layout_encodes_to_nothing(code: int) -> None:
     """Code 0 (no queue) and 1 (the admin queue's again) carry no bytes of their own."""
     assert encode_queue(QueueFormat(code)) == b""
     assert decode_queue(b"", 0, 0, code, 0) == (None, 0)
+
+
+@pytest.mark.parametrize(
+    ("size", "refused_by"),
+    [
+        (16, None),
+        (20, None),
+        (0x00400000, None),
+        (12, "MQMQ-2.2.19.1-3"),
+        (18, "MQMQ-2.2.19.1-3"),
+        (0x00400004, "MQMQ-2.2.19.1-4"),
+    ],
+)
+def test_the_packet_size_bounds_of_a_base_header(size: int, refused_by: str | None) -> None:
+    """PacketSize: a multiple of 4, at least the 16-byte BaseHeader, at most 0x00400000
+    (``decode_base_header``); the bounds themselves are allowed."""
+    wire = encode_base_header(BaseHeader(), size)
+    if refused_by is None:
+        header, end = decode_base_header(wire)
+        assert (header.packet_size, end) == (size, 16)
+    else:
+        with pytest.raises(DecodeError) as refused:
+            decode_base_header(wire)
+        assert (refused.value.violation.requirement, refused.value.violation.offset) == (
+            refused_by,
+            8,
+        )
