@@ -30,7 +30,7 @@ from mqcn_model.wire.acks import (
 from mqcn_model.wire.base import BaseHeader, decode_base_header, encode_base_header
 from mqcn_model.wire.internal import CS, session_ack
 from mqcn_model.wire.properties import MessageProperties, decode_properties, encode_properties
-from mqcn_model.wire.queues import QueueFormat, decode_queue, encode_queue
+from mqcn_model.wire.queues import QueueFormat, decode_queue, encode_queue, format_name
 from mqcn_model.wire.session import SessionHeader
 from mqcn_model.wire.transaction import CG, TransactionHeader, encode_transaction
 from mqcn_model.wire.user import UserHeader, compose_user_flags
@@ -255,3 +255,13 @@ def test_the_packet_size_bounds_of_a_base_header(size: int, refused_by: str | No
             refused_by,
             8,
         )
+
+
+def test_the_format_name_of_no_queue_is_empty_text() -> None:
+    """``format_name`` gives "" (a string, never None) for an absent queue field and for the
+    codes with no bytes of their own when there is no admin queue."""
+    assert format_name(None, source=QM, destination=DST) == ""
+    assert format_name(QueueFormat(0), source=QM, destination=DST) == ""
+    assert format_name(QueueFormat(3, private_id=4), source=QM, destination=DST) == (
+        f"PRIVATE={DST}\\4"
+    )
