@@ -32,7 +32,7 @@ from mqcn_model.wire.internal import CS, session_ack
 from mqcn_model.wire.properties import MessageProperties, decode_properties, encode_properties
 from mqcn_model.wire.queues import QueueFormat, decode_queue, encode_queue, format_name
 from mqcn_model.wire.session import SessionHeader
-from mqcn_model.wire.transaction import CG, TransactionHeader, encode_transaction
+from mqcn_model.wire.transaction import CG, FA, FM, TransactionHeader, encode_transaction
 from mqcn_model.wire.user import UserHeader, compose_user_flags
 from mqcn_model.wire.usermessage import UserMessage
 
@@ -265,3 +265,21 @@ def test_the_format_name_of_no_queue_is_empty_text() -> None:
     assert format_name(QueueFormat(3, private_id=4), source=QM, destination=DST) == (
         f"PRIVATE={DST}\\4"
     )
+
+
+def test_a_transaction_header_is_shown_field_by_field() -> None:
+    """What ``mqcn decode --packet`` prints of a TransactionHeader: every field by name."""
+    message = ack(0xFF, QueueFormat(3, private_id=4), final=False)
+    message.transaction = TransactionHeader(
+        flags=FA | FM | (5 << 4), sequence_ordinal=7, sequence_timestamp=8, sequence_number=3,
+        previous_number=2,
+    )  # fmt: skip
+    assert packet_to_json(message)["transaction_header"] == {
+        "flags": FA | FM | (5 << 4),
+        "flag_bits": ["FA", "FM"],
+        "transaction_id": 5,
+        "sequence_id": {"ordinal": 7, "timestamp": 8},
+        "sequence_number": 3,
+        "previous_sequence_number": 2,
+        "connector_qm": None,
+    }
