@@ -28,7 +28,13 @@ from mqcn_model.wire.acks import (
     encode_final_ack_body,
 )
 from mqcn_model.wire.base import BaseHeader, decode_base_header, encode_base_header
-from mqcn_model.wire.internal import CS, session_ack
+from mqcn_model.wire.internal import (
+    CS,
+    EstablishConnection,
+    connection_parameters,
+    establish_connection,
+    session_ack,
+)
 from mqcn_model.wire.properties import MessageProperties, decode_properties, encode_properties
 from mqcn_model.wire.queues import QueueFormat, decode_queue, encode_queue, format_name
 from mqcn_model.wire.session import SessionHeader
@@ -282,4 +288,84 @@ def test_a_transaction_header_is_shown_field_by_field() -> None:
         "sequence_number": 3,
         "previous_sequence_number": 2,
         "connector_qm": None,
+    }
+
+
+INTERNAL_BASE = {
+    "version": 16,
+    "reserved": 0,
+    "flags": 8,
+    "priority": 0,
+    "flag_bits": ["IN"],
+    "signature": "0x524f494c",
+    "time_to_reach_queue": 0xFFFFFFFF,
+}
+
+
+def test_internal_packets_are_shown_field_by_field() -> None:
+    """What ``mqcn decode --packet`` prints of a ConnectionParameters and an
+    EstablishConnection Packet: every header and body field by name."""
+    parameters, _ = decode_internal(encode_internal(connection_parameters(500, 20000, 64)))
+    assert packet_to_json(parameters) == {
+        "kind": "ConnectionParameters",
+        "base_header": {**INTERNAL_BASE, "packet_size": 32},
+        "internal_header": {
+            "reserved": 0, "flags": 3, "packet_type": 3, "connection_refused": False
+        },
+        "connection_parameters": {
+            "recoverable_ack_timeout": 500, "ack_timeout": 20000, "reserved": 0, "window_size": 64
+        },
+    }  # fmt: skip
+    establish, _ = decode_internal(encode_internal(establish_connection(EstablishConnection(QM))))
+    assert packet_to_json(establish) == {
+        "kind": "EstablishConnection",
+        "base_header": {**INTERNAL_BASE, "packet_size": 572},
+        "internal_header": {
+            "reserved": 0, "flags": 2, "packet_type": 2, "connection_refused": False
+        },
+        "establish_connection": {
+            "client_guid": str(QM),
+            "server_guid": str(NIL),
+            "timestamp": 0,
+            "operating_system": 0x110,
+            "reserved": 0,
+            "padding": "5a" * 512,
+        },
+    }  # fmt: skip
+
+
+def test_ack_bodies_are_shown_field_by_field() -> None:
+    final, _ = decode_user_message(
+        encode_user_message(ack(0x4000, QueueFormat(3, private_id=4), final=True))
+    )
+    assert packet_to_json(final)["ack_body"] == {
+        "sequence_id": {"ordinal": 7, "timestamp": 8},
+        "sequence_number": 5,
+        "previous_sequence_number": 4,
+        "source_guid": str(QM),
+        "message_id": 42,
+    }
+    order, _ = decode_user_message(
+        encode_user_message(ack(0xFF, QueueFormat(3, private_id=4), final=False))
+    )
+    assert packet_to_json(order)["ack_body"] == {
+        "sequence_id": {"ordinal": 7, "timestamp": 8},
+        "sequence_number": 5,
+        "previous_sequence_number": 4,
+        "reserved": "00" * 20,
+    }
+
+
+def test_a_session_ack_is_shown_with_its_session_header() -> None:
+    packet, _ = decode_internal(encode_internal(session_ack(SessionHeader(1, 2, 3, 4, 5, 64))))
+    shown = packet_to_json(packet)
+    assert (shown["kind"], shown["internal_header"]["packet_type"]) == ("SessionAck", 1)
+    assert shown["session_header"] == {
+        "ack_sequence_number": 1,
+        "recoverable_msg_ack_seq_number": 2,
+        "recoverable_msg_ack_flags": 3,
+        "user_msg_sequence_number": 4,
+        "recoverable_msg_seq_number": 5,
+        "window_size": 64,
+        "reserved": 0,
     }
