@@ -37,6 +37,7 @@ from mqcn_model.wire.internal import (
 )
 from mqcn_model.wire.properties import MessageProperties, decode_properties, encode_properties
 from mqcn_model.wire.queues import QueueFormat, decode_queue, encode_queue, format_name
+from mqcn_model.wire.security import SecurityHeader
 from mqcn_model.wire.session import SessionHeader
 from mqcn_model.wire.transaction import CG, FA, FM, TransactionHeader, encode_transaction
 from mqcn_model.wire.user import UserHeader, compose_user_flags
@@ -369,3 +370,15 @@ def test_a_session_ack_is_shown_with_its_session_header() -> None:
         "window_size": 64,
         "reserved": 0,
     }
+
+
+def test_the_provider_of_a_security_header_is_its_type_and_terminated_name() -> None:
+    """ProviderInfo: ProviderType (4 bytes), then a UTF-16 name up to its 0x0000 unit, read
+    on 2-byte units only (``SecurityHeader.provider``)."""
+    name = "Microsoft Base Cryptographic Provider v1.0"
+    info = (1).to_bytes(4, "little") + name.encode("utf-16-le") + b"\x00\x00" + b"pad!"
+    assert SecurityHeader(0, provider_info=info).provider == (1, name)
+    odd = (24).to_bytes(4, "little") + "\u0100A".encode("utf-16-le") + b"\x00\x00"
+    assert SecurityHeader(0, provider_info=odd).provider == (24, "\u0100A")
+    unterminated = (1).to_bytes(4, "little") + "AB".encode("utf-16-le")
+    assert SecurityHeader(0, provider_info=unterminated).provider is None
