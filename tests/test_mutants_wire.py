@@ -7,6 +7,7 @@ states, a rule's edge); the mutant it was written for is named in its docstring.
 
 from __future__ import annotations
 
+import struct
 import uuid
 
 import pytest
@@ -37,7 +38,7 @@ from mqcn_model.wire.internal import (
 )
 from mqcn_model.wire.properties import MessageProperties, decode_properties, encode_properties
 from mqcn_model.wire.queues import QueueFormat, decode_queue, encode_queue, format_name
-from mqcn_model.wire.security import SecurityHeader
+from mqcn_model.wire.security import SecurityHeader, decode_security
 from mqcn_model.wire.session import SessionHeader
 from mqcn_model.wire.transaction import CG, FA, FM, TransactionHeader, encode_transaction
 from mqcn_model.wire.user import UserHeader, compose_user_flags
@@ -382,3 +383,22 @@ def test_the_provider_of_a_security_header_is_its_type_and_terminated_name() -> 
     assert SecurityHeader(0, provider_info=odd).provider == (24, "\u0100A")
     unterminated = (1).to_bytes(4, "little") + "AB".encode("utf-16-le")
     assert SecurityHeader(0, provider_info=unterminated).provider is None
+
+
+def test_a_sender_cert_size_above_16_bits_is_refused_at_its_field() -> None:
+    """SenderCertSize is at most 0xFFFF (MQMQ-2.2.20.6-6, its field at byte 8), however many
+    bytes follow."""
+    fixed = struct.pack("<HHHHII", 0, 0, 0, 0, 0x10000, 0)
+    for buf in (fixed, fixed + bytes(0x10000)):
+        with pytest.raises(DecodeError) as refused:
+            decode_security(buf, 0, len(buf))
+        violation = refused.value.violation
+        assert (violation.requirement, violation.offset) == ("MQMQ-2.2.20.6-6", 8)
+
+
+def test_the_security_flags_are_shown_by_name() -> None:
+    """Flags AU, EB, DE and AI by name in ``mqcn decode --packet``'s security header."""
+    message = ack(0xFF, QueueFormat(3, private_id=4), final=False)
+    for flag, name in ((1 << 4, "AU"), (1 << 5, "EB"), (1 << 6, "DE"), (1 << 7, "AI")):
+        message.security = SecurityHeader(2 | flag, sender_id=QM.bytes_le)
+        assert packet_to_json(message)["security_header"]["flag_bits"] == [name]
