@@ -38,7 +38,7 @@ from mqcn_model.wire.internal import (
 )
 from mqcn_model.wire.properties import MessageProperties, decode_properties, encode_properties
 from mqcn_model.wire.queues import QueueFormat, decode_queue, encode_queue, format_name
-from mqcn_model.wire.security import SecurityHeader, decode_security
+from mqcn_model.wire.security import SecurityHeader, decode_security, encode_security
 from mqcn_model.wire.session import SessionHeader
 from mqcn_model.wire.transaction import CG, FA, FM, TransactionHeader, encode_transaction
 from mqcn_model.wire.user import UserHeader, compose_user_flags
@@ -402,3 +402,18 @@ def test_the_security_flags_are_shown_by_name() -> None:
     for flag, name in ((1 << 4, "AU"), (1 << 5, "EB"), (1 << 6, "DE"), (1 << 7, "AI")):
         message.security = SecurityHeader(2 | flag, sender_id=QM.bytes_le)
         assert packet_to_json(message)["security_header"]["flag_bits"] == [name]
+
+
+def security_findings(header: SecurityHeader) -> list[tuple[str, int | None]]:
+    wire = encode_security(header)
+    findings: list = []
+    decode_security(wire, 0, len(wire), findings)
+    return [(f.requirement, f.offset) for f in findings]
+
+
+def test_a_sender_id_must_match_its_sender_id_type() -> None:
+    """ST 0 carries no SecurityID, ST 2 a 16-byte QM GUID (MQMQ-2.2.20.6-2, at byte 16)."""
+    assert security_findings(SecurityHeader(0, signature=b"sig!")) == []
+    assert security_findings(SecurityHeader(0, sender_id=b"abcd")) == [("MQMQ-2.2.20.6-2", 16)]
+    assert security_findings(SecurityHeader(2, sender_id=QM.bytes_le)) == []
+    assert security_findings(SecurityHeader(2, sender_id=b"abcd")) == [("MQMQ-2.2.20.6-2", 16)]
