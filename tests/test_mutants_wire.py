@@ -29,6 +29,7 @@ from mqcn_model.wire.acks import (
     encode_final_ack_body,
 )
 from mqcn_model.wire.base import BaseHeader, decode_base_header, encode_base_header
+from mqcn_model.wire.common import READING, Letter
 from mqcn_model.wire.internal import (
     CS,
     EstablishConnection,
@@ -40,6 +41,7 @@ from mqcn_model.wire.properties import MessageProperties, decode_properties, enc
 from mqcn_model.wire.queues import QueueFormat, decode_queue, encode_queue, format_name
 from mqcn_model.wire.security import SecurityHeader, decode_security, encode_security
 from mqcn_model.wire.session import SessionHeader
+from mqcn_model.wire.soap import decode_soap
 from mqcn_model.wire.transaction import CG, FA, FM, TransactionHeader, encode_transaction
 from mqcn_model.wire.user import UserHeader, compose_user_flags
 from mqcn_model.wire.usermessage import UserMessage
@@ -417,3 +419,27 @@ def test_a_sender_id_must_match_its_sender_id_type() -> None:
     assert security_findings(SecurityHeader(0, sender_id=b"abcd")) == [("MQMQ-2.2.20.6-2", 16)]
     assert security_findings(SecurityHeader(2, sender_id=QM.bytes_le)) == []
     assert security_findings(SecurityHeader(2, sender_id=b"abcd")) == [("MQMQ-2.2.20.6-2", 16)]
+
+
+SOAP_TO_THE_LETTER = (
+    bytes.fromhex("2003000003000000") + "ab".encode("utf-16-le") + bytes(2)
+    + bytes.fromhex("8403000002000000") + "c".encode("utf-16-le") + bytes(2) + bytes(2)
+)  # fmt: skip
+
+
+def test_a_soap_header_decoded_on_its_own_records_nothing_in_the_shared_reading() -> None:
+    """``decode_soap`` without a Letter reads W-08's letter form but records it nowhere:
+    ``READING`` is shared by every header decoded on its own and stays empty."""
+    soap, _ = decode_soap(SOAP_TO_THE_LETTER, 0, len(SOAP_TO_THE_LETTER))
+    assert (soap.header, soap.body) == ("ab", "c")
+    assert READING.used == []
+    letter = Letter()
+    decode_soap(SOAP_TO_THE_LETTER, 0, len(SOAP_TO_THE_LETTER), letter=letter)
+    assert [reading.errata for reading in letter.used] == ["W-08"]
+
+
+def test_a_session_header_starts_with_nothing_acknowledged() -> None:
+    """A SessionHeader given only some fields counts nothing else: every sequence number and
+    flag 0, the window 64, Reserved 0."""
+    assert SessionHeader() == SessionHeader(0, 0, 0, 0, 0, 0x40, 0)
+    assert SessionHeader(window_size=8).ack_sequence == 0
