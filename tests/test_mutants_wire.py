@@ -443,3 +443,17 @@ def test_a_session_header_starts_with_nothing_acknowledged() -> None:
     flag 0, the window 64, Reserved 0."""
     assert SessionHeader() == SessionHeader(0, 0, 0, 0, 0, 0x40, 0)
     assert SessionHeader(window_size=8).ack_sequence == 0
+
+
+def test_user_flags_composed_from_nothing_hold_only_mp() -> None:
+    """``compose_user_flags`` sets only what it is given, and MP (a MessagePropertiesHeader,
+    which every UserMessage has): no queue types, no other bit."""
+    assert compose_user_flags() == 1 << 21  # MP
+    assert compose_user_flags(properties=False) == 0
+    only_delivery = UserHeader(QM, DST, 0, 0, 1, compose_user_flags(delivery=1))
+    assert (only_delivery.dq, only_delivery.aq, only_delivery.rq, only_delivery.delivery) == (
+        0,
+        0,
+        0,
+        1,
+    )
