@@ -44,7 +44,7 @@ from mqcn_model.wire.session import SessionHeader
 from mqcn_model.wire.soap import decode_soap
 from mqcn_model.wire.transaction import CG, FA, FM, TransactionHeader, encode_transaction
 from mqcn_model.wire.user import UserHeader, compose_user_flags
-from mqcn_model.wire.usermessage import UserMessage
+from mqcn_model.wire.usermessage import R_ENCRYPTED, UserMessage
 
 QM = uuid.UUID("0f2c1e3a-1111-4222-8333-444455556666")
 DST = uuid.UUID("9a8b7c6d-1234-4567-89ab-cdef01234567")
@@ -457,3 +457,14 @@ def test_user_flags_composed_from_nothing_hold_only_mp() -> None:
         0,
         1,
     )
+
+
+def test_a_private_message_without_encryption_is_named_at_its_privacy_level() -> None:
+    """PrivacyLevel 1 with no SecurityHeader (so Flags.EB clear): the cross-check finding
+    points at PrivacyLevel, byte 40 of the MessagePropertiesHeader."""
+    message = ack(0xFF, QueueFormat(3, private_id=4), final=False)
+    message.properties.privacy_level = 1
+    message.properties.encryption_algorithm = 0x6801
+    decoded, _ = decode_user_message(encode_user_message(message))
+    found = [(f.requirement, f.offset) for f in decoded.findings]
+    assert found == [(R_ENCRYPTED, decoded.properties.offset + 40)]
