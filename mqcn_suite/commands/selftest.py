@@ -205,7 +205,8 @@ def mutation_command(
             "--file",
             metavar="PATH",
             help="A module of mqcn_model/ to mutate (repeatable). Default: server.py, "
-            "client.py, batching.py, rules.py, codec/*.py and sending.py.",
+            "client.py, batching.py, rules.py, codec/*.py, sending.py, capture/*.py and "
+            "wire/*.py.",
             show_default=False,
         ),
     ] = None,
@@ -309,7 +310,7 @@ def mutation_command(
             help="Test path (file or directory, e.g. tests/test_rules.py) run once per mutant "
             "besides the scenarios, whatever the targets (repeatable; only its tests that "
             "execute the mutated function; killed if one fails). For the oracle: rules.py, "
-            "codec/.",
+            "codec/. Default: none, but capture/ and wire/ files bring their unit tests.",
             show_default=False,
         ),
     ] = None,

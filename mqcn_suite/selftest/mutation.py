@@ -66,7 +66,30 @@ DEFAULT_FILES = (
     "mqcn_model/rules.py",
     "mqcn_model/codec/*.py",
     "mqcn_model/sending.py",
+    "mqcn_model/capture/*.py",
+    "mqcn_model/wire/*.py",
 )
+# The scenarios judge messages, not bytes on a wire: they barely reach the capture reader and
+# the wire codec, so the mutants of those files are measured by their unit tests.  When no
+# --tests is given, a chosen file matching a pattern brings these tests along (coverage still
+# selects, per mutant, the ones that execute its function).
+_WIRE_AND_CAPTURE_TESTS = (
+    "tests/test_capture.py",
+    "tests/test_capture_bad_input.py",
+    "tests/test_capture_writer.py",
+    "tests/test_wire_codec.py",
+    "tests/test_wire_layers.py",
+    "tests/test_wire_mapping.py",
+    "tests/test_wire_catalog.py",
+    "tests/test_wire_letter.py",
+    "tests/test_wire_judgement.py",
+    "tests/test_mutants_capture.py",
+    "tests/test_mutants_wire.py",
+)
+DEFAULT_TESTS: dict[str, tuple[str, ...]] = {
+    "mqcn_model/capture/*.py": _WIRE_AND_CAPTURE_TESTS,
+    "mqcn_model/wire/*.py": _WIRE_AND_CAPTURE_TESTS,
+}
 EQUIVALENTS_FILE = "docs/mutation-equivalents.yaml"
 DEFAULT_TARGET = "reference"
 MIN_TIMEOUT = 30.0
@@ -190,6 +213,16 @@ def resolve_tests(root: Path, given: Sequence[str]) -> list[str]:
         if relative not in paths:
             paths.append(relative)
     return paths
+
+
+def default_tests(files: Sequence[str]) -> list[str]:
+    """The tests :data:`DEFAULT_TESTS` brings along for ``files`` (each once, in order),
+    used when no ``--tests`` is given."""
+    tests: list[str] = []
+    for pattern, paths in DEFAULT_TESTS.items():
+        if any(fnmatchcase(file, pattern) for file in files):
+            tests += [path for path in paths if path not in tests]
+    return tests
 
 
 def suites_of(targets: Sequence[str], tests: Sequence[str]) -> list[Suite]:
@@ -608,7 +641,7 @@ def _start(options: MutationOptions, events: Events) -> tuple[_Run, list[str]]:
     if not files:
         raise MutationUsageError("no files to mutate")
     documented = _documented(options, root)
-    tests = resolve_tests(root, options.tests)
+    tests = resolve_tests(root, options.tests or default_tests(files))
     prepare_out(options.out)
     suites = suites_of(list(dict.fromkeys(options.targets)), tests)  # each target once
     state = StateFile(options.out)

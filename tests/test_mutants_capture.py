@@ -1,0 +1,243 @@
+"""Sharper tests of the capture reader (mqcn_model/capture/), written for the mutants of
+``mqcn selftest mutation`` that the broader capture tests let survive (issue 19).
+
+Each test states one behaviour of the reader in its own right; the mutant it was written for
+is named in its docstring, so a reader can see why it exists.
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import replace
+
+import pytest
+from capture_helpers import (
+    T0,
+    Frame,
+    ends,
+    envelope,
+    epb,
+    frames,
+    idb,
+    messages,
+    pcap,
+    read,
+    segments,
+    session_packets,
+    shb,
+    spb,
+)
+
+from mqcn_model.capture.containers import PCAP_MICRO, ContainerReader
+from mqcn_model.capture.dissect import LINK_ETHERNET, dissect
+from mqcn_model.capture.inet import (
+    MAC_A,
+    MAC_B,
+    RECORD_HEADER_SIZE,
+    TCP_SYN,
+    internet_checksum,
+    pcap_record,
+    record_ticks,
+    retimed,
+    tcp_frame,
+)
+from mqcn_model.capture.reader import CaptureReader
+from mqcn_model.capture.records import (
+    CAPTURE_CORRUPT,
+    CAPTURE_FORMAT,
+    CAPTURE_TRUNCATED,
+    GAP,
+    Lost,
+    Where,
+)
+from mqcn_model.capture.tcp import DEFAULT_MAX_PENDING
+
+
+def test_a_file_of_just_a_pcap_magic_number_is_a_truncated_pcap_not_an_unknown_format() -> None:
+    """Four bytes are enough to know the format (``_detect``'s ``< 4``, not ``<= 4``)."""
+    reader = ContainerReader("magic.pcap")
+    assert reader.feed(struct.pack("<I", PCAP_MICRO)) == []
+    assert reader.format == "pcap"
+    (record,) = reader.close()
+    assert record.reason == CAPTURE_TRUNCATED
+    assert (record.where.offset, record.where.size) == (0, 4)
+
+
+def test_three_bytes_are_too_short_for_any_format() -> None:
+    reader = ContainerReader("short.pcap")
+    reader.feed(b"\xd4\xc3\xb2")
+    (record,) = reader.close()
+    assert reader.format == "unknown"
+    assert record.reason == CAPTURE_FORMAT
+
+
+def test_where_to_json_names_every_field() -> None:
+    """The provenance columns of a record, as the audit and the corpus write them."""
+    where = Where("c.pcap", "10.0.0.1:49152 -> 10.0.0.2:1801", 7, 42, (3, 5), 1.5, 2.25)
+    assert where.to_json() == {
+        "capture": "c.pcap",
+        "stream": "10.0.0.1:49152 -> 10.0.0.2:1801",
+        "offset": 7,
+        "size": 42,
+        "frames": [3, 5],
+        "time_first": 1.5,
+        "time_last": 2.25,
+    }
+
+
+def read_all(data: bytes) -> tuple[ContainerReader, list[object]]:
+    """A reader fed ``data`` in one chunk and closed; what it returned, in order."""
+    reader = ContainerReader("c.pcapng")
+    out: list[object] = [*reader.feed(data)]
+    out += reader.close()
+    return reader, out
+
+
+def test_a_pcapng_block_shorter_than_its_own_framing_ends_the_reading() -> None:
+    """A block of length 8 (less than the 12 of type, length and trailer) is corrupt, even
+    when its "trailer" (here its own length field) agrees: ``_pcapng_blocks``' length check."""
+    head = shb() + idb(1)
+    bad = struct.pack("<II", 0x0BAD, 8)
+    frame = epb(Frame(1.0, b"abc", 3))
+    reader, out = read_all(head + bad + frame)
+    assert reader.frames == 0
+    (record,) = out
+    assert record.reason == CAPTURE_CORRUPT
+    assert (record.where.offset, record.where.size) == (len(head), len(bad) + len(frame))
+
+
+def test_a_pcapng_block_length_that_is_not_a_multiple_of_4_ends_the_reading() -> None:
+    head = shb() + idb(1)
+    bad = struct.pack("<II", 0x0BAD, 14) + b"xy" + struct.pack("<I", 14)
+    reader, out = read_all(head + bad + epb(Frame(1.0, b"abc", 3)))
+    assert reader.frames == 0
+    assert [record.reason for record in out] == [CAPTURE_CORRUPT]
+
+
+def test_a_simple_packet_block_keeps_the_original_length_it_states() -> None:
+    """The SPB's first field is the packet's original length (``_pcapng_block`` reads it at
+    offset 0 of the body): a snapped frame keeps it beside its captured bytes."""
+    _, out = read_all(shb() + idb(1) + spb(Frame(None, b"abcdefghijkl", 64)))
+    (frame,) = out
+    assert (frame.data, frame.length, frame.time) == (b"abcdefghijkl", 64, None)
+    assert frame.cut
+
+
+@pytest.mark.parametrize("tag", [0x8100, 0x88A8, 0x9100])
+def test_an_ethernet_frame_cut_inside_its_vlan_tags_is_headers_cut(tag: int) -> None:
+    """A frame that ends after a VLAN tag, before the next EtherType, is ``headers-cut``
+    (``_link``'s bound check inside the tag loop), never an exception."""
+    for tail in (b"", b"\x00", b"\x00\x01"):
+        frame = bytes(12) + tag.to_bytes(2, "big") + tail
+        assert dissect(LINK_ETHERNET, frame, len(frame)) == "headers-cut"
+
+
+@pytest.mark.parametrize("tag", [0x8100, 0x88A8, 0x9100])
+def test_every_vlan_tag_kind_is_skipped(tag: int) -> None:
+    """802.1Q (0x8100), 802.1ad (0x88A8) and the older QinQ 0x9100 (``VLAN_TAGS``)."""
+    tagged = bytes(12) + tag.to_bytes(2, "big") + b"\x00\x01\x08\x06" + bytes(28)
+    assert dissect(LINK_ETHERNET, tagged, len(tagged)) == "non-ip"  # ARP behind one tag
+
+
+@pytest.mark.parametrize("nanosecond", [False, True])
+def test_record_times_in_micro_and_nanoseconds(nanosecond: bool) -> None:
+    """``record_ticks`` and ``retimed`` count in the unit of the capture's magic number."""
+    header = pcap_record(2.5, b"abc", nanosecond=nanosecond)[:RECORD_HEADER_SIZE]
+    second = 1_000_000_000 if nanosecond else 1_000_000
+    assert record_ticks(header, nanosecond=nanosecond) == (5 * second // 2, 3)
+    moved = retimed(header, 7 * second + 1, nanosecond=nanosecond)
+    assert record_ticks(moved, nanosecond=nanosecond) == (7 * second + 1, 3)
+    assert struct.unpack("<II", moved[:8]) == (7, 1)
+
+
+def test_a_written_tcp_frame_holds_exactly_the_fields_it_was_given() -> None:
+    """Every field of the Ethernet, IPv4 and TCP headers ``tcp_frame`` writes, read back with
+    ``struct``: no stray urgent pointer, window or flag, and both checksums valid."""
+    src, dst = bytes([10, 0, 0, 1]), bytes([10, 0, 0, 2])
+    mss = b"\x02\x04\x05\xb4"
+    frame = tcp_frame(
+        MAC_A, MAC_B, src, dst, 49152, 1801, 7, 9, TCP_SYN, b"hi", ip_id=3, options=mss
+    )
+    dst_mac, src_mac, ethertype = struct.unpack_from("!6s6sH", frame, 0)
+    assert (dst_mac, src_mac, ethertype) == (MAC_B, MAC_A, 0x0800)
+    ip = struct.unpack_from("!BBHHHBBH4s4s", frame, 14)
+    assert ip[:7] == (0x45, 0, 20 + 24 + 2, 3, 0x4000, 128, 6)
+    assert ip[8:] == (src, dst)
+    assert internet_checksum(frame[14:34]) == 0
+    tcp = struct.unpack_from("!HHIIBBHHH", frame, 34)
+    assert tcp[:7] == (49152, 1801, 7, 9, 6 << 4, TCP_SYN, 64240)
+    assert tcp[8] == 0  # urgent pointer: no URG flag, no pointer
+    assert frame[54:] == mss + b"hi"
+    pseudo = src + dst + struct.pack("!BBH", 0, 6, 24 + 2)
+    assert internet_checksum(pseudo + frame[34:]) == 0
+
+
+def test_streams_silent_for_minutes_stay_open_under_the_default_idle_timeout() -> None:
+    """Two connections whose segments come 5 minutes apart, interleaved: each is silent for
+    150 s whenever the other sends, well within the default 600 s (``DEFAULT_IDLE_TIMEOUT``,
+    docs/capture.md), so both end by FIN with all their messages."""
+    stream = b"".join(session_packets([envelope(n) for n in range(1, 4)]))
+    first = [replace(s, time=T0 + 300 * i) for i, s in enumerate(segments(stream, size=400))]
+    second = [
+        replace(s, time=T0 + 300 * i + 150)
+        for i, s in enumerate(segments(stream, size=400, sport=50000))
+    ]
+    interleaved = sorted(first + second, key=lambda seg: seg.time)
+    records = read(pcap(frames(interleaved)))
+    assert [e.ended_by for e in ends(records)] == ["fin", "fin"]
+    assert len(messages(records)) == 6
+
+
+def feed_frame_by_frame(items: list[Frame], **options: object) -> list[list[object]]:
+    """What a :class:`CaptureReader` returns for each frame fed on its own; the last entry is
+    what ``close()`` returns."""
+    data = pcap(items)
+    reader = CaptureReader("one-by-one.pcap", **options)  # type: ignore[arg-type]
+    returned: list[list[object]] = [[*reader.feed(data[:24])]]
+    at = 24
+    for frame in items:
+        size = 16 + len(frame.data)
+        returned.append([*reader.feed(data[at : at + size])])
+        at += size
+    returned.append([*reader.close()])
+    return returned
+
+
+def gap_at(returned: list[list[object]]) -> int:
+    """The index of the feed (or close) that returned the one GAP record."""
+    (index,) = [i for i, part in enumerate(returned) for r in part if isinstance(r, Lost)]
+    assert [r.reason for part in returned for r in part if isinstance(r, Lost)] == [GAP]
+    return index
+
+
+def test_a_gap_is_declared_by_the_segment_that_fills_the_out_of_order_window() -> None:
+    """Segments of 1000 bytes wait behind a missing one; the fifth makes 5000 > 4000 bytes
+    waiting, and the gap comes out with that frame, not at the end of the capture."""
+    segs = segments(bytes(20_000), size=1000, fin=False)
+    missing = 3
+    items = frames(segs[:missing] + segs[missing + 1 :])
+    returned = feed_frame_by_frame(items, max_pending=4000)
+    # feed 0 is the pcap header, feed i the i-th frame: the SYN and two in order, then 5 kept
+    assert gap_at(returned) == missing + 5
+
+
+def test_the_default_out_of_order_window_is_one_mebibyte() -> None:
+    """docs/capture.md: out-of-order segments wait up to 1 MiB per direction."""
+    size = 16_384
+    segs = segments(bytes(DEFAULT_MAX_PENDING + 4 * size), size=size, fin=False)
+    items = frames(segs[:2] + segs[3:])
+    kept_to_overflow = DEFAULT_MAX_PENDING // size + 1
+    assert DEFAULT_MAX_PENDING == 1 << 20
+    assert gap_at(feed_frame_by_frame(items)) == 2 + kept_to_overflow  # SYN, one in order
+
+
+def test_a_repeat_of_a_segment_still_waiting_is_counted_retransmitted() -> None:
+    """A segment sent twice while it waits out of order is kept once; the repeat counts as
+    retransmitted bytes (``Direction._keep``), and the messages are whole."""
+    stream = b"".join(session_packets([envelope(n) for n in range(1, 4)]))
+    segs = segments(stream, size=100)
+    early = segs[3]
+    records = read(pcap(frames([*segs[:2], early, early, *segs[2:]])))
+    (end,) = ends(records)
+    assert end.retransmitted_bytes == 2 * len(early.payload)  # the repeat, then the original
+    assert len(messages(records)) == 3
