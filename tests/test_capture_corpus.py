@@ -11,7 +11,6 @@ counted and named; the files are written a message at a time; a bad ``--format``
 
 from __future__ import annotations
 
-import doctest
 import json
 import shutil
 import tracemalloc
@@ -26,7 +25,6 @@ import typer
 from capture_helpers import balanced, capture_end, messages, quarantined
 from typer.testing import CliRunner, Result
 
-import mqcn_suite.pipeline.capture_corpus as capture_corpus
 import mqcn_suite.pipeline.corpus as corpus
 from mqcn_model.capture import Lost, Record, iter_capture
 from mqcn_model.constants import AuthLevel, SenderIdType
@@ -133,10 +131,6 @@ def parquet_rows(spark: Any, tmp_path_factory: pytest.TempPathFactory) -> list[d
     generate(spark, COUNT, out, SHARE, SEED)
     table: pa.Table = read_corpus(out)
     return sorted(table.to_pylist(), key=lambda row: row["message_id"][16:][::-1])
-
-
-def test_the_doctests_hold() -> None:
-    assert doctest.testmod(capture_corpus).failed == 0
 
 
 def test_a_pcap_corpus_holds_exactly_the_parquet_corpus_of_its_seed(

@@ -15,7 +15,6 @@
 
 from __future__ import annotations
 
-import doctest
 import json
 import os
 import re
@@ -245,10 +244,6 @@ def test_the_engine_is_chosen_by_the_size_of_the_work_and_by_the_options() -> No
     with pytest.raises(PipelineError, match="--engine: 'local' is not one of"):
         choose_engine("local", None, small)
     assert human_bytes(999) == "999 bytes" and human_bytes(108_800_000) == "108.8 MB"
-
-
-def test_the_engine_doctests_hold() -> None:
-    assert doctest.testmod(engine_module).failed == 0
 
 
 def small_capture(folder: Path, name: str = "small.pcap") -> Path:
