@@ -9,6 +9,12 @@ packages is collected as a doctest module, as ``--doctest-modules`` would, but o
 mqcn_model/judge.py`` one module.  ``mqcn run``, the mutation sandbox and the other pytest runs
 that name ``steps/`` or ``tests/`` never collect a doctest: the option is not in ``addopts``,
 which they share.
+
+``pytest`` alone -- the README's test command, which takes its paths from ``testpaths`` --
+also runs on every core with pytest-xdist (``-n auto --dist loadgroup``: the tests that use
+the local Spark session share one worker, tests/conftest.py).  A run that names its paths, or
+says ``-n`` itself (``pytest -n 0``: one process), is left as it is; so are ``mqcn run``, the
+mutation sandbox and the other pytest runs of the tests, which all name theirs.
 """
 
 from __future__ import annotations
@@ -39,3 +45,17 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> DoctestMod
     if not any(file_path.is_relative_to(package) for package in DOCTEST_PACKAGES):
         return None
     return DoctestModule.from_parent(parent, path=file_path)
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads -n and --dist
+def pytest_cmdline_main(config: pytest.Config) -> None:
+    """``pytest`` alone runs on every core (see the module docstring)."""
+    if (
+        config.args_source is pytest.Config.ArgsSource.TESTPATHS
+        and config.pluginmanager.hasplugin("xdist")
+        and config.option.numprocesses is None
+        and config.option.dist == "no"
+        and not hasattr(config, "workerinput")  # an xdist worker: the controller decided
+    ):
+        config.option.numprocesses = "auto"
+        config.option.dist = "loadgroup"

@@ -21,7 +21,6 @@ import re
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,13 +28,12 @@ import pyarrow.dataset as ds
 import pytest
 import typer
 from capture_helpers import envelope, frames, pcap, segments, session_packets
+from cli_helpers import invoke
 from test_campaign import raising_on, unique_case
 from test_capture_audit import damaged_captures
 from test_pipeline import odd_corpus
-from typer.testing import CliRunner, Result
 
 from mqcn_model.constants import AuthLevel
-from mqcn_suite.commands.pipeline import register
 from mqcn_suite.pipeline import engine as engine_module
 from mqcn_suite.pipeline import session as session_module
 from mqcn_suite.pipeline.audit import audit, plan_input
@@ -52,38 +50,14 @@ from mqcn_suite.pipeline.engine import (
     human_bytes,
 )
 from mqcn_suite.pipeline.fuzz import fuzz
-from mqcn_suite.pipeline.session import PipelineError, create_session
+from mqcn_suite.pipeline.session import PipelineError
 from mqcn_suite.targets import ReferenceTarget
 
-pytestmark = pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas")
+pytestmark = pytest.mark.spark
 SEED = 11
 ROOT = Path(__file__).resolve().parent.parent
-runner = CliRunner()
 # what may differ between two runs of the same work: where it ran, when, and how long
 TIMES = ("engine", "seconds", "generated", "cases_per_second")
-
-
-@pytest.fixture(scope="module")
-def spark() -> Iterator[Any]:
-    session = create_session("local[2]", {"spark.sql.shuffle.partitions": "2"})
-    yield session
-    session.stop()
-
-
-@pytest.fixture(scope="module")
-def app() -> typer.Typer:
-    fresh = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
-
-    @fresh.callback()
-    def _root() -> None:
-        """Test app."""
-
-    register(fresh)
-    return fresh
-
-
-def invoke(app: typer.Typer, *args: str) -> Result:
-    return runner.invoke(app, list(args))
 
 
 def rows_of(folder: Path) -> list[dict[str, Any]]:

@@ -1,4 +1,5 @@
-"""The suite's own test plumbing: where doctests are collected, and what a run inherits."""
+"""The suite's own test plumbing (conftest.py, tests/conftest.py): where doctests are collected,
+when pytest-xdist runs, and which tests share the one local Spark session."""
 
 from __future__ import annotations
 
@@ -13,22 +14,32 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 class _Collected:
-    """A pytest plugin that keeps the node IDs of the items a collection found, by kind."""
+    """A pytest plugin that keeps the node IDs of the items a collection found, by kind, and
+    the distribution the run settled on."""
 
     def __init__(self) -> None:
         self.doctests: list[str] = []
         self.others: list[str] = []
+        self.groups: dict[str, list[str]] = {}
+        self.distribution: tuple[object, str] = (None, "no")
+
+    def pytest_configure(self, config: pytest.Config) -> None:
+        self.distribution = (config.option.numprocesses, config.option.dist)
 
     def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
         for item in items:
             kind = self.doctests if isinstance(item, pytest.DoctestItem) else self.others
             kind.append(item.nodeid)
+            for mark in item.iter_markers("xdist_group"):
+                self.groups.setdefault(mark.args[0], []).append(item.nodeid)
 
 
-def _collect(*arguments: str) -> _Collected:
+def _collect(*arguments: str, allow_empty: bool = False) -> _Collected:
+    """What ``pytest --co ARGUMENTS`` collects, run in this process."""
     collected = _Collected()
-    status = pytest.main(["--co", "-q", "-p", "no:randomly", *arguments], plugins=[collected])
-    assert status == pytest.ExitCode.OK
+    status = pytest.main(["--co", "-q", *arguments], plugins=[collected])
+    empty = pytest.ExitCode.NO_TESTS_COLLECTED if allow_empty else pytest.ExitCode.OK
+    assert status in (pytest.ExitCode.OK, empty)
     return collected
 
 
@@ -57,3 +68,23 @@ def test_the_conformance_run_collects_no_doctest(tmp_path: Path) -> None:
     arguments = run_command.pytest_arguments("reference", tmp_path / "report", [])
     collected = _collect(*arguments)
     assert collected.doctests == [] and collected.others
+
+
+def test_pytest_alone_runs_on_every_core_and_a_named_path_in_one_process() -> None:
+    """The README's ``pytest`` (paths from ``testpaths``) gets ``-n auto --dist loadgroup``;
+    a run that names its paths (as ``mqcn run`` does) or says ``-n`` keeps its own."""
+    project = ["-c", str(ROOT / "pyproject.toml"), f"--rootdir={ROOT}"]
+    alone = _collect(*project, "-o", "testpaths=tests/cli_helpers.py", allow_empty=True)
+    workers, dist = alone.distribution  # pytest-xdist has turned "auto" into the core count
+    assert dist == "loadgroup" and isinstance(workers, int) and workers >= 1
+    named = _collect(*project, str(ROOT / "tests" / "cli_helpers.py"), allow_empty=True)
+    assert named.distribution == (None, "no")
+    one = _collect(*project, "-o", "testpaths=tests/cli_helpers.py", "-n", "0", allow_empty=True)
+    assert one.distribution == (0, "no")
+
+
+def test_the_tests_that_use_spark_share_one_xdist_group() -> None:
+    collected = _collect(str(ROOT / "tests" / "test_engines.py"), f"--rootdir={ROOT}")
+    grouped = set(collected.groups["spark"])
+    users = {n for n in collected.others if "spark" in n or "corpus" in n}
+    assert grouped == set(collected.others) and users <= grouped
