@@ -4,7 +4,8 @@
   process -- started by the first test that asks for it, stopped when the session ends.  Under
   pytest-xdist each worker is its own process with its own session; ``pytest`` alone gives
   every test that uses Spark (the ``spark`` marker) to one worker (``xdist_group``, see
-  :func:`pytest_collection_modifyitems`), so one JVM serves them all.
+  :func:`pytest_collection_modifyitems`), so one JVM serves them all; the ``cluster`` tests
+  likewise share one worker, so one standalone cluster serves them.
 * The Java guard: a test marked ``spark`` or ``cluster`` fails at once, in one line, where
   there is no ``java`` -- it never skips, since without Java it would pass by not running.
 * ``app``: a Typer app holding only the pipeline's commands (``corpus generate``, ``audit``,
@@ -33,8 +34,10 @@ from spark_cluster import Cluster, bare_python, running_cluster
 # would cost seconds on rows this small).  No test changes a setting of the live session.
 SPARK_MASTER = "local[2]"
 SPARK_CONF = {"spark.sql.shuffle.partitions": "2"}
-# The one xdist group of the tests that use the local session.
+# The xdist groups: the tests that use the local session, and those on the standalone cluster
+# (a worker of their own starts it once, not once per worker).
 SPARK_GROUP = "spark"
+CLUSTER_GROUP = "cluster"
 NO_JAVA = "needs Java 17 or 21 on PATH (see the README); without it this test cannot run"
 
 
@@ -57,7 +60,8 @@ def pytest_configure(config: pytest.Config) -> None:
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the groups (it names items by them)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """A test that uses the ``spark`` fixture is a ``spark`` test; every ``spark`` test goes
-    to the one xdist worker of :data:`SPARK_GROUP` and is spared pyspark's pandas warning."""
+    to the one xdist worker of :data:`SPARK_GROUP`, every ``cluster`` test to that of
+    :data:`CLUSTER_GROUP`; both are spared pyspark's pandas warning."""
     for item in items:
         if "spark" in getattr(item, "fixturenames", ()) and not item.get_closest_marker("spark"):
             item.add_marker(pytest.mark.spark)
@@ -67,6 +71,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             )
         if item.get_closest_marker("spark"):
             item.add_marker(pytest.mark.xdist_group(SPARK_GROUP))
+        elif item.get_closest_marker("cluster"):
+            item.add_marker(pytest.mark.xdist_group(CLUSTER_GROUP))
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:

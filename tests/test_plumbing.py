@@ -83,8 +83,11 @@ def test_pytest_alone_runs_on_every_core_and_a_named_path_in_one_process() -> No
     assert one.distribution == (0, "no")
 
 
-def test_the_tests_that_use_spark_share_one_xdist_group() -> None:
-    collected = _collect(str(ROOT / "tests" / "test_engines.py"), f"--rootdir={ROOT}")
-    grouped = set(collected.groups["spark"])
-    users = {n for n in collected.others if "spark" in n or "corpus" in n}
-    assert grouped == set(collected.others) and users <= grouped
+def test_the_tests_that_use_spark_or_the_cluster_share_one_xdist_group_each() -> None:
+    engines, cluster = ROOT / "tests" / "test_engines.py", ROOT / "tests" / "test_cluster.py"
+    collected = _collect(str(engines), str(cluster), f"--rootdir={ROOT}")
+    on_spark = {n for n in collected.others if n.startswith("tests/test_engines.py")}
+    on_cluster = set(collected.others) - on_spark
+    assert on_spark and on_cluster
+    assert set(collected.groups["spark"]) == on_spark
+    assert set(collected.groups["cluster"]) == on_cluster
