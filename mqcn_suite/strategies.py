@@ -97,7 +97,9 @@ def guids() -> st.SearchStrategy[uuid.UUID]:
     """Any 128-bit GUID (nil and all-ones included), not only RFC 4122 version 4.
 
     >>> from hypothesis import find
-    >>> find(guids(), lambda g: g.int > 5)  # the simplest GUID above 5
+    >>> find(guids(), lambda g: g.int == (1 << 128) - 1)  # the extremes are drawn on purpose
+    UUID('ffffffff-ffff-ffff-ffff-ffffffffffff')
+    >>> find(guids(), lambda g: 5 < g.int < (1 << 128) - 1)  # the simplest other GUID above 5
     UUID('00000000-0000-0000-0000-000000000006')
     """
     return st.one_of(

@@ -24,6 +24,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from cli_helpers import one_line_error
 from typer.testing import CliRunner, Result
 
 from mqcn_suite.cli import app
@@ -54,11 +55,9 @@ def invoke(*args: str) -> Result:
 
 
 def one_line(result: Result, code: int = EXIT_USAGE) -> str:
-    assert result.exit_code == code, (result.exit_code, result.stdout, result.stderr)
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
-    assert "Traceback" not in result.output and "Spark was started" not in result.output
-    return lines[0]
+    line = one_line_error(result, code)
+    assert "Spark was started" not in result.output
+    return line
 
 
 def unwritable_dir(tmp_path: Path) -> tuple[Path, str]:

@@ -11,32 +11,27 @@
 
 from __future__ import annotations
 
-import doctest
 import hashlib
 import inspect
 import json
 import os
-import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
 import pytest
 import typer
-from typer.testing import CliRunner, Result
+from cli_helpers import invoke, one_line_error
 
 from mqcn_model.codec import decode_message
 from mqcn_model.constants import Event
 from mqcn_model.errata import LENIENT, Readings
 from mqcn_model.errors import Violation
 from mqcn_model.judge import Verdict, judge
-from mqcn_suite.commands.pipeline import register
 from mqcn_suite.pipeline import campaign as campaign_module
-from mqcn_suite.pipeline import hostile
 from mqcn_suite.pipeline.audit import Auditor
 from mqcn_suite.pipeline.campaign import (
     CAMPAIGN_SCHEMA,
@@ -49,46 +44,10 @@ from mqcn_suite.pipeline.campaign import (
     run_campaign,
 )
 from mqcn_suite.pipeline.hostile import KINDS, SEEDS, hostile_case, seed_pool
-from mqcn_suite.pipeline.session import create_session
 
-if shutil.which("java") is None:  # pragma: no cover - the README asks for Java 17
-    pytest.fail("the Spark pipeline needs Java 17 on PATH (see the README)", pytrace=False)
-
-pytestmark = pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas")
+pytestmark = pytest.mark.spark
 
 SEED = 5
-runner = CliRunner()
-
-
-@pytest.fixture(scope="module")
-def spark() -> Iterator[Any]:
-    session = create_session("local[2]", {"spark.sql.shuffle.partitions": "2"})
-    yield session
-    session.stop()
-
-
-@pytest.fixture(scope="module")
-def app() -> typer.Typer:
-    fresh = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
-
-    @fresh.callback()
-    def _root() -> None:
-        """Test app."""
-
-    register(fresh)
-    return fresh
-
-
-def invoke(app: typer.Typer, *args: str) -> Result:
-    return runner.invoke(app, list(args))
-
-
-def one_line_error(result: Result, code: int = 2) -> str:
-    assert result.exit_code == code, (result.exit_code, result.stdout, result.stderr)
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
-    assert "Traceback" not in result.stderr + result.stdout
-    return lines[0]
 
 
 def unique_case(seed: int, start: int, *, minimum: int = 4) -> int:
@@ -167,10 +126,6 @@ def test_every_kind_of_damage_is_drawn_from_messages_of_every_kind() -> None:
             assert not changed or any(
                 o <= changed[0] and changed[-1] < o + w for o, w in seed.fields if o in starts
             )
-
-
-def test_the_doctests_hold() -> None:
-    assert doctest.testmod(hostile).failed == 0
 
 
 # --- each category is caught, and replays -------------------------------------------------------

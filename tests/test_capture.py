@@ -7,8 +7,6 @@ kind of frame, the provenance of each record, and the balance of every stream.
 
 from __future__ import annotations
 
-import doctest
-import importlib
 import struct
 from dataclasses import replace
 
@@ -63,22 +61,6 @@ def stream_frames(**options: object) -> list[Frame]:
 
 def sequences(records: list) -> list[int]:
     return [m.envelope.message_id.sequence for m in messages(records)]
-
-
-@pytest.mark.parametrize(
-    "module",
-    [
-        "mqcn_model.capture.containers",
-        "mqcn_model.capture.dissect",
-        "mqcn_model.capture.inet",
-        "mqcn_model.capture.stream",
-        "mqcn_model.capture.writer",
-        "mqcn_model.capture.reader",
-    ],
-)
-def test_the_doctests_hold(module: str) -> None:
-    result = doctest.testmod(importlib.import_module(module))
-    assert result.attempted and result.failed == 0
 
 
 # --- containers --------------------------------------------------------------------------

@@ -17,11 +17,9 @@ from __future__ import annotations
 import io
 import json
 import re
-import shutil
 import struct
 import xml.etree.ElementTree as ET
 from collections import Counter
-from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -40,7 +38,8 @@ from capture_helpers import (
     segments,
     session_packets,
 )
-from typer.testing import CliRunner, Result
+from cli_helpers import invoke, runner
+from typer.testing import Result
 
 import mqcn_suite.cli as cli
 from mqcn_model.capture import Lost, Message, Packet, PcapWriter, Quarantine, iter_capture
@@ -50,7 +49,6 @@ from mqcn_model.errata import STRICT
 from mqcn_model.judge import judge
 from mqcn_model.wire import encode_internal, encode_user_message, envelope_to_packet
 from mqcn_model.wire.internal import connection_parameters
-from mqcn_suite.commands.pipeline import register
 from mqcn_suite.pipeline.audit import VERDICT_COLUMNS, AuditResult, audit, plan_input
 from mqcn_suite.pipeline.audit.judging import Auditor
 from mqcn_suite.pipeline.audit.kinds import capture as capture_module
@@ -66,13 +64,10 @@ from mqcn_suite.pipeline.audit.schema import QUARANTINE_COLUMNS
 from mqcn_suite.pipeline.audit.summary import Tally
 from mqcn_suite.pipeline.audit.tasks import RowBuilder
 from mqcn_suite.pipeline.corpus import generate
-from mqcn_suite.pipeline.session import PipelineError, create_session
+from mqcn_suite.pipeline.session import PipelineError
 from mqcn_suite.report.results import REPORT_PROPERTY
 
-if shutil.which("java") is None:  # pragma: no cover - the README asks for Java 17
-    pytest.fail("the Spark pipeline needs Java 17 on PATH (see the README)", pytrace=False)
-
-pytestmark = pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas")
+pytestmark = pytest.mark.spark
 
 SEED = 31
 COUNT = 1200
@@ -85,30 +80,6 @@ SAME = [
     for c in VERDICT_COLUMNS
     if c not in ("source", "findings", "finding_messages", *CAPTURE_COLUMNS)
 ]
-runner = CliRunner()
-
-
-@pytest.fixture(scope="module")
-def spark() -> Iterator[Any]:
-    session = create_session("local[2]", {"spark.sql.shuffle.partitions": "2"})
-    yield session
-    session.stop()
-
-
-@pytest.fixture(scope="module")
-def app() -> typer.Typer:
-    fresh = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
-
-    @fresh.callback()
-    def _root() -> None:
-        """Test app."""
-
-    register(fresh)
-    return fresh
-
-
-def invoke(app: typer.Typer, *args: str) -> Result:
-    return runner.invoke(app, list(args))
 
 
 def rows_of(folder: Path) -> list[dict[str, Any]]:

@@ -11,12 +11,9 @@ counted and named; the files are written a message at a time; a bad ``--format``
 
 from __future__ import annotations
 
-import doctest
 import json
-import shutil
 import tracemalloc
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,58 +21,22 @@ import pyarrow as pa
 import pytest
 import typer
 from capture_helpers import balanced, capture_end, messages, quarantined
-from typer.testing import CliRunner, Result
+from cli_helpers import invoke, one_line_error
 
-import mqcn_suite.pipeline.capture_corpus as capture_corpus
 import mqcn_suite.pipeline.corpus_rows as corpus_rows
 from mqcn_model.capture import Lost, Record, iter_capture
 from mqcn_model.constants import AuthLevel, SenderIdType
 from mqcn_model.envelope import Envelope, MessageId
-from mqcn_suite.commands.pipeline import _generate_line, register
+from mqcn_suite.commands.pipeline import _generate_line
 from mqcn_suite.pipeline.capture_corpus import part_name, write_part, write_parts
 from mqcn_suite.pipeline.corpus import generate, read_corpus
 from mqcn_suite.pipeline.corpus_rows import CorpusResult
-from mqcn_suite.pipeline.session import create_session
 
-if shutil.which("java") is None:  # pragma: no cover - the README asks for Java 17
-    pytest.fail("the Spark pipeline needs Java 17 on PATH (see the README)", pytrace=False)
-
-pytestmark = pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas")
+pytestmark = pytest.mark.spark
 
 SEED = 23
 COUNT = 1500
 SHARE = 0.3
-runner = CliRunner()
-
-
-@pytest.fixture(scope="module")
-def spark() -> Iterator[Any]:
-    session = create_session("local[2]", {"spark.sql.shuffle.partitions": "2"})
-    yield session
-    session.stop()
-
-
-@pytest.fixture(scope="module")
-def app() -> typer.Typer:
-    fresh = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
-
-    @fresh.callback()
-    def _root() -> None:
-        """Test app."""
-
-    register(fresh)
-    return fresh
-
-
-def invoke(app: typer.Typer, *args: str) -> Result:
-    return runner.invoke(app, list(args))
-
-
-def one_line_error(result: Result) -> str:
-    assert result.exit_code == 2, (result.exit_code, result.stdout, result.stderr)
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and "Traceback" not in result.output, result.stderr
-    return lines[0]
 
 
 def read_file(path: Path) -> list[Record]:
@@ -134,10 +95,6 @@ def parquet_rows(spark: Any, tmp_path_factory: pytest.TempPathFactory) -> list[d
     generate(spark, COUNT, out, SHARE, SEED)
     table: pa.Table = read_corpus(out)
     return sorted(table.to_pylist(), key=lambda row: row["message_id"][16:][::-1])
-
-
-def test_the_doctests_hold() -> None:
-    assert doctest.testmod(capture_corpus).failed == 0
 
 
 def test_a_pcap_corpus_holds_exactly_the_parquet_corpus_of_its_seed(

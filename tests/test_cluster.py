@@ -45,13 +45,7 @@ from mqcn_suite.pipeline.fuzz import fuzz
 from mqcn_suite.pipeline.session import spark_session
 from mqcn_suite.pipeline.shipping import DEPENDENCY_PACKAGES, NOT_SHIPPED, build_bundle
 
-if shutil.which("java") is None:  # pragma: no cover - the README asks for Java 17
-    pytest.fail("the Spark cluster tests need Java 17 on PATH (see the README)", pytrace=False)
-
-pytestmark = [
-    pytest.mark.cluster,
-    pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas"),
-]
+pytestmark = pytest.mark.cluster  # Java guard and pyspark's pandas warning: tests/conftest.py
 
 SEED = 21
 COUNT = 3000

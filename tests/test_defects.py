@@ -10,8 +10,6 @@ generator that draw from the catalogue keep those promises with other identities
 
 from __future__ import annotations
 
-import doctest
-import importlib
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -253,21 +251,6 @@ def test_the_generator_draws_every_family_deterministically_by_seed() -> None:
 
 
 # --- the scenario modules teach by example, and stay out of the model ------------------------
-
-
-@pytest.mark.parametrize(
-    "module",
-    [
-        "mqcn_suite.scenarios.fixtures",
-        "mqcn_suite.scenarios.vocabulary",
-        "mqcn_suite.scenarios.messages",
-        "mqcn_suite.scenarios.expectations",
-        "mqcn_suite.scenarios.defects",
-        "mqcn_suite.scenarios.defects.catalogue",
-    ],
-)
-def test_the_doctests_hold(module: str) -> None:
-    assert doctest.testmod(importlib.import_module(module)).failed == 0
 
 
 def test_the_model_does_not_import_the_suite() -> None:

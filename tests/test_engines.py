@@ -15,7 +15,6 @@
 
 from __future__ import annotations
 
-import doctest
 import json
 import os
 import re
@@ -32,13 +31,12 @@ import pyarrow.dataset as ds
 import pytest
 import typer
 from capture_helpers import envelope, frames, pcap, segments, session_packets
+from cli_helpers import invoke
 from test_campaign import raising_on, unique_case
 from test_capture_audit import damaged_captures
 from test_pipeline import odd_corpus
-from typer.testing import CliRunner, Result
 
 from mqcn_model.constants import AuthLevel
-from mqcn_suite.commands.pipeline import register
 from mqcn_suite.pipeline import engine as engine_module
 from mqcn_suite.pipeline import session as session_module
 from mqcn_suite.pipeline.audit import (
@@ -72,38 +70,14 @@ from mqcn_suite.pipeline.engine import (
     human_bytes,
 )
 from mqcn_suite.pipeline.fuzz import fuzz
-from mqcn_suite.pipeline.session import PipelineError, create_session
+from mqcn_suite.pipeline.session import PipelineError
 from mqcn_suite.targets import ReferenceTarget
 
-pytestmark = pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas")
+pytestmark = pytest.mark.spark
 SEED = 11
 ROOT = Path(__file__).resolve().parent.parent
-runner = CliRunner()
 # what may differ between two runs of the same work: where it ran, when, and how long
 TIMES = ("engine", "seconds", "generated", "cases_per_second")
-
-
-@pytest.fixture(scope="module")
-def spark() -> Iterator[Any]:
-    session = create_session("local[2]", {"spark.sql.shuffle.partitions": "2"})
-    yield session
-    session.stop()
-
-
-@pytest.fixture(scope="module")
-def app() -> typer.Typer:
-    fresh = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
-
-    @fresh.callback()
-    def _root() -> None:
-        """Test app."""
-
-    register(fresh)
-    return fresh
-
-
-def invoke(app: typer.Typer, *args: str) -> Result:
-    return runner.invoke(app, list(args))
 
 
 def rows_of(folder: Path) -> list[dict[str, Any]]:
@@ -264,10 +238,6 @@ def test_the_engine_is_chosen_by_the_size_of_the_work_and_by_the_options() -> No
     with pytest.raises(PipelineError, match="--engine: 'local' is not one of"):
         choose_engine("local", None, small)
     assert human_bytes(999) == "999 bytes" and human_bytes(108_800_000) == "108.8 MB"
-
-
-def test_the_engine_doctests_hold() -> None:
-    assert doctest.testmod(engine_module).failed == 0
 
 
 def small_capture(folder: Path, name: str = "small.pcap") -> Path:

@@ -10,8 +10,6 @@ The Spark side (``summary.json``, the terminal line) is in tests/test_pipeline.p
 from __future__ import annotations
 
 import collections
-import doctest
-import importlib
 from typing import Any
 
 import pyarrow as pa
@@ -143,11 +141,6 @@ def test_two_switches_that_matter_only_together_are_both_searched() -> None:
 def test_combinations_start_with_the_suite_reading() -> None:
     both = combinations([SWITCH_OF["E-12"], SWITCH_OF["E-23"]])
     assert both[0] == STRICT and len(both) == 4 and len(set(both)) == 4
-
-
-@pytest.mark.parametrize("module", ["mqcn_model.fitting", "mqcn_suite.pipeline.fuzz"])
-def test_the_doctests_hold(module: str) -> None:
-    assert doctest.testmod(importlib.import_module(module)).failed == 0
 
 
 def test_a_queue_created_with_other_defaults_is_judged_up_to_them() -> None:

@@ -357,13 +357,6 @@ def test_a_gateway_to_join_needs_no_java(tmp_path: Path) -> None:
     assert preflight.java_problem({"PYSPARK_GATEWAY_PORT": "4242", "PATH": str(tmp_path)}) is None
 
 
-def test_the_preflight_doctests_hold() -> None:
-    import doctest
-
-    assert doctest.testmod(preflight).failed == 0
-    assert doctest.testmod(locations).failed == 0
-
-
 @pytest.mark.parametrize("setting", ["empty JAVA_HOME", "no java on PATH"])
 def test_a_pipeline_command_without_java_says_so_in_one_line(tmp_path: Path, setting: str) -> None:
     """Before the gateway starts: no [JAVA_GATEWAY_EXITED], one line, exit 2."""

@@ -1,8 +1,8 @@
 """The Spark pipeline: corpus generation, audit, differential fuzzing and their commands.
 
-One local SparkSession serves the whole file (``local[2]``, started once); the data stay small
-(a 2000-message corpus, 200 fuzz cases) so the file runs in about a minute on two cores.  The
-commands are registered on a fresh typer app (``register``) and driven with ``CliRunner``;
+The suite's one local SparkSession (``spark``, tests/conftest.py) serves the file; the data stay
+small (a 2000-message corpus, 200 fuzz cases) so the file runs in about a minute on two cores.
+The commands are registered on a fresh typer app (``register``) and driven with ``CliRunner``;
 they reuse the running session instead of starting their own.
 """
 
@@ -24,7 +24,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pytest
 import typer
-from typer.testing import CliRunner, Result
+from cli_helpers import invoke, one_line_error, runner
 
 from mqcn_model.catalog import CATALOG
 from mqcn_model.constants import AuthLevel, Command, Event, SenderIdType
@@ -34,7 +34,6 @@ from mqcn_model.errata import STRICT
 from mqcn_model.judge import judge
 from mqcn_model.server import NotificationServer, QueueManager
 from mqcn_suite import cli
-from mqcn_suite.commands.pipeline import register
 from mqcn_suite.pipeline.audit import (
     INPUT_KINDS,
     QUARANTINE_COLUMNS,
@@ -55,50 +54,14 @@ from mqcn_suite.pipeline.audit.kinds.parquet import UNIT_SCHEMA
 from mqcn_suite.pipeline.audit.schema import spark_schema
 from mqcn_suite.pipeline.corpus import SCHEMA, generate, generate_rows, read_corpus
 from mqcn_suite.pipeline.fuzz import NOT_RUN, STRICTER, fuzz, is_divergence, replay_fuzz_case
-from mqcn_suite.pipeline.session import PipelineError, check_master, create_session
+from mqcn_suite.pipeline.session import PipelineError, check_master
 from mqcn_suite.targets import ReferenceTarget
 
-if shutil.which("java") is None:  # pragma: no cover - the README asks for Java 17
-    # Not a skip: without Java these tests would pass by not running. Fail the collection.
-    pytest.fail("the Spark pipeline needs Java 17 on PATH (see the README)", pytrace=False)
-
-pytestmark = pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas")
+pytestmark = pytest.mark.spark
 
 SEED = 11
 COUNT = 2000
 INVALID_SHARE = 0.2
-runner = CliRunner()
-
-
-@pytest.fixture(scope="session")
-def spark() -> Iterator[Any]:
-    session = create_session("local[2]", {"spark.sql.shuffle.partitions": "2"})
-    yield session
-    session.stop()
-
-
-@pytest.fixture(scope="session")
-def app() -> typer.Typer:
-    fresh = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
-
-    @fresh.callback()
-    def _root() -> None:
-        """Test app."""
-
-    register(fresh)
-    return fresh
-
-
-def invoke(app: typer.Typer, *args: str) -> Result:
-    return runner.invoke(app, list(args))
-
-
-def one_line_error(result: Result, code: int = 2) -> str:
-    assert result.exit_code == code, (result.exit_code, result.stdout, result.stderr)
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
-    assert "Traceback" not in result.stderr + result.stdout
-    return lines[0]
 
 
 @pytest.fixture(scope="session")

@@ -13,7 +13,6 @@
 from __future__ import annotations
 
 import dataclasses
-import doctest
 import uuid
 from collections.abc import Callable, Iterable, Sequence
 
@@ -285,10 +284,6 @@ def test_a_client_following_the_other_reading_breaks_no_rule_under_that_reading(
 ) -> None:
     scenario = emit(operations, version=version, readings=following(errata), changed=changed)
     assert scenario.found(following(errata)) == []
-
-
-def test_the_doctests_of_the_module_hold() -> None:
-    assert doctest.testmod(sending).failed == 0
 
 
 # --- 3.3.5.3: the Message around the body --------------------------------------------------

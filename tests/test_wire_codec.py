@@ -7,8 +7,6 @@ hand (field by field, little-endian), not produced by the codec under test.
 
 from __future__ import annotations
 
-import doctest
-import importlib
 import uuid
 from collections import Counter
 from collections.abc import Callable
@@ -853,38 +851,3 @@ def test_errors_are_one_line_with_id_and_offset() -> None:
         decode_packet(data)
     assert str(info.value) == "MQMQ-2.2.19.1-2 at byte 4: Signature is 0x524f494d, not 0x524f494c"
     assert info.value.violation.severity == "error"
-
-
-@pytest.mark.parametrize(
-    "module",
-    [
-        f"mqcn_model.wire.{name}"
-        for name in (
-            "base",
-            "common",
-            "queues",
-            "user",
-            "properties",
-            "security",
-            "transaction",
-            "session",
-            "debug",
-            "soap",
-            "mqf",
-            "acks",
-            "usermessage",
-            "internal",
-            "framing",
-            "packet",
-            "mapping",
-            "render",
-            "packet_layers",
-            "layer_bridge",
-        )
-    ]
-    + ["mqcn_model.catalog", "mqcn_model.scapy_base", "mqcn_model.message_layers"],
-)
-def test_the_doctests_hold(module: str) -> None:
-    """The examples in the wire modules' docstrings are executed, not just read."""
-    result = doctest.testmod(importlib.import_module(module))
-    assert result.failed == 0 and result.attempted > 0

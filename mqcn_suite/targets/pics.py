@@ -13,7 +13,8 @@ scenarios observe.
 ...      "profiles": ["spec"], "readings": ["strict"], "workgroup": False})
 >>> pics.server_versions, pics.claims_client, pics.claimed_readings["E-07"]
 (frozenset({1}), False, 'strict')
->>> Pics.from_json({"server": {"v1": True}})
+>>> Pics.from_json({"server": {"v1": True}, "client": {"v1": False, "v2": False},
+...                 "profiles": ["spec"], "workgroup": False})
 Traceback (most recent call last):
 ...
 mqcn_suite.targets.pics.PicsError: PICS: server: 'v2' is a required property
