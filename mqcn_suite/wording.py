@@ -9,8 +9,10 @@
 from __future__ import annotations
 
 import textwrap
+from typing import TYPE_CHECKING
 
-from rich.text import Text
+if TYPE_CHECKING:  # rich only where text is wrapped: the audit's planners (and so Spark's
+    from rich.text import Text  # executors) use plural alone
 
 # Continuation lines never start further right than this, however long the head.
 MAX_INDENT = 24
@@ -43,6 +45,8 @@ def hanging(
              on, well past the width of the
              terminal
     """
+    from rich.text import Text
+
     line = Text(head) if isinstance(head, str) else head.copy()
     indent_text = " " * (min(line.cell_len, MAX_INDENT) if indent is None else indent)
     room = max(width - line.cell_len, MIN_TEXT_WIDTH)

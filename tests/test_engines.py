@@ -55,7 +55,7 @@ from mqcn_suite.pipeline.audit import (
     quarantine_row,
     register_input_kind,
 )
-from mqcn_suite.pipeline.audit.kind import files_bytes, plural
+from mqcn_suite.pipeline.audit.kind import files_bytes
 from mqcn_suite.pipeline.audit.schema import spark_schema
 from mqcn_suite.pipeline.campaign import Limits, campaign
 from mqcn_suite.pipeline.corpus import generate
@@ -72,6 +72,7 @@ from mqcn_suite.pipeline.engine import (
 from mqcn_suite.pipeline.fuzz import fuzz
 from mqcn_suite.pipeline.session import PipelineError
 from mqcn_suite.targets import ReferenceTarget
+from mqcn_suite.wording import plural
 
 pytestmark = pytest.mark.spark
 SEED = 11

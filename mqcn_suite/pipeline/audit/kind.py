@@ -108,15 +108,6 @@ def files_bytes(files: list[Path]) -> int:
     return total
 
 
-def plural(n: int, word: str, many: str | None = None) -> str:
-    """``1 file``, ``2 files`` (``many``: the plural when it is not ``word + "s"``).
-
-    >>> plural(2, "file without a readable footer", "files without a readable footer")
-    '2 files without a readable footer'
-    """
-    return f"{n} {word if n == 1 else many or word + 's'}"
-
-
 def _refuses_nothing(_path: Path) -> str | None:
     return None
 

@@ -27,7 +27,6 @@ from mqcn_suite.pipeline.audit.kind import (
     Plan,
     Unit,
     files_bytes,
-    plural,
     register_input_kind,
 )
 from mqcn_suite.pipeline.audit.schema import (
@@ -42,6 +41,7 @@ from mqcn_suite.pipeline.audit.tasks import RowBuilder, Task
 from mqcn_suite.pipeline.corpus import BODY
 from mqcn_suite.pipeline.engine import human_bytes
 from mqcn_suite.pipeline.session import PipelineError
+from mqcn_suite.wording import plural
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession

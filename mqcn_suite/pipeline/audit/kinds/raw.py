@@ -27,13 +27,13 @@ from mqcn_suite.pipeline.audit.kind import (
     Plan,
     Unit,
     files_bytes,
-    plural,
     register_input_kind,
 )
 from mqcn_suite.pipeline.audit.schema import SCOPE_FILE, quarantine_row, spark_schema
 from mqcn_suite.pipeline.audit.summary import Tally
 from mqcn_suite.pipeline.audit.tasks import RowBuilder, Task
 from mqcn_suite.pipeline.engine import human_bytes
+from mqcn_suite.wording import plural
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
