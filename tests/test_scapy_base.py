@@ -123,3 +123,14 @@ def test_computed_fields_compute_when_none_and_can_lie() -> None:
 
     assert bytes(C(data=b"xyz")) == b"\x03" + (7).to_bytes(4, "little") + b"xyz"
     assert bytes(C(count=9, size=1, data=b"xyz")) == b"\x09\x01\x00\x00\x00xyz"
+
+
+def test_utf16_field_reads_text_only_when_its_one_terminator_ends_it() -> None:
+    """A whole number of code units ending in the only 0x0000 is text; anything else (an odd
+    length, a terminator before the end) stays the bytes read, for the rules to judge."""
+    field = UTF16Field("name", None, length_from=lambda pkt: 0)
+    assert field.m2i(None, "ab".encode("utf-16-le") + b"\x00\x00") == "ab"
+    assert field.m2i(None, b"\x00\x00") == ""  # the terminator alone: the empty text
+    assert field.m2i(None, b"") == b""  # nothing read: no text, no terminator
+    assert field.m2i(None, b"\x00\x00a\x00") == b"\x00\x00a\x00"  # terminator not last
+    assert field.m2i(None, b"a\x00\x00\x00\x00") == b"a\x00\x00\x00\x00"  # odd length

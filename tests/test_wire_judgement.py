@@ -179,3 +179,19 @@ def test_decode_packet_and_the_capture_reader_use_the_one_judge() -> None:
     assert isinstance(message, Message)
     assert message.findings == expected.findings
     assert message.envelope == replace(expected.envelope, arrival_time=5.0)
+
+
+def test_bytes_after_a_whole_packet_are_a_finding_on_it_not_a_refusal() -> None:
+    """decode --packet: a packet followed by bytes is decoded and judged; the extra bytes are
+    one PacketSize finding at the packet's end (the packet itself still judged)."""
+    from pathlib import Path
+
+    sample = Path(__file__).resolve().parent.parent / "reference_vectors" / "samples"
+    packet = (sample / "v1-queue-creation.packet.bin").read_bytes()
+    clean = J.judge_packet_bytes(packet)
+    assert clean.trailing is None and clean.conforming
+    verdict = J.judge_packet_bytes(packet + b"\x00\x01\x02")
+    assert verdict.refused is None and verdict.judgement is not None
+    assert verdict.trailing is not None and verdict.trailing.offset == len(packet)
+    assert "3 bytes follow the packet" in verdict.trailing.message
+    assert verdict.trailing in verdict.violations and not verdict.conforming
