@@ -26,7 +26,7 @@ import os
 import sys
 import time
 import xml.etree.ElementTree as ET
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -488,31 +488,31 @@ def not_applicable_is_a_skip(exc: NotApplicable) -> pytest.skip.Exception:
     return pytest.skip.Exception(str(exc)).with_traceback(exc.__traceback__)
 
 
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_setup(item: pytest.Item) -> Any:
-    """A scenario whose fixtures meet a target's NotApplicable is skipped."""
+def _not_applicable_as_skip() -> Generator[None, Any, Any]:
+    """The body of the three wrappers below: the phase's result, or its NotApplicable as
+    a skip."""
     try:
         return (yield)
     except NotApplicable as exc:
         raise not_applicable_is_a_skip(exc) from None
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item: pytest.Item) -> Any:
+    """A scenario whose fixtures meet a target's NotApplicable is skipped."""
+    return (yield from _not_applicable_as_skip())
 
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_call(item: pytest.Item) -> Any:
     """A scenario whose steps meet a target's NotApplicable is skipped."""
-    try:
-        return (yield)
-    except NotApplicable as exc:
-        raise not_applicable_is_a_skip(exc) from None
+    return (yield from _not_applicable_as_skip())
 
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Any:
     """A target's NotApplicable while a scenario is torn down is a skip too."""
-    try:
-        return (yield)
-    except NotApplicable as exc:
-        raise not_applicable_is_a_skip(exc) from None
+    return (yield from _not_applicable_as_skip())
 
 
 @pytest.hookimpl(wrapper=True)

@@ -644,6 +644,9 @@ def test_a_fourth_input_kind_registered_in_one_module_is_audited_on_both_engines
     assert all(v[c] is None for v in verdicts for c in PROVENANCE_COLUMNS)  # no capture here
     html = (tmp_path / "audit" / "spark" / "summary.html").read_text()
     assert local.balance_line() in html
+    # Its block shows on the page without a template of its own: a table of its figures.
+    assert '<section id="hexlines">' in html and "<h2>Hex lines</h2>" in html
+    assert '<td>not_hex</td><td class="n">1</td>' in html and 'id="capture"' not in html
     # The CLI names what it found and prints the kind's balance.
     out = tmp_path / "cli"
     result = invoke(app, "audit", str(folder), "--out", str(out), "--engine", "in-process")

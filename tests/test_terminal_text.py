@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
-from typer.testing import CliRunner
+from typer.testing import CliRunner, Result
 
 from mqcn_model.catalog import CATALOG
 from mqcn_suite.cli import app
@@ -19,6 +19,15 @@ from mqcn_suite.pipeline.audit import AuditResult
 from mqcn_suite.wording import hanging, plural
 
 runner = CliRunner()
+
+
+def run_quietly(report: Path, *pytest_args: str, target: str = "reference") -> Result:
+    """``mqcn run`` on ``target`` into ``report``, quiet and in file order, with
+    ``pytest_args`` after ``--``."""
+    command = ["run", "--target", target, "--report", str(report), "--", "-q", "-p", "no:randomly"]
+    return runner.invoke(app, [*command, *pytest_args])
+
+
 WIDTH = 80  # what rich gives a terminal it cannot measure (CliRunner's)
 # the one scenario tagged with MQCN-2.2.6-8: deselected, it leaves that requirement unjudged
 ONLY_SCENARIO_OF_2_2_6_8 = "test_a_directoryservice_client_may_fill_reserved_with_zeros"
@@ -45,20 +54,7 @@ def test_hanging_wraps_at_words_and_keeps_every_word() -> None:
 
 
 def test_an_inconclusive_requirement_is_named_with_its_cause(tmp_path: Path) -> None:
-    result = runner.invoke(
-        app,
-        [
-            "run",
-            "--report",
-            str(tmp_path),
-            "--",
-            "-q",
-            "-p",
-            "no:randomly",
-            "-k",
-            f"not {ONLY_SCENARIO_OF_2_2_6_8}",
-        ],
-    )
+    result = run_quietly(tmp_path, "-k", f"not {ONLY_SCENARIO_OF_2_2_6_8}")
     assert result.exit_code == ExitCode.OK, result.output
     document = json.loads((tmp_path / "traceability.json").read_text("utf-8"))
     inconclusive = [r["id"] for r in document["requirements"] if r["verdict"] == "inconclusive"]
@@ -69,22 +65,7 @@ def test_an_inconclusive_requirement_is_named_with_its_cause(tmp_path: Path) -> 
 
 
 def test_failing_statements_wrap_at_words(tmp_path: Path) -> None:
-    result = runner.invoke(
-        app,
-        [
-            "run",
-            "--target",
-            "zoo:ProcessesUnauthenticated",
-            "--report",
-            str(tmp_path),
-            "--",
-            "-q",
-            "-p",
-            "no:randomly",
-            "-m",
-            "MQCN-3.2.5.1-4",
-        ],
-    )
+    result = run_quietly(tmp_path, "-m", "MQCN-3.2.5.1-4", target="zoo:ProcessesUnauthenticated")
     assert result.exit_code == ExitCode.FOUND, result.output
     summary = result.stdout.split("Failing requirements (1: 1 fail):\n", 1)[1]
     block = summary.split("      replay: ", 1)[0]

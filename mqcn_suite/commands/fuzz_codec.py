@@ -24,6 +24,7 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
+from mqcn_suite.commands import _spark as spark_cli
 from mqcn_suite.commands._common import (
     ExitCode,
     UsageError,
@@ -31,21 +32,6 @@ from mqcn_suite.commands._common import (
     fail,
     parse_float,
     parse_int,
-)
-from mqcn_suite.commands._spark import (
-    CaseOption,
-    CasesOption,
-    ConfOption,
-    EngineOption,
-    JsonOption,
-    MasterOption,
-    OutOption,
-    SeedOption,
-    engine_session,
-    require_spark_extra,
-    spark_explain,
-    steps,
-    usage_errors,
 )
 from mqcn_suite.pipeline.engine import CODEC_CASES
 from mqcn_suite.wording import plural
@@ -86,11 +72,11 @@ class CodecOptions:
 
 
 def fuzz_codec(
-    cases: CasesOption = None,
-    seed: SeedOption = "0",
-    case: CaseOption = None,
-    out: OutOption = None,
-    as_json: JsonOption = False,
+    cases: spark_cli.CasesOption = None,
+    seed: spark_cli.SeedOption = "0",
+    case: spark_cli.CaseOption = None,
+    out: spark_cli.OutOption = None,
+    as_json: spark_cli.JsonOption = False,
     slow_ms: Annotated[
         str | None,
         typer.Option("--slow-ms", metavar="MS", help="A case slower than this (10)."),
@@ -107,14 +93,14 @@ def fuzz_codec(
         str | None,
         typer.Option("--trace-every", metavar="K", help="Trace allocations of 1 case in K (16)."),
     ] = None,
-    master: MasterOption = None,
-    conf: ConfOption = None,
-    engine: EngineOption = "auto",
+    master: spark_cli.MasterOption = None,
+    conf: spark_cli.ConfOption = None,
+    engine: spark_cli.EngineOption = "auto",
 ) -> None:
     """``mqcn fuzz codec`` (see CODEC_HELP)."""
     started = time.perf_counter()
-    with boundary("fuzz", usage_errors=usage_errors(), explain=spark_explain):
-        require_spark_extra()
+    with boundary("fuzz", usage_errors=spark_cli.usage_errors(), explain=spark_cli.spark_explain):
+        spark_cli.require_spark_extra()
         codec_campaign(
             CodecOptions(
                 cases=cases,
@@ -198,8 +184,8 @@ def codec_campaign(options: CodecOptions) -> None:
     )
     said = f"{n} hostile bodies; engine: {chosen.label} ({chosen.reason})"
     typer.echo(said, err=options.as_json)
-    with engine_session(chosen, options.conf) as spark:
-        step = steps(spark, Console(stderr=True, highlight=False))
+    with spark_cli.engine_session(chosen, options.conf) as spark:
+        step = spark_cli.steps(spark, Console(stderr=True, highlight=False))
         with step(f"{n} hostile bodies through the judge and the server view"):
             result = campaign(spark, n, seed, options.out, limits, started=started)
     if options.as_json:

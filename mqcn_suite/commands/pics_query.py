@@ -15,16 +15,18 @@ from typing import Annotated
 
 import typer
 
-from mqcn_suite.commands._common import PROG, UsageError, boundary, parse_seconds
-from mqcn_suite.outputs import OutputError, check_output_file
-from mqcn_suite.targets import (
-    DEFAULT_HELLO_TIMEOUT,
-    DEFAULT_TIMEOUT,
-    PicsError,
-    TargetError,
-    pics_of,
-    resolve_target,
+from mqcn_suite.commands._common import PROG, UsageError, boundary
+from mqcn_suite.commands._target import (
+    HELLO_TIMEOUT_DEFAULT,
+    TARGET_DEFAULT,
+    TIMEOUT_DEFAULT,
+    CallTimeoutOption,
+    HelloTimeoutOption,
+    TargetOption,
+    call_limits,
 )
+from mqcn_suite.outputs import OutputError, check_output_file
+from mqcn_suite.targets import PicsError, TargetError, pics_of, resolve_target
 
 COMMAND = "pics"
 
@@ -36,35 +38,17 @@ PICS_HELP = (
 
 
 def pics(
-    target: Annotated[
-        str,
-        typer.Option(
-            "--target",
-            metavar="TARGET",
-            help="'reference', 'python:package.module:factory' or 'exec:COMMAND ARGS...'.",
-        ),
-    ] = "reference",
+    target: TargetOption = TARGET_DEFAULT,
     out: Annotated[
         Path | None,
         typer.Option("--out", metavar="FILE", help="Write the PICS here (default: print it)."),
     ] = None,
-    timeout_text: Annotated[
-        str,
-        typer.Option("--timeout", metavar="SECONDS", help="Time limit of one call to the target."),
-    ] = str(DEFAULT_TIMEOUT),
-    hello_timeout_text: Annotated[
-        str,
-        typer.Option(
-            "--hello-timeout",
-            metavar="SECONDS",
-            help="Time limit of an exec: target's hello, which includes the program's start.",
-        ),
-    ] = str(DEFAULT_HELLO_TIMEOUT),
+    timeout_text: CallTimeoutOption = TIMEOUT_DEFAULT,
+    hello_timeout_text: HelloTimeoutOption = HELLO_TIMEOUT_DEFAULT,
 ) -> None:
     """``mqcn pics`` (see PICS_HELP)."""
     with boundary(COMMAND, usage_errors=(TargetError, PicsError, OutputError)):
-        timeout = parse_seconds("--timeout", timeout_text)
-        hello_timeout = parse_seconds("--hello-timeout", hello_timeout_text)
+        timeout, hello_timeout = call_limits(timeout_text, hello_timeout_text)
         if out is not None:
             check_output_file(out, "--out")  # before the target starts
         implementation = resolve_target(target, timeout=timeout, hello_timeout=hello_timeout)

@@ -45,7 +45,15 @@ from mqcn_suite.commands._common import (
     boundary,
     fail,
     parse_int,
-    parse_seconds,
+)
+from mqcn_suite.commands._target import (
+    HELLO_TIMEOUT_DEFAULT,
+    TARGET_DEFAULT,
+    TIMEOUT_DEFAULT,
+    CallTimeoutOption,
+    HelloTimeoutOption,
+    TargetOption,
+    call_limits,
 )
 from mqcn_suite.plugin import DEFAULT_MAX_TIMEOUTS, pcap_problem
 from mqcn_suite.report import (
@@ -427,18 +435,7 @@ def _check(
 
 
 def run(
-    target: Annotated[
-        str,
-        typer.Option(
-            "--target",
-            metavar="TARGET",
-            help=(
-                "The implementation to judge: 'reference' (the embedded model), "
-                "'python:package.module:factory' or 'exec:COMMAND ARGS...' "
-                "(docs/adapter-protocol.md)."
-            ),
-        ),
-    ] = "reference",
+    target: TargetOption = TARGET_DEFAULT,
     pics: Annotated[
         Path | None,
         typer.Option(
@@ -447,21 +444,8 @@ def run(
             help="The target's PICS file (default: what the target claims in hello).",
         ),
     ] = None,
-    timeout_text: Annotated[
-        str,
-        typer.Option("--timeout", metavar="SECONDS", help="Time limit of one call to the target."),
-    ] = str(DEFAULT_TIMEOUT),
-    hello_timeout_text: Annotated[
-        str,
-        typer.Option(
-            "--hello-timeout",
-            metavar="SECONDS",
-            help=(
-                "Time limit of an exec: target's hello, which includes the program's start "
-                "(a JVM, a loaded machine); --timeout bounds every other call."
-            ),
-        ),
-    ] = str(DEFAULT_HELLO_TIMEOUT),
+    timeout_text: CallTimeoutOption = TIMEOUT_DEFAULT,
+    hello_timeout_text: HelloTimeoutOption = HELLO_TIMEOUT_DEFAULT,
     max_timeouts_text: Annotated[
         str,
         typer.Option(
@@ -511,8 +495,7 @@ def run(
 ) -> None:
     """``mqcn run``: the scenarios against ``target``, the report into ``report`` (see RUN_HELP)."""
     with boundary(COMMAND):
-        timeout = parse_seconds("--timeout", timeout_text)
-        hello_timeout = parse_seconds("--hello-timeout", hello_timeout_text)
+        timeout, hello_timeout = call_limits(timeout_text, hello_timeout_text)
         max_timeouts = parse_int("--max-timeouts", max_timeouts_text)
         directory = _check(target, report, pics, timeout, hello_timeout)
         if claims not in ("fail", "info"):

@@ -203,11 +203,12 @@ def audit(
     check_work(plan, input_path)
     _prepare_out(out)
     step = progress or (lambda _description: nullcontext())
+    job = _Job(plan, input_path, out, readings, step)
     if spark is None:
-        summary = _run_in_process(plan, input_path, out, readings, step)
+        summary = _run_in_process(job)
         engine = IN_PROCESS
     else:
-        summary = _run_on_spark(spark, plan, input_path, out, readings, step)
+        summary = _run_on_spark(spark, job)
         engine = spark_label(spark.sparkContext.master)
     summary["engine"] = engine
     summary["detected"] = plan.description
@@ -235,15 +236,21 @@ def audit(
     return result
 
 
-def _run_on_spark(
-    spark: SparkSession,
-    plan: Plan,
-    input_path: str | Path,
-    out: Location,
-    readings: Readings,
-    step: Callable[[str], Any],
-) -> dict[str, Any]:
+@dataclass(frozen=True)
+class _Job:
+    """What either engine is given: the plan, where it came from, where rows go, the
+    readings to judge by and the progress step to wrap each stage in."""
+
+    plan: Plan
+    input_path: str | Path
+    out: Location
+    readings: Readings
+    step: Callable[[str], Any]
+
+
+def _run_on_spark(spark: SparkSession, job: _Job) -> dict[str, Any]:
     """The Spark engine: judge into the staging dataset, copy the outputs, summarize."""
+    plan, out, readings, step = job.plan, job.out, job.readings, job.step
     from pyspark.sql import functions as F
 
     # The judging runs exactly once, into a staging dataset that the outputs and the summary
@@ -260,7 +267,7 @@ def _run_on_spark(
             aside = rows.filter(F.col("status") == QUARANTINED)
             aside.select(*schema.QUARANTINE_COLUMNS).write.parquet(str(out / QUARANTINE_DIR))
         with step("summary"):
-            return summarize(rows, plan, input_path, readings)
+            return summarize(rows, plan, job.input_path, readings)
     finally:
         staging.remove_tree()
 
@@ -278,14 +285,9 @@ def _local_rows(plan: Plan, readings: Readings) -> Iterator[pa.RecordBatch]:
         yield planned
 
 
-def _run_in_process(
-    plan: Plan,
-    input_path: str | Path,
-    out: Location,
-    readings: Readings,
-    step: Callable[[str], Any],
-) -> dict[str, Any]:
+def _run_in_process(job: _Job) -> dict[str, Any]:
     """The in-process engine: rows written as the task gives them, tallies merged here."""
+    plan, out, readings, step = job.plan, job.out, job.readings, job.step
     import pyarrow.parquet as pq
 
     folders = {VERDICT: out.path / VERDICTS_DIR, QUARANTINED: out.path / QUARANTINE_DIR}
@@ -314,7 +316,7 @@ def _run_in_process(
     for folder in folders.values():
         (folder / SUCCESS).write_bytes(b"")
     with step("summary"):
-        return summarize_local(tallies, quarantine, plan, input_path, readings)
+        return summarize_local(tallies, quarantine, plan, job.input_path, readings)
 
 
 def _micros(rows: pa.RecordBatch) -> pa.RecordBatch:

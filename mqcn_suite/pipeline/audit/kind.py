@@ -15,6 +15,10 @@ An :class:`InputKind` is everything the audit knows about one kind of input, in 
   to :attr:`~InputKind.account`, which makes of them its **summary block**
   (``summary.json[mode]``) and its terms of the **balance** (:class:`Account`);
 * **balance text** -- :attr:`~InputKind.balance_text`, the balance as one line;
+* **its part of summary.html** -- :attr:`~InputKind.rows_label` (what the first balance card
+  counts), :attr:`~InputKind.html_block` (the template that shows its block; without one the
+  page lists the block's figures as a table) and :attr:`~InputKind.no_findings` (the words
+  where no message has a wire or envelope finding);
 * **its "nothing judged" rule** -- :attr:`~InputKind.messages` (what an input without any
   work is short of, refused before the job) and :attr:`~InputKind.nothing_judged` (what an
   audit found when its job judged nothing, known only afterwards).
@@ -36,6 +40,7 @@ from typing import TYPE_CHECKING, Any
 import pyarrow as pa
 
 from mqcn_suite.pipeline.audit.schema import add_provenance_columns
+from mqcn_suite.wording import plural
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
@@ -131,7 +136,7 @@ def rows_balance_text(balance: Mapping[str, Any], _block: Mapping[str, Any] | No
         f"non-conforming {balance['non_conforming']} + quarantined {balance['quarantined']} "
         f"({balance['rows_in_unreadable_row_groups']} rows in unreadable row groups); "
         f"{balance['bytes_without_footer']} bytes in files without a readable footer "
-        f"({files} file{'' if files == 1 else 's'}, rows unknown)"
+        f"({plural(files, 'file')}, rows unknown)"
     )
 
 
@@ -160,6 +165,12 @@ class InputKind:
     nothing_judged: Callable[[Mapping[str, Any], Mapping[str, Any] | None], str | None] = (
         _judged_something
     )
+    rows_label: str = "Rows in"  # summary.html's first balance card
+    # A template of mqcn_suite/pipeline/templates showing the block (as ``block``); None:
+    # summary.html shows the block's figures in a table of its own.
+    html_block: str | None = None
+    # summary.html's words where no message has a wire or envelope finding.
+    no_findings: str = "Judged from captures only: a corpus row holds no packet."
 
 
 INPUT_KINDS: list[InputKind] = []

@@ -480,4 +480,7 @@ def render_html(summary: dict[str, Any]) -> str:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    return env.get_template("summary.html.j2").render(s=summary, balance_line=balance_text(summary))
+    kind = input_kind(summary["mode"])
+    return env.get_template("summary.html.j2").render(
+        s=summary, kind=kind, block=summary.get(kind.mode), balance_line=balance_text(summary)
+    )

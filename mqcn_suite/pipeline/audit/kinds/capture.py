@@ -61,18 +61,8 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 
 import pyarrow as pa
 
+import mqcn_model.capture as capture_model
 import mqcn_suite.pipeline.audit.schema as schema
-from mqcn_model.capture import (
-    CaptureEnd,
-    Lost,
-    Message,
-    Packet,
-    Quarantine,
-    Record,
-    StreamEnd,
-    Where,
-    iter_capture,
-)
 from mqcn_model.capture.containers import PCAP_MICRO, PCAP_NANO, PCAPNG_SHB
 from mqcn_model.errata import Readings
 from mqcn_model.wire.usermessage import USER_MESSAGE
@@ -83,6 +73,7 @@ from mqcn_suite.pipeline.audit.summary import Tally
 from mqcn_suite.pipeline.audit.tasks import RowBuilder, Task
 from mqcn_suite.pipeline.engine import human_bytes
 from mqcn_suite.pipeline.session import PipelineError
+from mqcn_suite.wording import plural
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
@@ -329,7 +320,7 @@ def judge_capture(
         return
     state: dict[str, Any] = {"read": 0, "error": None}
     with stream:
-        records = iter_capture(path, _chunks(stream, chunk, state))
+        records = capture_model.iter_capture(path, _chunks(stream, chunk, state))
         yield from _judge_records(auditor, rows, records, batch)
         if state["error"] is not None:
             count(C_FILES_UNREADABLE)
@@ -358,11 +349,11 @@ def _chunks(stream: BinaryIO, chunk: int, state: dict[str, Any]) -> Iterator[byt
 
 
 def _judge_records(
-    auditor: Auditor, rows: RowBuilder, records: Iterator[Record], batch: int
+    auditor: Auditor, rows: RowBuilder, records: Iterator[capture_model.Record], batch: int
 ) -> Iterator[pa.RecordBatch]:
     """Judge, count or quarantine each record of one capture."""
     count = rows.tally.count
-    messages: list[Message] = []
+    messages: list[capture_model.Message] = []
 
     def judge_messages() -> None:
         rows.judge(
@@ -378,7 +369,7 @@ def _judge_records(
         messages.clear()
 
     for record in records:
-        if isinstance(record, Message):
+        if isinstance(record, capture_model.Message):
             count(C_USER_MESSAGES)
             count(C_NOTIFICATIONS)
             count(P_PACKETS + record.packet.kind)  # UserMessage (or OrderAck by its class)
@@ -389,14 +380,14 @@ def _judge_records(
             if len(messages) >= batch:
                 judge_messages()
                 yield from rows.batches()
-        elif isinstance(record, Packet):
+        elif isinstance(record, capture_model.Packet):
             _packet(rows, record)
-        elif isinstance(record, Quarantine):
+        elif isinstance(record, capture_model.Quarantine):
             where = record.where
             detail = f"{record.detail} ({record.requirement})" if record.requirement else None
             rows.quarantine(_bytes_entry(where, record.reason, detail or record.detail))
             count(C_QUARANTINED_BYTES if where.stream else C_FILE_QUARANTINED_RECORDS, where.size)
-        elif isinstance(record, Lost):
+        elif isinstance(record, capture_model.Lost):
             detail = (
                 "bytes the stream carried and the capture does not hold: the sequence numbers jump"
                 if record.reason == "gap"
@@ -405,16 +396,16 @@ def _judge_records(
             )
             rows.quarantine(_bytes_entry(record.where, record.reason, detail))
             count(C_LOST_BYTES, record.where.size)
-        elif isinstance(record, StreamEnd):
+        elif isinstance(record, capture_model.StreamEnd):
             _stream_end(rows, record)
-        elif isinstance(record, CaptureEnd):
+        elif isinstance(record, capture_model.CaptureEnd):
             _capture_end(rows, record)
     if messages:
         judge_messages()
     yield from rows.batches()
 
 
-def _packet(rows: RowBuilder, record: Packet) -> None:
+def _packet(rows: RowBuilder, record: capture_model.Packet) -> None:
     """Count a packet; a UserMessage the codec refuses is a quarantined message."""
     count = rows.tally.count
     count(P_PACKETS + record.kind)
@@ -446,7 +437,7 @@ def _packet(rows: RowBuilder, record: Packet) -> None:
     )
 
 
-def _stream_end(rows: RowBuilder, end: StreamEnd) -> None:
+def _stream_end(rows: RowBuilder, end: capture_model.StreamEnd) -> None:
     count = rows.tally.count
     count(C_STREAMS)
     count(C_STREAMS_UNBALANCED, 0 if end.balanced else 1)
@@ -460,7 +451,7 @@ def _stream_end(rows: RowBuilder, end: StreamEnd) -> None:
     count(C_MID_SESSION, 1 if end.mid_session else 0)
 
 
-def _capture_end(rows: RowBuilder, end: CaptureEnd) -> None:
+def _capture_end(rows: RowBuilder, end: capture_model.CaptureEnd) -> None:
     count = rows.tally.count
     count(C_FILES)
     count(P_FORMAT + end.format)
@@ -471,7 +462,7 @@ def _capture_end(rows: RowBuilder, end: CaptureEnd) -> None:
         count(P_FRAMES + kind, frames)
 
 
-def _bytes_entry(where: Where, reason: str, detail: str) -> dict[str, Any]:
+def _bytes_entry(where: capture_model.Where, reason: str, detail: str) -> dict[str, Any]:
     """The quarantine entry of capture bytes that are no packet (rows unknown)."""
     return quarantine_row(
         _source(where),
@@ -484,7 +475,7 @@ def _bytes_entry(where: Where, reason: str, detail: str) -> dict[str, Any]:
     )
 
 
-def _source(where: Where) -> str:
+def _source(where: capture_model.Where) -> str:
     """``file#frame=N`` or ``file#frames=N-M``; ``file@offset`` for bytes in no frame."""
     frames = where.frames
     if not frames:
@@ -494,7 +485,7 @@ def _source(where: Where) -> str:
     return f"{where.capture}#frames={frames[0]}-{frames[-1]}"
 
 
-def where_values(where: Where) -> tuple[Any, ...]:
+def where_values(where: capture_model.Where) -> tuple[Any, ...]:
     """The values of :data:`CAPTURE_COLUMNS` for ``where`` (the time of its last
     frame, in microseconds since the epoch)."""
     time = where.time_last
@@ -502,7 +493,7 @@ def where_values(where: Where) -> tuple[Any, ...]:
     return (where.capture, list(where.frames), where.stream or None, micros)
 
 
-def where_columns(where: Where) -> dict[str, Any]:
+def where_columns(where: capture_model.Where) -> dict[str, Any]:
     """:func:`where_values` by column name."""
     return dict(zip(CAPTURE_COLUMNS, where_values(where), strict=True))
 
@@ -610,9 +601,9 @@ def capture_balance_text(balance: Mapping[str, Any], capture: Mapping[str, Any] 
         f"{balance['other_messages']} + quarantined {balance['quarantined']}; stream bytes "
         f"{capture['stream_bytes']} {bytes_sign} packets {capture['packet_bytes']} + "
         f"quarantined {capture['quarantined_bytes']} + lost {capture['lost_bytes']} "
-        f"({capture['files']} capture file{'' if capture['files'] == 1 else 's'}, "
-        f"{capture['frames']} frames, {capture['streams']} streams, {entries} quarantine "
-        f"entr{'y' if entries == 1 else 'ies'}); "
+        f"({plural(capture['files'], 'capture file')}, "
+        f"{capture['frames']} frames, {capture['streams']} streams, "
+        f"{plural(entries, 'quarantine entry', 'quarantine entries')}); "
         f"{capture['messages_with_findings']} with wire or envelope findings"
     )
 
@@ -629,5 +620,8 @@ CAPTURE = InputKind(
     account=capture_account,
     balance_text=capture_balance_text,
     nothing_judged=capture_nothing_judged,
+    rows_label="UserMessages found",
+    html_block="summary_capture.html.j2",
+    no_findings=("No change notification breaks a wire value rule or a 3.3.5.3 sender rule."),
 )
 register_input_kind(CAPTURE)  # asked first: a folder of captures is no folder of raw bodies
