@@ -17,6 +17,7 @@ from reference_vectors.vector_building import (
     NO_SPARE,
     SPARE,
     Group,
+    Kit,
     R,
     VectorFile,
     body_text,
@@ -32,51 +33,48 @@ from reference_vectors.vector_building import (
 VCHARS = "".join(chr(c) for c in range(0x21, 0x7F))  # the visible ASCII characters
 
 
-class _BodyKit:
+class _BodyKit(Kit):
     """The file, its groups and the helpers its sections share."""
 
+    abnf = ("2.2.5-5", "2.2.5-6")
+
     def __init__(self) -> None:
-        f = VectorFile(
+        super().__init__(
             "notification_body_test.json",
             "Notification Body (2.2.5), inside Version 0x02 messages.",
         )
-        s = f.group(MSG, "strict")
-        lenient = f.group(MSG, "lenient")
-        abnf = ("2.2.5-5", "2.2.5-6")
 
-        def ok(
-            comment: str,
-            text: str,
-            event: int,
-            object_guid: str,
-            server: str,
-            reqs: list[str],
-            flags: Sequence[str] = ("Normal",),
-            spare: bytes = SPARE,
-        ) -> None:
-            data = v2_bytes(text.encode("utf-16-le"), spare=spare)
-            s.valid(
-                comment, data, v2_expected(event, object_guid, server, spare=spare), reqs, flags
-            )
+    def ok(
+        self,
+        comment: str,
+        text: str,
+        event: int,
+        object_guid: str,
+        server: str,
+        reqs: list[str],
+        flags: Sequence[str] = ("Normal",),
+        spare: bytes = SPARE,
+    ) -> None:
+        """A valid (strict) vector: ``text`` as a Version 0x02 message, and what it decodes to."""
+        data = v2_bytes(text.encode("utf-16-le"), spare=spare)
+        expected = v2_expected(event, object_guid, server, spare=spare)
+        self.s.valid(comment, data, expected, reqs, flags)
 
-        def bad(
-            comment: str,
-            text: str,
-            req: str,
-            index: int,
-            flags: Sequence[str] = (),
-            group: Group = s,
-            encoded: bytes | None = None,
-        ) -> None:
-            data = encoded if encoded is not None else text.encode("utf-16-le", "surrogatepass")
-            group.invalid(comment, v2_bytes(data), [req], char_at(text, index), flags)
-
-        self.f = f
-        self.s = s
-        self.lenient = lenient
-        self.abnf = abnf
-        self.ok = ok
-        self.bad = bad
+    def bad(
+        self,
+        comment: str,
+        text: str,
+        req: str,
+        index: int,
+        flags: Sequence[str] = (),
+        group: Group | None = None,
+        encoded: bytes | None = None,
+    ) -> None:
+        """An invalid vector (strict unless ``group``) breaking ``req`` at ``text[index]``;
+        ``encoded`` replaces the UTF-16LE bytes of ``text``."""
+        data = encoded if encoded is not None else text.encode("utf-16-le", "surrogatepass")
+        group = self.s if group is None else group
+        group.invalid(comment, v2_bytes(data), [req], char_at(text, index), flags)
 
 
 def _valid_bodies(kit: _BodyKit) -> None:
@@ -425,8 +423,7 @@ def _server_boundaries_with_tags_recased(kit: _BodyKit) -> None:
 
 def notification_body_file() -> VectorFile:
     """notification_body_test.json, section by section."""
-    kit = _BodyKit()
-    for section in (
+    return _BodyKit().build(
         _valid_bodies,
         _event,
         _object_guid,
@@ -436,6 +433,4 @@ def notification_body_file() -> VectorFile:
         _element_structure,
         _lenient,
         _server_boundaries_with_tags_recased,
-    ):
-        section(kit)
-    return kit.f
+    )

@@ -14,7 +14,6 @@ from reference_vectors.vector_building import (
     CN1,
     CN2,
     LDAP,
-    MSG,
     PATH,
     QM,
     QTYPE,
@@ -23,6 +22,7 @@ from reference_vectors.vector_building import (
     SD_WITH_DACL,
     SITE,
     Built,
+    Kit,
     P,
     Prop,
     R,
@@ -39,31 +39,27 @@ from reference_vectors.vector_building import (
 )
 
 
-class _ContentRuleKit:
+class _ContentRuleKit(Kit):
     """The file, its groups and the helpers its sections share."""
 
+    cr = ("ContentRule",)
+
     def __init__(self) -> None:
-        f = VectorFile(
+        super().__init__(
             "content_rules_test.json",
             "Content rules (3.3.5.2 and the [MS-MQMQ] value rules it points to) over well-formed "
             "Version 0x01 messages.",
         )
-        s = f.group(MSG, "strict")
-        lenient = f.group(MSG, "lenient")
-        cr = ("ContentRule",)
 
-        def value_at(built: Built, update: Update, propid: int) -> int:
-            return built.lay.values[update.index(propid)]
+    @staticmethod
+    def value_at(built: Built, update: Update, propid: int) -> int:
+        """Offset, in the message ``built`` of ``update``, of the value of ``propid``."""
+        return built.lay.values[update.index(propid)]
 
-        def id_at(built: Built, update: Update, propid: int) -> int:
-            return built.lay.ids[update.index(propid)]
-
-        self.f = f
-        self.s = s
-        self.lenient = lenient
-        self.cr = cr
-        self.value_at = value_at
-        self.id_at = id_at
+    @staticmethod
+    def id_at(built: Built, update: Update, propid: int) -> int:
+        """Offset, in the message ``built`` of ``update``, of the PropertyId ``propid``."""
+        return built.lay.ids[update.index(propid)]
 
 
 def _queue_creation(kit: _ContentRuleKit) -> None:
@@ -733,8 +729,7 @@ def _violation_in_second_update(kit: _ContentRuleKit) -> None:
 
 def content_rules_file() -> VectorFile:
     """content_rules_test.json, section by section."""
-    kit = _ContentRuleKit()
-    for section in (
+    return _ContentRuleKit().build(
         _queue_creation,
         _queue_update,
         _machine_update,
@@ -748,6 +743,4 @@ def content_rules_file() -> VectorFile:
         _security_descriptors_and_ta_addresses,
         _reserved,
         _violation_in_second_update,
-    ):
-        section(kit)
-    return kit.f
+    )

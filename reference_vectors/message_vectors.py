@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from reference_vectors.vector_building import (
-    MSG,
     NO_SPARE,
     SPARE,
+    Kit,
     P,
     Prop,
     R,
@@ -28,22 +28,17 @@ from reference_vectors.vector_building import (
 )
 
 
-class _MessageKit:
-    """The file, its groups and the helpers its sections share."""
+class _MessageKit(Kit):
+    """The file, its groups and the spare-byte variants its sections repeat a vector in."""
+
+    spares = ((SPARE, ()), (NO_SPARE, ("NoSpareByte",)))
 
     def __init__(self) -> None:
-        f = VectorFile(
+        super().__init__(
             "change_notification_message_test.json",
             "Change Notification Message (2.2.4): Version, NumberOfUpdateNotifications, Data, "
             "and the spare byte of 3.3.5.3.",
         )
-        s = f.group(MSG, "strict")
-        lenient = f.group(MSG, "lenient")
-        spares = ((SPARE, ()), (NO_SPARE, ("NoSpareByte",)))
-        self.f = f
-        self.s = s
-        self.lenient = lenient
-        self.spares = spares
 
 
 def _header(kit: _MessageKit) -> None:
@@ -250,12 +245,4 @@ def _data_of_the_other_version(kit: _MessageKit) -> None:
 
 def change_notification_message_file() -> VectorFile:
     """change_notification_message_test.json, section by section."""
-    kit = _MessageKit()
-    for section in (
-        _header,
-        _version_0x01,
-        _version_0x02,
-        _data_of_the_other_version,
-    ):
-        section(kit)
-    return kit.f
+    return _MessageKit().build(_header, _version_0x01, _version_0x02, _data_of_the_other_version)

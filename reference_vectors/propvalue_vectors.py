@@ -18,6 +18,7 @@ from reference_vectors.vector_building import (
     CN3,
     PV,
     Group,
+    Kit,
     R,
     VectorFile,
     enc_value,
@@ -26,61 +27,62 @@ from reference_vectors.vector_building import (
 )
 
 
-class _PropValueKit:
+def _decoded(value: Any, data: bytes) -> dict[str, Any]:
+    """What a PROPVALUE decoded from exactly ``data`` is expected to give."""
+    return {"value": json_value(value), "size": len(data)}
+
+
+class _PropValueKit(Kit):
     """The file, its groups and the helpers its sections share."""
 
+    b = ("Boundary",)
+
     def __init__(self) -> None:
-        f = VectorFile(
+        super().__init__(
             "propvalue_test.json",
             "PROPVALUE (2.2.3): each of the 15 wire types decoded alone from exactly 'msg'.",
+            PV,
         )
-        s = f.group(PV, "strict")
-        lenient = f.group(PV, "lenient")
 
-        def ok(
-            vt: VT,
-            comment: str,
-            hexdata: str,
-            value: Any,
-            reqs: list[str],
-            flags: Sequence[str] = ("Normal",),
-        ) -> None:
-            data = bytes.fromhex(hexdata)
-            s.valid(
-                comment, data, {"value": json_value(value), "size": len(data)}, reqs, flags, vt=vt
-            )
+    def ok(
+        self,
+        vt: VT,
+        comment: str,
+        hexdata: str,
+        value: Any,
+        reqs: list[str],
+        flags: Sequence[str] = ("Normal",),
+    ) -> None:
+        """A valid (strict) ``vt`` vector ``hexdata`` that decodes to ``value``."""
+        data = bytes.fromhex(hexdata)
+        self.s.valid(comment, data, _decoded(value, data), reqs, flags, vt=vt)
 
-        def bad(
-            vt: VT,
-            comment: str,
-            hexdata: str,
-            req: str,
-            offset: int = 0,
-            flags: Sequence[str] = ("Truncated",),
-            group: Group = s,
-        ) -> None:
-            group.invalid(comment, bytes.fromhex(hexdata), [req], offset, flags, vt=vt)
+    def bad(
+        self,
+        vt: VT,
+        comment: str,
+        hexdata: str,
+        req: str,
+        offset: int = 0,
+        flags: Sequence[str] = ("Truncated",),
+        group: Group | None = None,
+    ) -> None:
+        """An invalid ``vt`` vector (strict unless ``group``) breaking ``req`` at ``offset``."""
+        group = self.s if group is None else group
+        group.invalid(comment, bytes.fromhex(hexdata), [req], offset, flags, vt=vt)
 
-        def lone(vt: VT, comment: str, hexdata: str, offset: int, lenient_value: Any) -> None:
-            data = bytes.fromhex(hexdata)
-            s.acceptable(
-                comment,
-                data,
-                R("2.2.3.10-2"),
-                offset,
-                {"value": json_value(lenient_value), "size": len(data)},
-                ["LoneSurrogate", "E-07"],
-                vt=vt,
-            )
-
-        b = ("Boundary",)
-        self.f = f
-        self.s = s
-        self.lenient = lenient
-        self.ok = ok
-        self.bad = bad
-        self.lone = lone
-        self.b = b
+    def lone(self, vt: VT, comment: str, hexdata: str, offset: int, lenient_value: Any) -> None:
+        """A lone surrogate at ``offset``: acceptable under errata E-07, as ``lenient_value``."""
+        data = bytes.fromhex(hexdata)
+        self.s.acceptable(
+            comment,
+            data,
+            R("2.2.3.10-2"),
+            offset,
+            _decoded(lenient_value, data),
+            ["LoneSurrogate", "E-07"],
+            vt=vt,
+        )
 
 
 def _vt_i2(kit: _PropValueKit) -> None:
@@ -488,8 +490,7 @@ def _vt_lpwstr_vector(kit: _PropValueKit) -> None:
 
 def propvalue_file() -> VectorFile:
     """propvalue_test.json, section by section."""
-    kit = _PropValueKit()
-    for section in (
+    return _PropValueKit().build(
         _vt_i2,
         _vt_i4,
         _vt_bool,
@@ -505,6 +506,4 @@ def propvalue_file() -> VectorFile:
         _vt_ui4_vector,
         _vt_clsid_vector,
         _vt_lpwstr_vector,
-    ):
-        section(kit)
-    return kit.f
+    )

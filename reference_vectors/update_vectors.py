@@ -12,10 +12,10 @@ from dataclasses import replace
 from reference_vectors.vector_building import (
     CN1,
     CN2,
-    MSG,
     NO_SPARE,
     SD,
     SPARE,
+    Kit,
     P,
     Prop,
     R,
@@ -31,19 +31,14 @@ from reference_vectors.vector_building import (
 )
 
 
-class _UpdateKit:
-    """The file, its groups and the helpers its sections share."""
+class _UpdateKit(Kit):
+    """The file and its groups."""
 
     def __init__(self) -> None:
-        f = VectorFile(
+        super().__init__(
             "notification_update_test.json",
             "Notification Update (2.2.6) structure, inside Version 0x01 messages.",
         )
-        s = f.group(MSG, "strict")
-        lenient = f.group(MSG, "lenient")
-        self.f = f
-        self.s = s
-        self.lenient = lenient
 
 
 def _well_formed_updates(kit: _UpdateKit) -> None:
@@ -356,13 +351,10 @@ def _lenient_readings(kit: _UpdateKit) -> None:
 
 def notification_update_file() -> VectorFile:
     """notification_update_test.json, section by section."""
-    kit = _UpdateKit()
-    for section in (
+    return _UpdateKit().build(
         _well_formed_updates,
         _command_useguid_pathname_guid,
         _property_count_and_ids,
         _property_values_cut_short,
         _lenient_readings,
-    ):
-        section(kit)
-    return kit.f
+    )

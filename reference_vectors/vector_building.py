@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import struct
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Self
 
 from mqcn_model.constants import PROPERTIES, VT, PropId
 
@@ -593,6 +593,26 @@ class VectorFile:
 
 MSG = "ChangeNotificationMessageTest"
 PV = "PropertyValueTest"
+
+
+class Kit:
+    """One vector file being built: the file, its strict and lenient groups, in that order.
+
+    A family subclasses it with its file name and description, adds the helpers its
+    sections share as methods, and :meth:`build` runs the sections (functions of the kit)
+    one after the other.
+    """
+
+    def __init__(self, name: str, description: str, test_type: str = MSG) -> None:
+        self.f = VectorFile(name, description)
+        self.s = self.f.group(test_type, "strict")
+        self.lenient = self.f.group(test_type, "lenient")
+
+    def build(self, *sections: Callable[[Self], None]) -> VectorFile:
+        """The file once every section has added its tests to it."""
+        for section in sections:
+            section(self)
+        return self.f
 
 
 def R(*ids: str) -> list[str]:
