@@ -19,6 +19,7 @@ from reference_vectors.vector_building import (
     Group,
     Kit,
     R,
+    Sections,
     VectorFile,
     body_text,
     char_at,
@@ -77,6 +78,10 @@ class _BodyKit(Kit):
         group.invalid(comment, v2_bytes(data), [req], char_at(text, index), flags)
 
 
+_sections: Sections[_BodyKit] = Sections()
+
+
+@_sections.add
 def _valid_bodies(kit: _BodyKit) -> None:
     """Conforming bodies: each Event, GUID spellings, tag cases, servers, spare bytes."""
     abnf, ok = kit.abnf, kit.ok
@@ -214,6 +219,7 @@ def _valid_bodies(kit: _BodyKit) -> None:
     )
 
 
+@_sections.add
 def _event(kit: _BodyKit) -> None:
     """Event."""
     bad = kit.bad
@@ -232,6 +238,7 @@ def _event(kit: _BodyKit) -> None:
         bad(comment, text, "MQCN-2.2.5-2", len("<Notification><Event>"), ("Boundary",))
 
 
+@_sections.add
 def _object_guid(kit: _BodyKit) -> None:
     """ObjectGuid."""
     bad = kit.bad
@@ -249,6 +256,7 @@ def _object_guid(kit: _BodyKit) -> None:
         bad(comment, text, "MQCN-2.2.5-7", guid_index(text), extra)
 
 
+@_sections.add
 def _e01_closing_tag_as_abnf_spells_it(kit: _BodyKit) -> None:
     """E-01: the ABNF's own closing tag."""
     s, lenient = kit.s, kit.lenient
@@ -273,6 +281,7 @@ def _e01_closing_tag_as_abnf_spells_it(kit: _BodyKit) -> None:
         )
 
 
+@_sections.add
 def _directory_service_server(kit: _BodyKit) -> None:
     """DirectoryServiceServer."""
     bad = kit.bad
@@ -291,6 +300,7 @@ def _directory_service_server(kit: _BodyKit) -> None:
         bad(comment, text, "MQCN-2.2.5-8", server_index(text) + char_index, ("Boundary",))
 
 
+@_sections.add
 def _unicode_encoding(kit: _BodyKit) -> None:
     """Unicode encoding."""
     bad = kit.bad
@@ -316,6 +326,7 @@ def _unicode_encoding(kit: _BodyKit) -> None:
     )
 
 
+@_sections.add
 def _element_structure(kit: _BodyKit) -> None:
     """Element structure (ABNF)."""
     bad = kit.bad
@@ -355,6 +366,7 @@ def _element_structure(kit: _BodyKit) -> None:
     bad("empty body", "", "MQCN-2.2.5-6", 0, ("Boundary",))
 
 
+@_sections.add
 def _lenient(kit: _BodyKit) -> None:
     """Lenient."""
     lenient, bad = kit.lenient, kit.bad
@@ -385,6 +397,7 @@ def _lenient(kit: _BodyKit) -> None:
     )
 
 
+@_sections.add
 def _server_boundaries_with_tags_recased(kit: _BodyKit) -> None:
     """The DirectoryServiceServer boundaries again, with tags in another case."""
     f, bad = kit.f, kit.bad
@@ -423,14 +436,4 @@ def _server_boundaries_with_tags_recased(kit: _BodyKit) -> None:
 
 def notification_body_file() -> VectorFile:
     """notification_body_test.json, section by section."""
-    return _BodyKit().build(
-        _valid_bodies,
-        _event,
-        _object_guid,
-        _e01_closing_tag_as_abnf_spells_it,
-        _directory_service_server,
-        _unicode_encoding,
-        _element_structure,
-        _lenient,
-        _server_boundaries_with_tags_recased,
-    )
+    return _BodyKit().build(_sections)

@@ -26,6 +26,7 @@ from reference_vectors.vector_building import (
     P,
     Prop,
     R,
+    Sections,
     Update,
     VectorFile,
     creation,
@@ -62,6 +63,10 @@ class _ContentRuleKit(Kit):
         return built.lay.ids[update.index(propid)]
 
 
+_sections: Sections[_ContentRuleKit] = Sections()
+
+
+@_sections.add
 def _queue_creation(kit: _ContentRuleKit) -> None:
     """Queue creation."""
     s, cr, value_at, id_at = kit.s, kit.cr, kit.value_at, kit.id_at
@@ -154,6 +159,7 @@ def _queue_creation(kit: _ContentRuleKit) -> None:
     )
 
 
+@_sections.add
 def _queue_update(kit: _ContentRuleKit) -> None:
     """Queue update."""
     s, lenient, cr, id_at = kit.s, kit.lenient, kit.cr, kit.id_at
@@ -223,6 +229,7 @@ def _queue_update(kit: _ContentRuleKit) -> None:
     )
 
 
+@_sections.add
 def _machine_update(kit: _ContentRuleKit) -> None:
     """Machine update."""
     s, cr, id_at = kit.s, kit.cr, kit.id_at
@@ -320,6 +327,7 @@ def _machine_update(kit: _ContentRuleKit) -> None:
         )
 
 
+@_sections.add
 def _update_neither_queue_nor_machine(kit: _ContentRuleKit) -> None:
     """Update of neither a queue nor a machine."""
     s, cr = kit.s, kit.cr
@@ -335,6 +343,7 @@ def _update_neither_queue_nor_machine(kit: _ContentRuleKit) -> None:
     s.invalid("update (Command 0x01) with no properties", m.data, R("3.3.5.2-3"), m.lay.start, cr)
 
 
+@_sections.add
 def _deletion(kit: _ContentRuleKit) -> None:
     """Deletion."""
     s, cr = kit.s, kit.cr
@@ -402,6 +411,7 @@ def _deletion(kit: _ContentRuleKit) -> None:
     )
 
 
+@_sections.add
 def _command(kit: _ContentRuleKit) -> None:
     """Command."""
     s, cr = kit.s, kit.cr
@@ -411,6 +421,7 @@ def _command(kit: _ContentRuleKit) -> None:
         s.invalid(f"Command 0x{command:02X}", m.data, R("2.2.6-1"), m.lay.start, (*cr, "Boundary"))
 
 
+@_sections.add
 def _enumerated_values_out_of_range(kit: _ContentRuleKit) -> None:
     """Enumerated values out of range."""
     s, cr, value_at = kit.s, kit.cr, kit.value_at
@@ -462,6 +473,7 @@ def _enumerated_values_out_of_range(kit: _ContentRuleKit) -> None:
         )
 
 
+@_sections.add
 def _label(kit: _ContentRuleKit) -> None:
     """Label."""
     s, lenient, cr, value_at = kit.s, kit.lenient, kit.cr, kit.value_at
@@ -490,6 +502,7 @@ def _label(kit: _ContentRuleKit) -> None:
     )
 
 
+@_sections.add
 def _path_names(kit: _ContentRuleKit) -> None:
     """Path names (PathName field and PROPID_Q_PATHNAME carry the same text)."""
     s, lenient, value_at = kit.s, kit.lenient, kit.value_at
@@ -585,6 +598,7 @@ def _path_names(kit: _ContentRuleKit) -> None:
     )
 
 
+@_sections.add
 def _multicast_addresses(kit: _ContentRuleKit) -> None:
     """Multicast addresses (in a creation)."""
     s, value_at = kit.s, kit.value_at
@@ -625,6 +639,7 @@ def _multicast_addresses(kit: _ContentRuleKit) -> None:
         )
 
 
+@_sections.add
 def _security_descriptors_and_ta_addresses(kit: _ContentRuleKit) -> None:
     """Security descriptors and TA_ADDRESS lists."""
     s, lenient, cr, value_at, id_at = kit.s, kit.lenient, kit.cr, kit.value_at, kit.id_at
@@ -690,6 +705,7 @@ def _security_descriptors_and_ta_addresses(kit: _ContentRuleKit) -> None:
     )
 
 
+@_sections.add
 def _reserved(kit: _ContentRuleKit) -> None:
     """Reserved."""
     s = kit.s
@@ -705,6 +721,7 @@ def _reserved(kit: _ContentRuleKit) -> None:
         )
 
 
+@_sections.add
 def _violation_in_second_update(kit: _ContentRuleKit) -> None:
     """Several updates: the violation is in the second one."""
     s, cr = kit.s, kit.cr
@@ -729,18 +746,4 @@ def _violation_in_second_update(kit: _ContentRuleKit) -> None:
 
 def content_rules_file() -> VectorFile:
     """content_rules_test.json, section by section."""
-    return _ContentRuleKit().build(
-        _queue_creation,
-        _queue_update,
-        _machine_update,
-        _update_neither_queue_nor_machine,
-        _deletion,
-        _command,
-        _enumerated_values_out_of_range,
-        _label,
-        _path_names,
-        _multicast_addresses,
-        _security_descriptors_and_ta_addresses,
-        _reserved,
-        _violation_in_second_update,
-    )
+    return _ContentRuleKit().build(_sections)

@@ -15,6 +15,7 @@ from reference_vectors.vector_building import (
     P,
     Prop,
     R,
+    Sections,
     VectorFile,
     body_text,
     creation,
@@ -41,6 +42,10 @@ class _MessageKit(Kit):
         )
 
 
+_sections: Sections[_MessageKit] = Sections()
+
+
+@_sections.add
 def _header(kit: _MessageKit) -> None:
     """Header."""
     s = kit.s
@@ -59,6 +64,7 @@ def _header(kit: _MessageKit) -> None:
     s.invalid("Version 0x00 alone", b"\x00", R("2.2.4-1"), 0, ("Boundary", "Truncated"))
 
 
+@_sections.add
 def _version_0x01(kit: _MessageKit) -> None:
     """Version 0x01."""
     s, lenient, spares = kit.s, kit.lenient, kit.spares
@@ -190,6 +196,7 @@ def _version_0x01(kit: _MessageKit) -> None:
     )
 
 
+@_sections.add
 def _version_0x02(kit: _MessageKit) -> None:
     """Version 0x02."""
     s, lenient, spares = kit.s, kit.lenient, kit.spares
@@ -221,6 +228,7 @@ def _version_0x02(kit: _MessageKit) -> None:
     )
 
 
+@_sections.add
 def _data_of_the_other_version(kit: _MessageKit) -> None:
     """Data of the other version."""
     s = kit.s
@@ -245,4 +253,4 @@ def _data_of_the_other_version(kit: _MessageKit) -> None:
 
 def change_notification_message_file() -> VectorFile:
     """change_notification_message_test.json, section by section."""
-    return _MessageKit().build(_header, _version_0x01, _version_0x02, _data_of_the_other_version)
+    return _MessageKit().build(_sections)

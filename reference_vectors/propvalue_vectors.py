@@ -20,6 +20,7 @@ from reference_vectors.vector_building import (
     Group,
     Kit,
     R,
+    Sections,
     VectorFile,
     enc_value,
     json_value,
@@ -85,6 +86,10 @@ class _PropValueKit(Kit):
         )
 
 
+_sections: Sections[_PropValueKit] = Sections()
+
+
+@_sections.add
 def _vt_i2(kit: _PropValueKit) -> None:
     """VT_I2 (2.2.3.1)."""
     ok, bad, b = kit.ok, kit.bad, kit.b
@@ -99,6 +104,7 @@ def _vt_i2(kit: _PropValueKit) -> None:
     bad(VT.I2, "no bytes", "", "MQCN-2.2.3.1-1")
 
 
+@_sections.add
 def _vt_i4(kit: _PropValueKit) -> None:
     """VT_I4 (2.2.3.2)."""
     ok, bad, b = kit.ok, kit.bad, kit.b
@@ -112,6 +118,7 @@ def _vt_i4(kit: _PropValueKit) -> None:
     bad(VT.I4, "no bytes", "", "MQCN-2.2.3.2-1")
 
 
+@_sections.add
 def _vt_bool(kit: _PropValueKit) -> None:
     """VT_BOOL (2.2.3.3)."""
     ok, bad, b = kit.ok, kit.bad, kit.b
@@ -136,6 +143,7 @@ def _vt_bool(kit: _PropValueKit) -> None:
     bad(VT.BOOL, "no bytes", "", "MQCN-2.2.3.3-1")
 
 
+@_sections.add
 def _vt_i1(kit: _PropValueKit) -> None:
     """VT_I1 (2.2.3.4)."""
     ok, bad, b = kit.ok, kit.bad, kit.b
@@ -147,6 +155,7 @@ def _vt_i1(kit: _PropValueKit) -> None:
     bad(VT.I1, "no bytes", "", "MQCN-2.2.3.4-1")
 
 
+@_sections.add
 def _vt_ui1(kit: _PropValueKit) -> None:
     """VT_UI1 (2.2.3.5)."""
     ok, bad, b = kit.ok, kit.bad, kit.b
@@ -157,6 +166,7 @@ def _vt_ui1(kit: _PropValueKit) -> None:
     bad(VT.UI1, "no bytes", "", "MQCN-2.2.3.5-1")
 
 
+@_sections.add
 def _vt_ui2(kit: _PropValueKit) -> None:
     """VT_UI2 (2.2.3.6)."""
     ok, bad, b = kit.ok, kit.bad, kit.b
@@ -169,6 +179,7 @@ def _vt_ui2(kit: _PropValueKit) -> None:
     bad(VT.UI2, "no bytes", "", "MQCN-2.2.3.6-1")
 
 
+@_sections.add
 def _vt_ui4(kit: _PropValueKit) -> None:
     """VT_UI4 (2.2.3.7)."""
     ok, bad, b = kit.ok, kit.bad, kit.b
@@ -181,6 +192,7 @@ def _vt_ui4(kit: _PropValueKit) -> None:
     bad(VT.UI4, "no bytes", "", "MQCN-2.2.3.7-1")
 
 
+@_sections.add
 def _vt_i8(kit: _PropValueKit) -> None:
     """VT_I8 (2.2.3.8)."""
     ok, bad, b = kit.ok, kit.bad, kit.b
@@ -194,6 +206,7 @@ def _vt_i8(kit: _PropValueKit) -> None:
     bad(VT.I8, "no bytes", "", "MQCN-2.2.3.8-1")
 
 
+@_sections.add
 def _vt_ui8(kit: _PropValueKit) -> None:
     """VT_UI8 (2.2.3.9)."""
     ok, bad, b = kit.ok, kit.bad, kit.b
@@ -206,6 +219,7 @@ def _vt_ui8(kit: _PropValueKit) -> None:
     bad(VT.UI8, "four bytes of eight", "00000000", "MQCN-2.2.3.9-1")
 
 
+@_sections.add
 def _vt_lpwstr(kit: _PropValueKit) -> None:
     """VT_LPWSTR (2.2.3.10)."""
     ok, bad, lone, b = kit.ok, kit.bad, kit.lone, kit.b
@@ -235,6 +249,7 @@ def _vt_lpwstr(kit: _PropValueKit) -> None:
     lone(VT.LPWSTR, "surrogates in the wrong order (low, high)", "00dc00d80000", 0, "\udc00\ud800")
 
 
+@_sections.add
 def _vt_blob(kit: _PropValueKit) -> None:
     """VT_BLOB (2.2.3.11)."""
     ok, bad, b = kit.ok, kit.bad, kit.b
@@ -281,6 +296,7 @@ def _vt_blob(kit: _PropValueKit) -> None:
     bad(VT.BLOB, "no bytes", "", "MQCN-2.2.3.11-2")
 
 
+@_sections.add
 def _vt_clsid(kit: _PropValueKit) -> None:
     """VT_CLSID (2.2.3.12)."""
     ok, bad, b = kit.ok, kit.bad, kit.b
@@ -306,6 +322,7 @@ def _vt_clsid(kit: _PropValueKit) -> None:
     bad(VT.CLSID, "no bytes", "", "MQCN-2.2.3.12-1")
 
 
+@_sections.add
 def _vt_ui4_vector(kit: _PropValueKit) -> None:
     """VT_UI4 | VT_VECTOR (2.2.3.13)."""
     ok, bad, b = kit.ok, kit.bad, kit.b
@@ -342,6 +359,7 @@ def _vt_ui4_vector(kit: _PropValueKit) -> None:
     bad(VT.UI4_VECTOR, "no bytes", "", "MQCN-2.2.3.13-2")
 
 
+@_sections.add
 def _vt_clsid_vector(kit: _PropValueKit) -> None:
     """VT_CLSID | VT_VECTOR (2.2.3.14)."""
     ok, bad, b = kit.ok, kit.bad, kit.b
@@ -376,6 +394,7 @@ def _vt_clsid_vector(kit: _PropValueKit) -> None:
     bad(VT.CLSID_VECTOR, "Size field cut to 2 bytes", "0100", "MQCN-2.2.3.14-2")
 
 
+@_sections.add
 def _vt_lpwstr_vector(kit: _PropValueKit) -> None:
     """VT_LPWSTR | VT_VECTOR (2.2.3.15)."""
     f, lenient, ok, bad, lone, b = kit.f, kit.lenient, kit.ok, kit.bad, kit.lone, kit.b
@@ -490,20 +509,4 @@ def _vt_lpwstr_vector(kit: _PropValueKit) -> None:
 
 def propvalue_file() -> VectorFile:
     """propvalue_test.json, section by section."""
-    return _PropValueKit().build(
-        _vt_i2,
-        _vt_i4,
-        _vt_bool,
-        _vt_i1,
-        _vt_ui1,
-        _vt_ui2,
-        _vt_ui4,
-        _vt_i8,
-        _vt_ui8,
-        _vt_lpwstr,
-        _vt_blob,
-        _vt_clsid,
-        _vt_ui4_vector,
-        _vt_clsid_vector,
-        _vt_lpwstr_vector,
-    )
+    return _PropValueKit().build(_sections)

@@ -19,6 +19,7 @@ from reference_vectors.vector_building import (
     P,
     Prop,
     R,
+    Sections,
     Update,
     VectorFile,
     creation,
@@ -41,6 +42,10 @@ class _UpdateKit(Kit):
         )
 
 
+_sections: Sections[_UpdateKit] = Sections()
+
+
+@_sections.add
 def _well_formed_updates(kit: _UpdateKit) -> None:
     """Well-formed updates of each kind."""
     s = kit.s
@@ -95,6 +100,7 @@ def _well_formed_updates(kit: _UpdateKit) -> None:
     )
 
 
+@_sections.add
 def _command_useguid_pathname_guid(kit: _UpdateKit) -> None:
     """Command / UseGuid / PathName / GuidIdentifier."""
     s = kit.s
@@ -138,6 +144,7 @@ def _command_useguid_pathname_guid(kit: _UpdateKit) -> None:
         s.invalid(comment, m.data[:cut] + spare, R("2.2.6-11"), m.lay.master, ("Truncated", *extra))
 
 
+@_sections.add
 def _property_count_and_ids(kit: _UpdateKit) -> None:
     """NumberOfProperties / PropertyId array."""
     s = kit.s
@@ -192,6 +199,7 @@ def _property_count_and_ids(kit: _UpdateKit) -> None:
         s.invalid(comment, m.data, R("2.2.2-1"), m.lay.ids[1], ("UnknownPropId", *extra))
 
 
+@_sections.add
 def _property_values_cut_short(kit: _UpdateKit) -> None:
     """Property values cut short, one per wire type a PROPID uses."""
     s = kit.s
@@ -311,6 +319,7 @@ def _property_values_cut_short(kit: _UpdateKit) -> None:
     )
 
 
+@_sections.add
 def _lenient_readings(kit: _UpdateKit) -> None:
     """The same under the lenient readings."""
     lenient = kit.lenient
@@ -351,10 +360,4 @@ def _lenient_readings(kit: _UpdateKit) -> None:
 
 def notification_update_file() -> VectorFile:
     """notification_update_test.json, section by section."""
-    return _UpdateKit().build(
-        _well_formed_updates,
-        _command_useguid_pathname_guid,
-        _property_count_and_ids,
-        _property_values_cut_short,
-        _lenient_readings,
-    )
+    return _UpdateKit().build(_sections)
