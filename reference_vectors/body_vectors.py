@@ -9,6 +9,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 
+from reference_vectors import vector_building as vb
 from reference_vectors.vector_building import (
     BODY_GUID,
     DC,
@@ -17,10 +18,7 @@ from reference_vectors.vector_building import (
     NO_SPARE,
     SPARE,
     Group,
-    Kit,
     R,
-    Sections,
-    VectorFile,
     body_text,
     char_at,
     closing_index,
@@ -34,7 +32,7 @@ from reference_vectors.vector_building import (
 VCHARS = "".join(chr(c) for c in range(0x21, 0x7F))  # the visible ASCII characters
 
 
-class _BodyKit(Kit):
+class _BodyKit(vb.Kit):
     """The file, its groups and the helpers its sections share."""
 
     abnf = ("2.2.5-5", "2.2.5-6")
@@ -78,7 +76,7 @@ class _BodyKit(Kit):
         group.invalid(comment, v2_bytes(data), [req], char_at(text, index), flags)
 
 
-_sections: Sections[_BodyKit] = Sections()
+_sections: vb.Sections[_BodyKit] = vb.Sections()
 
 
 @_sections.add
@@ -434,6 +432,6 @@ def _server_boundaries_with_tags_recased(kit: _BodyKit) -> None:
         )
 
 
-def notification_body_file() -> VectorFile:
+def notification_body_file() -> vb.VectorFile:
     """notification_body_test.json, section by section."""
     return _BodyKit().build(_sections)

@@ -10,6 +10,7 @@ import struct
 from dataclasses import replace
 
 from mqcn_model.constants import PropId
+from reference_vectors import vector_building as vb
 from reference_vectors.vector_building import (
     CN1,
     CN2,
@@ -22,13 +23,10 @@ from reference_vectors.vector_building import (
     SD_WITH_DACL,
     SITE,
     Built,
-    Kit,
     P,
     Prop,
     R,
-    Sections,
     Update,
-    VectorFile,
     creation,
     creation_props,
     deletion,
@@ -40,7 +38,7 @@ from reference_vectors.vector_building import (
 )
 
 
-class _ContentRuleKit(Kit):
+class _ContentRuleKit(vb.Kit):
     """The file, its groups and the helpers its sections share."""
 
     cr = ("ContentRule",)
@@ -63,7 +61,7 @@ class _ContentRuleKit(Kit):
         return built.lay.ids[update.index(propid)]
 
 
-_sections: Sections[_ContentRuleKit] = Sections()
+_sections: vb.Sections[_ContentRuleKit] = vb.Sections()
 
 
 @_sections.add
@@ -744,6 +742,6 @@ def _violation_in_second_update(kit: _ContentRuleKit) -> None:
     )
 
 
-def content_rules_file() -> VectorFile:
+def content_rules_file() -> vb.VectorFile:
     """content_rules_test.json, section by section."""
     return _ContentRuleKit().build(_sections)

@@ -8,15 +8,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from reference_vectors import vector_building as vb
 from reference_vectors.vector_building import (
     NO_SPARE,
     SPARE,
-    Kit,
     P,
     Prop,
     R,
-    Sections,
-    VectorFile,
     body_text,
     creation,
     deletion,
@@ -29,7 +27,7 @@ from reference_vectors.vector_building import (
 )
 
 
-class _MessageKit(Kit):
+class _MessageKit(vb.Kit):
     """The file, its groups and the spare-byte variants its sections repeat a vector in."""
 
     spares = ((SPARE, ()), (NO_SPARE, ("NoSpareByte",)))
@@ -42,7 +40,7 @@ class _MessageKit(Kit):
         )
 
 
-_sections: Sections[_MessageKit] = Sections()
+_sections: vb.Sections[_MessageKit] = vb.Sections()
 
 
 @_sections.add
@@ -251,6 +249,6 @@ def _data_of_the_other_version(kit: _MessageKit) -> None:
     )
 
 
-def change_notification_message_file() -> VectorFile:
+def change_notification_message_file() -> vb.VectorFile:
     """change_notification_message_test.json, section by section."""
     return _MessageKit().build(_sections)

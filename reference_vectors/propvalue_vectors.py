@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from mqcn_model.constants import VT
+from reference_vectors import vector_building as vb
 from reference_vectors.vector_building import (
     BODY_GUID,
     CN1,
@@ -18,10 +19,7 @@ from reference_vectors.vector_building import (
     CN3,
     PV,
     Group,
-    Kit,
     R,
-    Sections,
-    VectorFile,
     enc_value,
     json_value,
     utf16z,
@@ -33,7 +31,7 @@ def _decoded(value: Any, data: bytes) -> dict[str, Any]:
     return {"value": json_value(value), "size": len(data)}
 
 
-class _PropValueKit(Kit):
+class _PropValueKit(vb.Kit):
     """The file, its groups and the helpers its sections share."""
 
     b = ("Boundary",)
@@ -86,7 +84,7 @@ class _PropValueKit(Kit):
         )
 
 
-_sections: Sections[_PropValueKit] = Sections()
+_sections: vb.Sections[_PropValueKit] = vb.Sections()
 
 
 @_sections.add
@@ -507,6 +505,6 @@ def _vt_lpwstr_vector(kit: _PropValueKit) -> None:
         )
 
 
-def propvalue_file() -> VectorFile:
+def propvalue_file() -> vb.VectorFile:
     """propvalue_test.json, section by section."""
     return _PropValueKit().build(_sections)
