@@ -337,6 +337,14 @@ class Built:
     def lay(self) -> Layout:
         return self.layouts[0]
 
+    def value_at(self, propid: int) -> int:
+        """Offset of the value of the first ``propid`` of the first update."""
+        return self.lay.values[self.updates[0].index(propid)]
+
+    def id_at(self, propid: int) -> int:
+        """Offset of the PropertyId of the first ``propid`` of the first update."""
+        return self.lay.ids[self.updates[0].index(propid)]
+
     @property
     def expected(self) -> dict[str, Any]:
         """The decoded message as JSON (asked for only when the message is well-formed)."""
