@@ -90,7 +90,7 @@ class _ContentRuleKit(vb.Kit):
         a judge may leave unchecked (errata E-13): acceptable, at that value."""
         m = v1(update)
         at = m.value_at(update.props[-1].propid)
-        self.s.acceptable(comment, m.data, R("3.3.5.2-22"), at, m.expected, [*flags, *CR, "E-13"])
+        self.s.acceptable(comment, m.data, VALUE_RULE, at, m.expected, [*flags, *CR, "E-13"])
 
 
 _sections: vb.Sections[_ContentRuleKit] = vb.Sections()
