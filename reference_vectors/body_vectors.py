@@ -9,6 +9,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 
+from reference_vectors import vector_building as vb
 from reference_vectors.vector_building import (
     BODY_GUID,
     DC,
@@ -18,7 +19,6 @@ from reference_vectors.vector_building import (
     SPARE,
     Group,
     R,
-    VectorFile,
     body_text,
     char_at,
     closing_index,
@@ -32,53 +32,54 @@ from reference_vectors.vector_building import (
 VCHARS = "".join(chr(c) for c in range(0x21, 0x7F))  # the visible ASCII characters
 
 
-class _BodyKit:
+class _BodyKit(vb.Kit):
     """The file, its groups and the helpers its sections share."""
 
+    abnf = ("2.2.5-5", "2.2.5-6")
+
     def __init__(self) -> None:
-        f = VectorFile(
+        super().__init__(
             "notification_body_test.json",
             "Notification Body (2.2.5), inside Version 0x02 messages.",
         )
-        s = f.group(MSG, "strict")
-        lenient = f.group(MSG, "lenient")
-        abnf = ("2.2.5-5", "2.2.5-6")
 
-        def ok(
-            comment: str,
-            text: str,
-            event: int,
-            object_guid: str,
-            server: str,
-            reqs: list[str],
-            flags: Sequence[str] = ("Normal",),
-            spare: bytes = SPARE,
-        ) -> None:
-            data = v2_bytes(text.encode("utf-16-le"), spare=spare)
-            s.valid(
-                comment, data, v2_expected(event, object_guid, server, spare=spare), reqs, flags
-            )
+    def ok(
+        self,
+        comment: str,
+        text: str,
+        event: int,
+        object_guid: str,
+        server: str,
+        reqs: list[str],
+        flags: Sequence[str] = ("Normal",),
+        spare: bytes = SPARE,
+    ) -> None:
+        """A valid (strict) vector: ``text`` as a Version 0x02 message, and what it decodes to."""
+        data = v2_bytes(text.encode("utf-16-le"), spare=spare)
+        expected = v2_expected(event, object_guid, server, spare=spare)
+        self.s.valid(comment, data, expected, reqs, flags)
 
-        def bad(
-            comment: str,
-            text: str,
-            req: str,
-            index: int,
-            flags: Sequence[str] = (),
-            group: Group = s,
-            encoded: bytes | None = None,
-        ) -> None:
-            data = encoded if encoded is not None else text.encode("utf-16-le", "surrogatepass")
-            group.invalid(comment, v2_bytes(data), [req], char_at(text, index), flags)
-
-        self.f = f
-        self.s = s
-        self.lenient = lenient
-        self.abnf = abnf
-        self.ok = ok
-        self.bad = bad
+    def bad(
+        self,
+        comment: str,
+        text: str,
+        req: str,
+        index: int,
+        flags: Sequence[str] = (),
+        group: Group | None = None,
+        encoded: bytes | None = None,
+    ) -> None:
+        """An invalid vector (strict unless ``group``) breaking ``req`` at ``text[index]``;
+        ``encoded`` replaces the UTF-16LE bytes of ``text``."""
+        data = encoded if encoded is not None else text.encode("utf-16-le", "surrogatepass")
+        group = self.s if group is None else group
+        group.invalid(comment, v2_bytes(data), [req], char_at(text, index), flags)
 
 
+_sections: vb.Sections[_BodyKit] = vb.Sections()
+
+
+@_sections.add
 def _valid_bodies(kit: _BodyKit) -> None:
     """Conforming bodies: each Event, GUID spellings, tag cases, servers, spare bytes."""
     abnf, ok = kit.abnf, kit.ok
@@ -216,6 +217,7 @@ def _valid_bodies(kit: _BodyKit) -> None:
     )
 
 
+@_sections.add
 def _event(kit: _BodyKit) -> None:
     """Event."""
     bad = kit.bad
@@ -234,6 +236,7 @@ def _event(kit: _BodyKit) -> None:
         bad(comment, text, "MQCN-2.2.5-2", len("<Notification><Event>"), ("Boundary",))
 
 
+@_sections.add
 def _object_guid(kit: _BodyKit) -> None:
     """ObjectGuid."""
     bad = kit.bad
@@ -251,6 +254,7 @@ def _object_guid(kit: _BodyKit) -> None:
         bad(comment, text, "MQCN-2.2.5-7", guid_index(text), extra)
 
 
+@_sections.add
 def _e01_closing_tag_as_abnf_spells_it(kit: _BodyKit) -> None:
     """E-01: the ABNF's own closing tag."""
     s, lenient = kit.s, kit.lenient
@@ -275,6 +279,7 @@ def _e01_closing_tag_as_abnf_spells_it(kit: _BodyKit) -> None:
         )
 
 
+@_sections.add
 def _directory_service_server(kit: _BodyKit) -> None:
     """DirectoryServiceServer."""
     bad = kit.bad
@@ -293,6 +298,7 @@ def _directory_service_server(kit: _BodyKit) -> None:
         bad(comment, text, "MQCN-2.2.5-8", server_index(text) + char_index, ("Boundary",))
 
 
+@_sections.add
 def _unicode_encoding(kit: _BodyKit) -> None:
     """Unicode encoding."""
     bad = kit.bad
@@ -318,6 +324,7 @@ def _unicode_encoding(kit: _BodyKit) -> None:
     )
 
 
+@_sections.add
 def _element_structure(kit: _BodyKit) -> None:
     """Element structure (ABNF)."""
     bad = kit.bad
@@ -357,6 +364,7 @@ def _element_structure(kit: _BodyKit) -> None:
     bad("empty body", "", "MQCN-2.2.5-6", 0, ("Boundary",))
 
 
+@_sections.add
 def _lenient(kit: _BodyKit) -> None:
     """Lenient."""
     lenient, bad = kit.lenient, kit.bad
@@ -387,6 +395,7 @@ def _lenient(kit: _BodyKit) -> None:
     )
 
 
+@_sections.add
 def _server_boundaries_with_tags_recased(kit: _BodyKit) -> None:
     """The DirectoryServiceServer boundaries again, with tags in another case."""
     f, bad = kit.f, kit.bad
@@ -423,19 +432,6 @@ def _server_boundaries_with_tags_recased(kit: _BodyKit) -> None:
         )
 
 
-def notification_body_file() -> VectorFile:
+def notification_body_file() -> vb.VectorFile:
     """notification_body_test.json, section by section."""
-    kit = _BodyKit()
-    for section in (
-        _valid_bodies,
-        _event,
-        _object_guid,
-        _e01_closing_tag_as_abnf_spells_it,
-        _directory_service_server,
-        _unicode_encoding,
-        _element_structure,
-        _lenient,
-        _server_boundaries_with_tags_recased,
-    ):
-        section(kit)
-    return kit.f
+    return _BodyKit().build(_sections)

@@ -8,14 +8,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from reference_vectors import vector_building as vb
 from reference_vectors.vector_building import (
-    MSG,
     NO_SPARE,
     SPARE,
     P,
     Prop,
     R,
-    VectorFile,
     body_text,
     creation,
     deletion,
@@ -28,24 +27,23 @@ from reference_vectors.vector_building import (
 )
 
 
-class _MessageKit:
-    """The file, its groups and the helpers its sections share."""
+class _MessageKit(vb.Kit):
+    """The file, its groups and the spare-byte variants its sections repeat a vector in."""
+
+    spares = ((SPARE, ()), (NO_SPARE, ("NoSpareByte",)))
 
     def __init__(self) -> None:
-        f = VectorFile(
+        super().__init__(
             "change_notification_message_test.json",
             "Change Notification Message (2.2.4): Version, NumberOfUpdateNotifications, Data, "
             "and the spare byte of 3.3.5.3.",
         )
-        s = f.group(MSG, "strict")
-        lenient = f.group(MSG, "lenient")
-        spares = ((SPARE, ()), (NO_SPARE, ("NoSpareByte",)))
-        self.f = f
-        self.s = s
-        self.lenient = lenient
-        self.spares = spares
 
 
+_sections: vb.Sections[_MessageKit] = vb.Sections()
+
+
+@_sections.add
 def _header(kit: _MessageKit) -> None:
     """Header."""
     s = kit.s
@@ -64,6 +62,7 @@ def _header(kit: _MessageKit) -> None:
     s.invalid("Version 0x00 alone", b"\x00", R("2.2.4-1"), 0, ("Boundary", "Truncated"))
 
 
+@_sections.add
 def _version_0x01(kit: _MessageKit) -> None:
     """Version 0x01."""
     s, lenient, spares = kit.s, kit.lenient, kit.spares
@@ -195,6 +194,7 @@ def _version_0x01(kit: _MessageKit) -> None:
     )
 
 
+@_sections.add
 def _version_0x02(kit: _MessageKit) -> None:
     """Version 0x02."""
     s, lenient, spares = kit.s, kit.lenient, kit.spares
@@ -226,6 +226,7 @@ def _version_0x02(kit: _MessageKit) -> None:
     )
 
 
+@_sections.add
 def _data_of_the_other_version(kit: _MessageKit) -> None:
     """Data of the other version."""
     s = kit.s
@@ -248,14 +249,6 @@ def _data_of_the_other_version(kit: _MessageKit) -> None:
     )
 
 
-def change_notification_message_file() -> VectorFile:
+def change_notification_message_file() -> vb.VectorFile:
     """change_notification_message_test.json, section by section."""
-    kit = _MessageKit()
-    for section in (
-        _header,
-        _version_0x01,
-        _version_0x02,
-        _data_of_the_other_version,
-    ):
-        section(kit)
-    return kit.f
+    return _MessageKit().build(_sections)

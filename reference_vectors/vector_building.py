@@ -1,5 +1,6 @@
 """What every family of reference vectors is built from: fixed identities, wire pieces
-(PROPVALUEs, updates, bodies), and the file format (:class:`Group`, :class:`VectorFile`).
+(PROPVALUEs, updates, bodies), the file format (:class:`Group`, :class:`VectorFile`), and the
+frame of a family's module (:class:`Kit`, :class:`Sections`).
 
 Part of :mod:`generate` (see its documentation): no codec, rule or judge is imported here.
 """
@@ -8,9 +9,9 @@ from __future__ import annotations
 
 import struct
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, Self, TypeVar
 
 from mqcn_model.constants import PROPERTIES, VT, PropId
 
@@ -336,6 +337,14 @@ class Built:
     def lay(self) -> Layout:
         return self.layouts[0]
 
+    def value_at(self, propid: int) -> int:
+        """Offset of the value of the first ``propid`` of the first update."""
+        return self.lay.values[self.updates[0].index(propid)]
+
+    def id_at(self, propid: int) -> int:
+        """Offset of the PropertyId of the first ``propid`` of the first update."""
+        return self.lay.ids[self.updates[0].index(propid)]
+
     @property
     def expected(self) -> dict[str, Any]:
         """The decoded message as JSON (asked for only when the message is well-formed)."""
@@ -479,6 +488,35 @@ class Group:
         test.update(rest)
         self.tests.append(test)
 
+    def _add_broken(
+        self,
+        result: str,
+        comment: str,
+        msg: bytes,
+        violations: Sequence[str],
+        offset: int | None,
+        flags: Sequence[str],
+        requirements: Sequence[str],
+        vt: VT | None,
+        **rest: Any,
+    ) -> None:
+        """A test that breaks ``violations`` (the first at ``offset``): they lead its
+        requirements, and more than one adds the flag MultipleViolations."""
+        flags = list(flags)
+        if len(violations) > 1 and "MultipleViolations" not in flags:
+            flags.append("MultipleViolations")
+        self._add(
+            comment,
+            msg,
+            result,
+            [*violations, *requirements],
+            flags,
+            vt,
+            violations=list(violations),
+            offset=offset,
+            **rest,
+        )
+
     def valid(
         self,
         comment: str,
@@ -510,19 +548,7 @@ class Group:
         requirements: Sequence[str] = (),
         vt: VT | None = None,
     ) -> None:
-        flags = list(flags)
-        if len(violations) > 1 and "MultipleViolations" not in flags:
-            flags.append("MultipleViolations")
-        self._add(
-            comment,
-            msg,
-            "invalid",
-            [*violations, *requirements],
-            flags,
-            vt,
-            violations=list(violations),
-            offset=offset,
-        )
+        self._add_broken("invalid", comment, msg, violations, offset, flags, requirements, vt)
 
     def acceptable(
         self,
@@ -538,18 +564,15 @@ class Group:
     ) -> None:
         if not any(f.startswith("E-") for f in flags):
             raise ValueError(f"acceptable vector without an errata flag: {comment}")
-        flags = list(flags)
-        if len(violations) > 1 and "MultipleViolations" not in flags:
-            flags.append("MultipleViolations")
-        self._add(
+        self._add_broken(
+            "acceptable",
             comment,
             msg,
-            "acceptable",
-            [*violations, *requirements],
+            violations,
+            offset,
             flags,
+            requirements,
             vt,
-            violations=list(violations),
-            offset=offset,
             expected=expected,
             observations=list(observations),
         )
@@ -593,6 +616,46 @@ class VectorFile:
 
 MSG = "ChangeNotificationMessageTest"
 PV = "PropertyValueTest"
+
+
+class Kit:
+    """One vector file being built: the file, its strict and lenient groups, in that order.
+
+    A family subclasses it with its file name and description, adds the helpers its
+    sections share as methods, and :meth:`build` runs the sections (functions of the kit)
+    one after the other.
+    """
+
+    def __init__(self, name: str, description: str, test_type: str = MSG) -> None:
+        self.f = VectorFile(name, description)
+        self.s = self.f.group(test_type, "strict")
+        self.lenient = self.f.group(test_type, "lenient")
+
+    def build(self, sections: Iterable[Callable[[Self], None]]) -> VectorFile:
+        """The file once every section has added its tests to it."""
+        for section in sections:
+            section(self)
+        return self.f
+
+
+K = TypeVar("K", bound=Kit)
+
+
+class Sections(list[Callable[[K], None]], Generic[K]):
+    """A family's sections, in the order its module defines them (``@sections.add`` above each).
+
+    >>> sections: Sections[Kit] = Sections()
+    >>> @sections.add
+    ... def _empty(kit: Kit) -> None:
+    ...     pass  # a section that adds nothing
+    >>> Kit("x_test.json", "An example.").build(sections).name, [s.__name__ for s in sections]
+    ('x_test.json', ['_empty'])
+    """
+
+    def add(self, section: Callable[[K], None]) -> Callable[[K], None]:
+        """Append ``section`` and give it back unchanged (a decorator)."""
+        self.append(section)
+        return section
 
 
 def R(*ids: str) -> list[str]:
