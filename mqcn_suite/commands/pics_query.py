@@ -15,16 +15,8 @@ from typing import Annotated
 
 import typer
 
+from mqcn_suite.commands import _target as target_cli
 from mqcn_suite.commands._common import PROG, UsageError, boundary
-from mqcn_suite.commands._target import (
-    HELLO_TIMEOUT_DEFAULT,
-    TARGET_DEFAULT,
-    TIMEOUT_DEFAULT,
-    CallTimeoutOption,
-    HelloTimeoutOption,
-    TargetOption,
-    call_limits,
-)
 from mqcn_suite.outputs import OutputError, check_output_file
 from mqcn_suite.targets import PicsError, TargetError, pics_of, resolve_target
 
@@ -38,17 +30,17 @@ PICS_HELP = (
 
 
 def pics(
-    target: TargetOption = TARGET_DEFAULT,
+    target: target_cli.TargetOption = target_cli.TARGET_DEFAULT,
     out: Annotated[
         Path | None,
         typer.Option("--out", metavar="FILE", help="Write the PICS here (default: print it)."),
     ] = None,
-    timeout_text: CallTimeoutOption = TIMEOUT_DEFAULT,
-    hello_timeout_text: HelloTimeoutOption = HELLO_TIMEOUT_DEFAULT,
+    timeout_text: target_cli.CallTimeoutOption = target_cli.TIMEOUT_DEFAULT,
+    hello_timeout_text: target_cli.HelloTimeoutOption = target_cli.HELLO_TIMEOUT_DEFAULT,
 ) -> None:
     """``mqcn pics`` (see PICS_HELP)."""
     with boundary(COMMAND, usage_errors=(TargetError, PicsError, OutputError)):
-        timeout, hello_timeout = call_limits(timeout_text, hello_timeout_text)
+        timeout, hello_timeout = target_cli.call_limits(timeout_text, hello_timeout_text)
         if out is not None:
             check_output_file(out, "--out")  # before the target starts
         implementation = resolve_target(target, timeout=timeout, hello_timeout=hello_timeout)

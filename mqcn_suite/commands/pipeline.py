@@ -82,6 +82,7 @@ from mqcn_suite.commands._spark import (
     usage_errors,
     wall,
 )
+from mqcn_suite.commands._target import CallTimeoutOption
 from mqcn_suite.pipeline.engine import (
     AUDIT_BYTES,
     AUDIT_ROWS,
@@ -360,10 +361,6 @@ FUZZ_TARGET_HELP = (
 TargetOption = Annotated[
     str | None, typer.Option("--target", metavar="T", help="The target, e.g. reference.")
 ]
-TimeoutOption = Annotated[
-    str,
-    typer.Option("--timeout", metavar="SECONDS", help="Time limit of one call to the target."),
-]
 MaxTimeoutsOption = Annotated[
     str,
     typer.Option(
@@ -384,7 +381,7 @@ def fuzz_target(
     out: OutOption = None,
     case: CaseOption = None,
     as_json: JsonOption = False,
-    timeout: TimeoutOption = "10",
+    timeout: CallTimeoutOption = "10",
     max_timeouts: MaxTimeoutsOption = "3",
 ) -> None:
     """``mqcn fuzz target`` (see FUZZ_TARGET_HELP)."""
