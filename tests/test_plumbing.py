@@ -3,6 +3,9 @@ when pytest-xdist runs, and which tests share the one local Spark session."""
 
 from __future__ import annotations
 
+import re
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -91,3 +94,26 @@ def test_the_tests_that_use_spark_or_the_cluster_share_one_xdist_group_each() ->
     assert on_spark and on_cluster
     assert set(collected.groups["spark"]) == on_spark
     assert set(collected.groups["cluster"]) == on_cluster
+
+
+def test_xdist_keeps_a_group_on_one_worker(tmp_path: Path) -> None:
+    """``--dist loadgroup`` really sends a group's tests to one worker (the marks alone are
+    not enough: pytest 9.2 with pytest-xdist 3.8 keeps the marks and drops the grouping)."""
+    for name in ("a", "b"):
+        (tmp_path / f"test_{name}.py").write_text(
+            "import pytest\n\n"
+            "@pytest.mark.xdist_group('together')\n"
+            "@pytest.mark.parametrize('i', range(4))\n"
+            "def test_grouped(i):\n    pass\n\n"
+            "@pytest.mark.parametrize('i', range(4))\n"
+            "def test_free(i):\n    pass\n"
+        )
+    ran = subprocess.run(
+        [sys.executable, "-m", "pytest", "-n", "2", "--dist", "loadgroup", "-v", "-p",
+         "no:cacheprovider", "-p", "no:randomly", "-c", "/dev/null", f"--rootdir={tmp_path}",
+         str(tmp_path)],
+        capture_output=True, text=True, cwd=tmp_path, timeout=120,
+    )  # fmt: skip
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    workers = re.findall(r"^\[(gw\d+)\].*test_grouped", ran.stdout, re.MULTILINE)
+    assert len(workers) == 8 and len(set(workers)) == 1, ran.stdout
