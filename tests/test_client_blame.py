@@ -49,6 +49,9 @@ from mqcn_suite.targets.zoo import SendsDefect, _DefectClient
 ROOT = Path(__file__).resolve().parents[1]
 MEMBERS = sent_by_clients()
 FAILING = ("fail", "claim-fail", "error")
+# One xdist worker runs the module, so the ``verdicts`` fixture (a pytest session of its own,
+# about half a minute) runs once rather than once per worker.
+pytestmark = pytest.mark.xdist_group("client-blame")
 
 
 @pytest.fixture(scope="module")

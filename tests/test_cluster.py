@@ -5,8 +5,10 @@ two 1-core workers on 127.0.0.1; their executors run a bare venv (pyarrow, panda
 The commands run as a user runs them -- ``mqcn ... --master spark://...`` in a process of its
 own -- and must ship their code themselves.  What is checked:
 
-* generate -> audit -> fuzz on the cluster give, row for row, what ``local[2]`` gives for the
-  same seed (the corpus, every verdict, the summary, every divergence);
+* generate -> audit -> fuzz on the cluster give, row for row, what the same tasks give in
+  this process for the same seed (the corpus rows as ``generate_rows`` draws them, the
+  in-process engine's verdicts, summary and divergences; tests/test_engines.py holds that
+  engine equal to ``local[2]``, so no second JVM is started here);
 * the zip the driver ships holds everything the executor-side code imports: run in the bare
   Python with nothing else, the tasks' work gives the driver's results;
 * failures are one line on stderr and no traceback: a master that refuses connections (at
@@ -15,8 +17,8 @@ own -- and must ship their code themselves.  What is checked:
   killed during an audit is survived: Spark retries, the balance holds, the verdicts are the
   same.  On success nothing of Spark's start-up reaches stderr (on ``local[2]`` either).
 
-Small data (a few thousand rows): the file costs about two minutes on two busy cores, most
-of it JVMs starting.
+Small data (a thousand rows): the file costs about two minutes on two busy cores, most of
+it JVMs starting.
 """
 
 from __future__ import annotations
@@ -35,22 +37,22 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from spark_cluster import HOST, SPARK_HOME, Cluster, closed_port, running_cluster
 
 from mqcn_suite.pipeline.audit import audit
-from mqcn_suite.pipeline.corpus import generate, read_corpus
+from mqcn_suite.pipeline.corpus import generate_rows, read_corpus
 from mqcn_suite.pipeline.fuzz import fuzz
-from mqcn_suite.pipeline.session import spark_session
 from mqcn_suite.pipeline.shipping import DEPENDENCY_PACKAGES, NOT_SHIPPED, build_bundle
 
 pytestmark = pytest.mark.cluster  # Java guard and pyspark's pandas warning: tests/conftest.py
 
 SEED = 21
-COUNT = 3000
+COUNT = 1000
 SHARE = 0.2
-CASES = 400
+CASES = 200
 FAULTY = "python:mqcn_suite.targets.zoo:ProcessesUnauthenticated"
 HERE = Path(__file__).resolve().parent
 
@@ -150,25 +152,27 @@ def on_cluster(spark_cluster: Cluster, tmp_path_factory: pytest.TempPathFactory)
 
 
 @pytest.fixture(scope="module")
-def on_local(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The same three steps on ``local[2]``, in this process."""
+def on_local(on_cluster: dict[str, Any], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The same three steps in this process: the corpus rows drawn by the very function the
+    Spark tasks run, the audit (of the cluster's corpus) and the fuzz on the in-process
+    engine."""
     work = tmp_path_factory.mktemp("on-local")
     started = time.perf_counter()
-    with spark_session("local[2]") as spark:
-        generate(spark, COUNT, work / "corpus", SHARE, SEED)
-        audit(spark, work / "corpus", work / "audit")
-        fuzz(spark, FAULTY, CASES, SEED, work / "fuzz")
-    print(f"\nlocal[2]: generate + audit + fuzz in {time.perf_counter() - started:.1f} s")
+    pq.write_table(pa.Table.from_batches([generate_rows(list(range(COUNT)), SEED, SHARE)]),
+                   work / "corpus.parquet")  # fmt: skip
+    audit(None, on_cluster["work"] / "corpus", work / "audit")
+    fuzz(None, FAULTY, CASES, SEED, work / "fuzz")
+    print(f"\nin process: generate + audit + fuzz in {time.perf_counter() - started:.1f} s")
     return work
 
 
-def test_the_cluster_gives_what_local_gives_row_for_row(
+def test_the_cluster_gives_what_one_process_gives_row_for_row(
     on_cluster: dict[str, Any], on_local: Path, spark_cluster: Cluster
 ) -> None:
     cluster, local = on_cluster["work"], on_local
     made = read_corpus(cluster / "corpus").sort_by("message_id")
-    assert made.num_rows == COUNT
-    assert made.equals(read_corpus(local / "corpus").sort_by("message_id"))
+    drawn = pq.read_table(local / "corpus.parquet").sort_by("message_id")
+    assert made.num_rows == COUNT and made.to_pylist() == drawn.to_pylist()
     verdicts = verdict_rows(cluster / "audit")
     assert len(verdicts) == COUNT and verdicts == verdict_rows(local / "audit")
     assert not all(row["conforming"] for row in verdicts)

@@ -751,6 +751,11 @@ def smoke(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     }
 
 
+# The tests that read the smoke run share one xdist worker, so the run is made once.
+SMOKE_GROUP = pytest.mark.xdist_group("mutation-smoke")
+
+
+@SMOKE_GROUP
 def test_ci_smoke_the_fixed_sample_is_killed(smoke: dict[str, Any]) -> None:
     result = smoke["result"]
     assert result.returncode == 0, result.stderr[-2000:]
@@ -811,6 +816,7 @@ def wait_for_lines(path: Path, count: int, process: subprocess.Popen[str], limit
     raise AssertionError(f"{path} never reached {count} lines")
 
 
+@SMOKE_GROUP
 def test_interrupt_resume_restart_and_the_work_tree_is_never_touched(
     smoke: dict[str, Any], project_copy: Path, tmp_path: Path
 ) -> None:

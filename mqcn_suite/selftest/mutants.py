@@ -205,6 +205,62 @@ def _candidates(site: Site) -> Iterable[str]:
         yield f"({text})"
 
 
+def _top_level_snippets(tree: ast.Module, source: str, offsets: _Offsets) -> list[int | None]:
+    """Where each module-level statement's text starts (None: it cannot stand alone).
+
+    A mutant is checked by parsing only the module-level statement around it: its lines,
+    from its first decorator to its last line, parse alone to that one statement (each
+    begins at column 0 and its brackets and strings close inside it).  A statement sharing a
+    line with another (``a = 1; b = 2``) does not, and its mutants are checked against the
+    whole module.  Parsing a function instead of the module makes planning a file's
+    mutants linear rather than quadratic in its size.
+    """
+    starts: list[int | None] = []
+    for statement in tree.body:
+        decorators = getattr(statement, "decorator_list", [])
+        first = min([statement.lineno, *(d.lineno for d in decorators)])
+        start, end = offsets.starts[first - 1], offsets.starts[statement.end_lineno or 0]
+        try:
+            alone = ast.parse(source[start:end])
+        except SyntaxError:
+            alone = None
+        fits = alone is not None and len(alone.body) == 1
+        starts.append(start if fits and ast.dump(alone.body[0]) == ast.dump(statement) else None)
+    return starts
+
+
+def _verified(
+    tree: ast.Module, source: str, snippets: list[int | None], site: Site, path: _Path,
+    span: tuple[int, int], offsets: _Offsets,
+) -> str | None:  # fmt: skip
+    """The first text of ``site``'s replacement that parses to exactly the mutated tree
+    (compared within the statement at ``path``), or None."""
+    expected = _expected_dump(tree, site, path)
+    start, end = span
+    index = path[0][1] if path else None
+    snippet = snippets[index] if index is not None else None
+    if snippet is not None and index is not None:
+        statement = tree.body[index]
+        stop = offsets.starts[statement.end_lineno or 0]
+        text_before, text_after = source[snippet:start], source[end:stop]
+        where: _Path = (("body", 0), *path[1:])
+        statements = 1
+    else:
+        text_before, text_after = source[:start], source[end:]
+        where, statements = path, len(tree.body)
+    for text in _candidates(site):
+        try:
+            mutated = ast.parse(text_before + text + text_after)
+        except SyntaxError:
+            continue
+        if len(mutated.body) != statements:
+            continue
+        counterpart = _follow(mutated, where)
+        if counterpart is not None and ast.dump(counterpart) == expected:
+            return text
+    return None
+
+
 def mutants_of(file: str, source: str) -> FileMutants:
     """Every verified mutant of ``source`` (the text of ``file``), in source order.
 
@@ -213,6 +269,7 @@ def mutants_of(file: str, source: str) -> FileMutants:
     tree = ast.parse(source, filename=file)
     offsets = _Offsets(source)
     paths = _statement_paths(tree)
+    snippets = _top_level_snippets(tree, source, offsets)
     name = display_name(file)
     ordinals: Counter[tuple[str, str, str]] = Counter()
     mutants: list[Mutant] = []
@@ -223,19 +280,7 @@ def mutants_of(file: str, source: str) -> FileMutants:
         start = offsets.at(line, node.col_offset)  # type: ignore[attr-defined]
         end = offsets.at(end_line, node.end_col_offset)  # type: ignore[attr-defined]
         path = _enclosing(paths, node) if not isinstance(node, ast.Module) else ()
-        expected = _expected_dump(tree, site, path)
-        replacement = None
-        for text in _candidates(site):
-            try:
-                mutated = ast.parse(source[:start] + text + source[end:])
-            except SyntaxError:
-                continue
-            if len(mutated.body) != len(tree.body):
-                continue
-            counterpart = _follow(mutated, path)
-            if counterpart is not None and ast.dump(counterpart) == expected:
-                replacement = text
-                break
+        replacement = _verified(tree, source, snippets, site, path, (start, end), offsets)
         if replacement is None:
             invalid.append(f"{name}:{line}: {site.operator} ({site.description})")
             continue
