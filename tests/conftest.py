@@ -10,6 +10,10 @@
   there is no ``java`` -- it never skips, since without Java it would pass by not running.
 * ``app``: a Typer app holding only the pipeline's commands (``corpus generate``, ``audit``,
   ``fuzz``); ``cli_helpers.invoke`` runs it, ``cli_helpers.one_line_error`` reads its error.
+* The JVMs the tests start (the session's, the commands' run as processes, the cluster's)
+  use the C1 compiler and the serial collector (``SPARK_SUBMIT_OPTS``, set here unless the
+  environment sets it): about 30 % less CPU for JVMs that live seconds
+  (tests/spark_cluster.py, ``TEST_JVM_OPTIONS``).
 * ``spark_cluster``: the Spark standalone cluster of tests/spark_cluster.py; ``pytest -m
   cluster`` selects the tests that run on it; they run in the default ``pytest`` too (CI has
   Java, which is all the cluster needs).
@@ -21,6 +25,7 @@ so a test module cannot import from it.
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,7 +33,9 @@ from typing import Any
 
 import pytest
 import typer
-from spark_cluster import Cluster, bare_python, running_cluster
+from spark_cluster import TEST_JVM_OPTIONS, Cluster, bare_python, running_cluster
+
+os.environ.setdefault("SPARK_SUBMIT_OPTS", TEST_JVM_OPTIONS)  # see the module docstring
 
 # The settings of the shared session: two cores, and as many shuffle partitions (Spark's 200
 # would cost seconds on rows this small).  No test changes a setting of the live session.

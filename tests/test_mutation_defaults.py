@@ -23,6 +23,7 @@ def test_the_default_files_include_the_capture_reader_and_the_wire_codec() -> No
         "mqcn_model/capture/tcp.py",
         "mqcn_model/wire/usermessage.py",
         "mqcn_model/wire/queues.py",
+        "mqcn_model/scapy_base.py",
     ):
         assert wanted in files
     assert not [file for file in files if file.endswith("__init__.py")]
@@ -34,6 +35,12 @@ def test_wire_and_capture_files_bring_their_unit_tests_along() -> None:
     assert "tests/test_wire_codec.py" in tests
     assert len(tests) == len(set(tests))  # each once, though both patterns name it
     assert resolve_tests(ROOT, tests) == tests  # every one exists in the tree
+
+
+def test_the_scapy_base_brings_its_own_tests_and_both_layer_modules_tests() -> None:
+    tests = default_tests(["mqcn_model/scapy_base.py"])
+    assert tests[:2] == ["tests/test_scapy_base.py", "tests/test_layers.py"]
+    assert "tests/test_wire_layers.py" in tests and len(tests) == len(set(tests))
 
 
 def test_model_files_elsewhere_bring_no_tests() -> None:

@@ -68,6 +68,7 @@ DEFAULT_FILES = (
     "mqcn_model/sending.py",
     "mqcn_model/capture/*.py",
     "mqcn_model/wire/*.py",
+    "mqcn_model/scapy_base.py",
 )
 # The scenarios judge messages, not bytes on a wire: they barely reach the capture reader and
 # the wire codec, so the mutants of those files are measured by their unit tests.  When no
@@ -89,6 +90,12 @@ _WIRE_AND_CAPTURE_TESTS = (
 DEFAULT_TESTS: dict[str, tuple[str, ...]] = {
     "mqcn_model/capture/*.py": _WIRE_AND_CAPTURE_TESTS,
     "mqcn_model/wire/*.py": _WIRE_AND_CAPTURE_TESTS,
+    # the base of both scapy layer modules: its own tests, the message layers', the wire's
+    "mqcn_model/scapy_base.py": (
+        "tests/test_scapy_base.py",
+        "tests/test_layers.py",
+        *_WIRE_AND_CAPTURE_TESTS,
+    ),
 }
 EQUIVALENTS_FILE = "docs/mutation-equivalents.yaml"
 DEFAULT_TARGET = "reference"
