@@ -59,6 +59,7 @@ from mqcn_suite.report.results import (
     item_metadata,
     phase_outcome,
 )
+from mqcn_suite.step_lookup import install as install_step_lookup
 from mqcn_suite.targets import (
     DEFAULT_HELLO_TIMEOUT,
     DEFAULT_TIMEOUT,
@@ -191,6 +192,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 @pytest.hookimpl(tryfirst=True)  # before junitxml / pytest-bdd read their output paths
 def pytest_configure(config: pytest.Config) -> None:
+    install_step_lookup()  # each step's definition looked up once (mqcn_suite.step_lookup)
     for requirement in CATALOG.values():
         config.addinivalue_line(
             "markers", f"{requirement.id}: [{requirement.keyword}] {requirement.statement}"

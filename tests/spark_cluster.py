@@ -50,7 +50,8 @@ GRACE = 10.0  # seconds between SIGTERM and SIGKILL
 # about 30 % less CPU than HotSpot's defaults there (measured on `corpus generate`), on two
 # cores shared by two test workers.  Drivers get them through SPARK_SUBMIT_OPTS (set for
 # every test by tests/conftest.py), the master and the workers through
-# SPARK_DAEMON_JAVA_OPTS.  Only the JIT and the collector change: never what the code does.
+# SPARK_DAEMON_JAVA_OPTS, the executors through the drivers' spark-defaults.conf.  Only the
+# JIT and the collector change: never what the code does.
 TEST_JVM_OPTIONS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
 
 
@@ -180,9 +181,19 @@ class Cluster:
                 start_new_session=True,  # its own process group: stopped as one
             )
 
+    @property
+    def driver_conf(self) -> Path:
+        return self.folder / "driver-conf"
+
     def start(self) -> Cluster:
         """Start the master, then the workers; return when all workers registered."""
         self.folder.mkdir(parents=True, exist_ok=True)
+        # the drivers' spark-defaults.conf (SPARK_CONF_DIR, see driver_env): the executors'
+        # JVMs get the test options too, as the drivers' and the daemons' do
+        self.driver_conf.mkdir(exist_ok=True)
+        (self.driver_conf / "spark-defaults.conf").write_text(
+            f"spark.executor.extraJavaOptions {TEST_JVM_OPTIONS}\n", "utf-8"
+        )
         self.master_port, self.ui_port = free_port(), free_port()
         env = _clean_env(SPARK_MASTER_OPTS="-Dspark.master.rest.enabled=false")
         self.master = self._spawn(
@@ -292,7 +303,12 @@ class Cluster:
         ``SPARK_LOCAL_IP`` keeps the driver on the loopback address, where the workers are.
         """
         env = {k: v for k, v in os.environ.items() if not k.startswith(("PYSPARK_", "SPARK_"))}
-        env.update(SPARK_LOCAL_IP=HOST, SPARK_SUBMIT_OPTS=TEST_JVM_OPTIONS, **extra)
+        env.update(
+            SPARK_LOCAL_IP=HOST,
+            SPARK_SUBMIT_OPTS=TEST_JVM_OPTIONS,
+            SPARK_CONF_DIR=str(self.driver_conf),
+            **extra,
+        )
         return env
 
 
