@@ -241,3 +241,25 @@ def test_a_repeat_of_a_segment_still_waiting_is_counted_retransmitted() -> None:
     (end,) = ends(records)
     assert end.retransmitted_bytes == 2 * len(early.payload)  # the repeat, then the original
     assert len(messages(records)) == 3
+
+
+def test_a_stream_that_is_not_msmq_is_named_by_its_first_eight_bytes() -> None:
+    """A stream on port 1801 holding no MS-MQQB packet is quarantined with its first eight
+    bytes shown, however the bytes arrived.  (Written for the mutant of ``StreamFramer.data``
+    that tests ``< 9``: it is equivalent -- the slice still stops at eight -- and documented.)"""
+    from mqcn_model.capture.records import Quarantine as QuarantineRecord
+    from mqcn_model.capture.stream import StreamFramer
+
+    banner = b"SSH-2.0-OpenSSH_9.6\r\n"
+    for cut in (1, 3, 8, 9, len(banner)):
+        out: list[object] = []
+        framer = StreamFramer("c.pcap", "a -> b", out)  # type: ignore[arg-type]
+        framer.data(banner[:cut], 1, 0.0)
+        if cut < len(banner):
+            framer.data(banner[cut:], 2, 0.0)
+        framer.finish()
+        details = [r.detail for r in out if isinstance(r, QuarantineRecord)]
+        assert details == [
+            f"no MS-MQQB packet in the {len(banner)} bytes of this stream on port 1801 "
+            f"(it starts with {banner[:8].hex()})"
+        ], cut

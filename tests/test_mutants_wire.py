@@ -468,3 +468,68 @@ def test_a_private_message_without_encryption_is_named_at_its_privacy_level() ->
     decoded, _ = decode_user_message(encode_user_message(message))
     found = [(f.requirement, f.offset) for f in decoded.findings]
     assert found == [(R_ENCRYPTED, decoded.properties.offset + 40)]
+
+
+# --- the scapy layers and their bridge (issue 19 follow-up: packet_layers, layer_bridge) -------
+
+
+def test_each_session_layer_default_is_the_struct_codecs_default() -> None:
+    """A SessionHeader layer built from its defaults is the struct codec's default
+    SessionHeader (mutant: the layer's WindowSize default off by one)."""
+    from mqcn_model.wire.packet_layers import SessionHeader as SessionHeaderLayer
+    from mqcn_model.wire.session import decode_session
+
+    raw = bytes(SessionHeaderLayer())
+    decoded, _ = decode_session(raw, 0, len(raw))
+    assert decoded == SessionHeader()
+
+
+def test_a_default_layer_dissects_to_its_own_defaults() -> None:
+    """Every header layer whose fields all have defaults reads back, from the bytes it builds,
+    the very values it was built from (mutant: CorrelationID's default shorter than its 20
+    bytes, which the build pads and the dissection then shows as 20 zero bytes)."""
+    from scapy.fields import ConditionalField, PacketField, PacketListField
+
+    import mqcn_model.wire.packet_layers as layers
+
+    checked = 0
+    for name in dir(layers):
+        cls = getattr(layers, name)
+        if not (isinstance(cls, type) and issubclass(cls, layers._Header)) or cls is layers._Header:
+            continue
+        built = cls()
+        again = cls(bytes(built))
+        for field in cls.fields_desc:
+            if isinstance(field, ConditionalField | PacketField | PacketListField):
+                continue  # present only when a flag says so; a header of its own
+            if field.default is None:
+                continue  # computed when built (sizes, lengths)
+            assert again.getfieldval(field.name) == built.getfieldval(field.name), (name, field)
+        checked += 1
+    assert checked >= 8
+
+
+def test_an_internal_headers_reserved_bits_reach_the_layer() -> None:
+    """The InternalHeader's Reserved field survives struct codec -> layer -> bytes
+    (mutant: the bridge dropping it)."""
+    from dataclasses import replace as replaced
+
+    from mqcn_model.wire.layer_bridge import to_layer
+
+    packet = connection_parameters(500, 20000, 64)
+    odd = replaced(packet, internal=replaced(packet.internal, reserved=0x5A))
+    assert bytes(to_layer(odd)) == encode_internal(odd)
+    assert decode_internal(bytes(to_layer(odd)))[0].internal.reserved == 0x5A
+
+
+def test_a_layer_that_did_not_dissect_whole_is_refused_by_its_own_name() -> None:
+    """``from_layer`` refuses a broken packet layer first, naming that layer (mutant: the
+    check of the whole packet deleted, leaving only the checks of its parts)."""
+    from mqcn_model.wire.layer_bridge import from_layer
+    from mqcn_model.wire.packet_layers import InternalPacketLayer
+
+    whole = encode_internal(connection_parameters(500, 20000, 64))
+    cut = InternalPacketLayer(whole[:20])  # the headers, and no body
+    assert cut.broken
+    with pytest.raises(ValueError, match="the InternalPacketLayer did not dissect completely"):
+        from_layer(cut)
