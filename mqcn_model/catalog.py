@@ -52,19 +52,26 @@ KNOWN_SECTIONS = frozenset(_KNOWN_SECTIONS_TEXT.split())
 WIRE_ID_PATTERN = re.compile(
     r"^(?P<spec>MQMQ|MQQB|MQDMPR)-(?P<section>\d+(?:\.\d+)*)-(?P<n>[1-9]\d*)$"
 )
-WIRE_ROLES = ("packet",)
-# What a broken wire requirement does to a packet: ``structural`` (sizes, offsets, header
-# presence, lengths: the bytes cannot be read, DecodeError) or ``value`` (a value or a
-# consistency: the packet is decoded and carries the finding).
-STRUCTURAL, VALUE_RULE = "structural", "value"
-WIRE_RULE_KINDS = (STRUCTURAL, VALUE_RULE)
+# ``packet``: a rule one packet's bytes keep or break (the codec checks it); ``session``: a rule
+# of the MS-MQQB session state machine (:mod:`mqcn_model.mqqb`) over a sequence of packets.
+PACKET_ROLE, SESSION_ROLE = "packet", "session"
+WIRE_ROLES = (PACKET_ROLE, SESSION_ROLE)
+# What a broken wire requirement does: ``structural`` (sizes, offsets, header presence,
+# lengths: the bytes cannot be read, DecodeError), ``value`` (a value or a consistency: the
+# packet is decoded and carries the finding) or ``session`` (a packet out of turn or counts
+# that do not add up: the session machine reports a ProtocolError and closes the session).
+STRUCTURAL, VALUE_RULE, SESSION_RULE = "structural", "value", "session"
+WIRE_RULE_KINDS = (STRUCTURAL, VALUE_RULE, SESSION_RULE)
 # [MS-MQMQ] 2.2.18-2.2.20 (packet data types, common headers, the UserMessage Packet),
-# [MS-MQQB] 2 (transport, session packets), [MS-MQDMPR] 3.1.7.1.30-32 (Message <-> packet)
+# [MS-MQQB] 2 (transport, session packets) and 3.1 (the session machine), [MS-MQDMPR]
+# 3.1.7.1.30-32 (Message <-> packet)
 _WIRE_SECTIONS_TEXT = {
     "MQMQ": """2.2.18.1.2 2.2.18.1.3 2.2.18.1.4 2.2.18.1.4.1 2.2.18.1.4.2 2.2.18.1.5.1
         2.2.18.1.5.2 2.2.18.1.6 2.2.18.1.7.1 2.2.18.1.7.2 2.2.19.1 2.2.19.2 2.2.19.3 2.2.20
         2.2.20.1 2.2.20.2 2.2.20.3 2.2.20.4 2.2.20.5 2.2.20.6 2.2.20.7 2.2.20.8""",
-    "MQQB": "2.1.1 2.1.2 2.2.1 2.2.2 2.2.2.1 2.2.3 2.2.3.1 2.2.4 2.2.4.1 2.2.5 2.2.5.1 2.2.6 2.2.7",
+    "MQQB": """2.1.1 2.1.2 2.2.1 2.2.2 2.2.2.1 2.2.3 2.2.3.1 2.2.4 2.2.4.1 2.2.5 2.2.5.1 2.2.6
+        2.2.7 3.1.1.3.1 3.1.1.4 3.1.5.1.2 3.1.5.1.3 3.1.5.3 3.1.5.3.1 3.1.5.3.2 3.1.5.4
+        3.1.5.4.1 3.1.5.5 3.1.5.5.5 3.1.5.8 3.1.6.3""",
     "MQDMPR": "3.1.7.1.30 3.1.7.1.31 3.1.7.1.32",
 }
 WIRE_KNOWN_SECTIONS = {spec: frozenset(text.split()) for spec, text in _WIRE_SECTIONS_TEXT.items()}

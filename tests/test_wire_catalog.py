@@ -113,7 +113,9 @@ def test_a_broken_wire_catalog_is_refused(old: str, new: str, fragment: str) -> 
 def test_the_mqcn_catalog_carries_no_rule_kind() -> None:
     """Only wire requirements are split into structural ones and value rules."""
     assert {r.rule for r in CATALOG.values()} == {""}
-    assert {r.rule for r in WIRE_CATALOG.values()} == {"structural", "value"}
+    assert {r.rule for r in WIRE_CATALOG.values()} == {"structural", "value", "session"}
+    # a session rule belongs to the session machine, a packet rule to the codec
+    assert all((r.rule == "session") == (r.role == "session") for r in WIRE_CATALOG.values())
 
 
 def test_an_unknown_wire_section_is_refused() -> None:
