@@ -1,0 +1,459 @@
+"""The MS-MQQB session machine alone: both roles against each other on a virtual clock."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field, replace
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mqcn_model.catalog import SESSION_ROLE, WIRE_CATALOG
+from mqcn_model.clock import VirtualClock
+from mqcn_model.envelope import Envelope, MessageId
+from mqcn_model.mqqb import Role, SessionConfig, SessionMachine, State
+from mqcn_model.mqqb import events as E
+from mqcn_model.mqqb import session as S
+from mqcn_model.wire.internal import (
+    EstablishConnection,
+    connection_parameters,
+    decode_internal,
+    encode_internal,
+    establish_connection,
+    session_ack,
+)
+from mqcn_model.wire.mapping import envelope_to_packet
+from mqcn_model.wire.session import SessionHeader
+from mqcn_model.wire.user import DM_SHIFT
+from mqcn_model.wire.usermessage import decode_user_message, encode_user_message
+
+CLIENT, SERVER = uuid.UUID(int=0xC1), uuid.UUID(int=0x5E)
+# the session rules each test below breaks or keeps (checked complete at the end)
+COVERED: set[str] = set()
+
+
+def envelope(n: int = 1, body: bytes = b"\x02\x01") -> Envelope:
+    return Envelope(
+        body,
+        MessageId(CLIENT, n),
+        sender_identifier=CLIENT,
+        destination_format_name=f"PRIVATE={SERVER}\\3",
+    )
+
+
+def sent(effects: list[E.Effect]) -> bytes:
+    return b"".join(e.data for e in effects if isinstance(e, E.SendBytes))
+
+
+def of(kind: type, effects: list[E.Effect]) -> list:
+    return [e for e in effects if isinstance(e, kind)]
+
+
+@dataclass
+class Side:
+    """One machine with its timers on the shared virtual clock, and all it ever emitted."""
+
+    machine: SessionMachine
+    clock: VirtualClock
+    deadlines: dict[str, float] = field(default_factory=dict)
+    effects: list[E.Effect] = field(default_factory=list)
+
+    def handle(self, event: E.Event) -> list[E.Effect]:
+        out = self.machine.handle(event)
+        for effect in out:
+            if isinstance(effect, E.StartTimer):
+                self.deadlines[effect.name] = self.clock.now + effect.seconds
+            elif isinstance(effect, E.CancelTimer):
+                self.deadlines.pop(effect.name, None)
+        self.effects += out
+        return out
+
+
+@dataclass
+class Pair:
+    """An initiator and an acceptor joined by a perfect wire; ``pump`` carries the bytes."""
+
+    a: Side
+    b: Side
+    clock: VirtualClock
+
+    @classmethod
+    def make(cls, *, a_config: dict | None = None, b_config: dict | None = None) -> Pair:
+        clock = VirtualClock(1000.0)
+        a = SessionMachine(
+            Role.INITIATOR, SessionConfig(CLIENT, **(a_config or {})), lambda: clock.now
+        )
+        b = SessionMachine(
+            Role.ACCEPTOR, SessionConfig(SERVER, **(b_config or {})), lambda: clock.now
+        )
+        return cls(Side(a, clock), Side(b, clock), clock)
+
+    def open(self, rtt: float = 0.0) -> None:
+        self.b.handle(E.Connected())
+        wire = sent(self.a.handle(E.Connected()))
+        self.clock.advance(rtt)
+        self.deliver(self.a, self.b, sent(self.b.handle(E.DataReceived(wire))))
+
+    def deliver(self, to: Side, other: Side, data: bytes) -> None:
+        """Give ``data`` to ``to``; what it answers goes to ``other``, and so on."""
+        while data:
+            data = sent(to.handle(E.DataReceived(data)))
+            to, other = other, to
+
+    def send(self, message: object) -> list[E.Effect]:
+        out = self.a.handle(E.SendUserMessage(message))
+        self.deliver(self.b, self.a, sent(out))
+        return out
+
+    def advance(self, seconds: float) -> None:
+        """Move time on, firing each timer that falls due, in deadline order."""
+        end = self.clock.now + seconds
+        while True:
+            due = [
+                (t, side, name)
+                for side in (self.a, self.b)
+                for name, t in side.deadlines.items()
+                if t <= end
+            ]
+            if not due:
+                break
+            t, side, name = min(due, key=lambda d: d[0])
+            self.clock.now = max(self.clock.now, t)
+            del side.deadlines[name]
+            other = self.b if side is self.a else self.a
+            self.deliver(other, side, sent(side.handle(E.TimerFired(name))))
+        self.clock.now = end
+
+
+def test_the_handshake_exchanges_the_four_packets_and_opens_both_sides() -> None:
+    pair = Pair.make(b_config={"window_size": 16})
+    pair.open(rtt=0.1)
+    assert pair.a.machine.state is State.OPEN and pair.b.machine.state is State.OPEN
+    kinds_a = [e.kind for e in of(E.SendBytes, pair.a.effects)]
+    kinds_b = [e.kind for e in of(E.SendBytes, pair.b.effects)]
+    assert kinds_a == ["EstablishConnection", "ConnectionParameters"]
+    assert kinds_b == ["EstablishConnection", "ConnectionParameters"]
+    (up_a,) = of(E.SessionEstablished, pair.a.effects)
+    (up_b,) = of(E.SessionEstablished, pair.b.effects)
+    assert (up_a.peer_qm, up_b.peer_qm) == (SERVER, CLIENT)
+    assert (up_a.window_size, up_b.window_size) == (16, 64)
+    # 8 x the 100 ms round trip (R_RTT), the same on both sides; the AckTimeout proposed
+    assert up_a.recoverable_ack_timeout_ms == up_b.recoverable_ack_timeout_ms == 800
+    assert up_a.ack_timeout_ms == up_b.ack_timeout_ms == 20000
+    # the initialization timers stopped, the cleanup timers run
+    assert set(pair.a.deadlines) == set(pair.b.deadlines) == {E.CLEANUP}
+    COVERED.add(S.R_RTT)
+
+
+def test_the_round_trip_timeout_is_held_within_its_range() -> None:
+    for rtt, expected in ((0.0, 500), (1.0, 8000), (100.0, 120000)):
+        pair = Pair.make()
+        pair.open(rtt=rtt)
+        assert pair.a.machine.recoverable_ack_timeout_ms == expected
+
+
+def test_the_acceptor_echoes_the_request_and_answers_with_its_own_guid() -> None:
+    machine = SessionMachine(Role.ACCEPTOR, SessionConfig(SERVER, window_size=7))
+    machine.handle(E.Connected())
+    request = EstablishConnection(CLIENT, uuid.UUID(int=0), 123456, 0x0110)
+    answer = sent(machine.handle(E.DataReceived(encode_internal(establish_connection(request)))))
+    packet, _ = decode_internal(answer, response=True)
+    assert packet.body.client_guid == CLIENT and packet.body.server_guid == SERVER
+    assert packet.body.timestamp == 123456 and packet.body.operating_system == 0x0110
+    assert not packet.internal.refused and packet.findings == []
+    assert machine.state is State.WAITING_CP_MSG
+    reply = sent(
+        machine.handle(E.DataReceived(encode_internal(connection_parameters(900, 30000, 3))))
+    )
+    parameters, _ = decode_internal(reply)
+    assert (parameters.body.recoverable_ack_timeout, parameters.body.ack_timeout) == (900, 30000)
+    assert parameters.body.window_size == 7 and machine.state is State.OPEN
+    assert machine.peer_window == 3
+    COVERED.update({S.R_EC_RESPONSE, S.R_CP_RESPONSE})
+
+
+def test_a_request_for_another_queue_manager_is_refused_and_the_initiator_closes() -> None:
+    pair = Pair.make(a_config={"remote_qm": uuid.UUID(int=0xBAD)})
+    pair.open()
+    (refusal,) = of(E.SendBytes, pair.b.effects)
+    assert decode_internal(refusal.data)[0].internal.refused
+    (error,) = of(E.ProtocolError, pair.a.effects)
+    assert error.requirement == S.R_EC_VALID and "CS is set" in error.what
+    assert "ServerGuid" in error.what
+    assert pair.a.machine.state is State.CLOSED
+    assert of(E.SessionClosed, pair.a.effects)[-1].requirement == S.R_EC_VALID
+    COVERED.add(S.R_EC_VALID)
+
+
+def test_one_message_is_received_numbered_and_acknowledged_on_the_ack_send_timer() -> None:
+    pair = Pair.make()
+    pair.open()
+    out = pair.send(envelope())
+    assert of(E.UserMessageSent, out) == [E.UserMessageSent(1)]
+    (got,) = of(E.UserMessageReceived, pair.b.effects)
+    assert got.sequence == 1 and got.data == encode_user_message(envelope_to_packet(envelope()))
+    assert got.packet.user.message_id == 1
+    assert of(E.MessageAcknowledged, pair.a.effects) == []
+    assert E.ACK_SEND in pair.b.deadlines and E.ACK_WAIT in pair.a.deadlines
+    pair.advance(0.5)
+    assert of(E.MessageAcknowledged, pair.a.effects) == [E.MessageAcknowledged(1)]
+    assert E.ACK_WAIT not in pair.a.deadlines  # nothing awaits acknowledgment
+    COVERED.add(S.R_SEQUENCE)
+
+
+def test_many_messages_keep_their_order_and_numbers_and_are_all_acknowledged() -> None:
+    pair = Pair.make()
+    pair.open()
+    for n in range(1, 301):
+        pair.send(envelope(n))
+    pair.advance(1)
+    received = of(E.UserMessageReceived, pair.b.effects)
+    assert [r.sequence for r in received] == list(range(1, 301))
+    assert [r.packet.user.message_id for r in received] == list(range(1, 301))
+    acked = [e.sequence for e in of(E.MessageAcknowledged, pair.a.effects)]
+    assert acked == list(range(1, 301))
+    # at half of the 64 window the acceptor acknowledges without waiting for its timer
+    assert len(of(E.SendBytes, pair.b.effects)) - 2 == 300 // 32 + 1
+    assert pair.a.machine.state is State.OPEN and pair.b.machine.state is State.OPEN
+
+
+def test_a_full_window_holds_messages_until_the_peer_acknowledges() -> None:
+    pair = Pair.make(b_config={"window_size": 4})
+    pair.open()
+    a = pair.a
+    wire = []
+    for n in range(1, 8):
+        out = a.handle(E.SendUserMessage(envelope(n)))
+        wire.append(sent(out))
+    assert [e.sequence for e in of(E.UserMessageSent, a.effects)] == [1, 2, 3, 4]
+    assert [e.sequence for e in of(E.UserMessageHeld, a.effects)] == [5, 6, 7]
+    assert len(a.machine.awaiting) == 4
+    # the acceptor acknowledges 1-2 (half its window), then 3-4: the held ones go out
+    pair.deliver(pair.b, a, b"".join(wire))
+    pair.advance(1)
+    assert [e.sequence for e in of(E.UserMessageSent, a.effects)] == list(range(1, 8))
+    assert [e.sequence for e in of(E.MessageAcknowledged, a.effects)] == list(range(1, 8))
+    COVERED.add(S.R_WINDOW)
+
+
+def test_messages_sent_before_the_session_opens_wait_for_it() -> None:
+    pair = Pair.make()
+    pair.b.handle(E.Connected())
+    first = sent(pair.a.handle(E.Connected()))
+    held = pair.a.handle(E.SendUserMessage(envelope()))
+    assert of(E.UserMessageHeld, held) == [E.UserMessageHeld(1)] and sent(held) == b""
+    pair.deliver(pair.b, pair.a, first)
+    assert [e.sequence for e in of(E.UserMessageReceived, pair.b.effects)] == [1]
+
+
+def test_no_acknowledgment_closes_the_session_on_the_second_ack_wait_expiry() -> None:
+    pair = Pair.make()
+    pair.open()
+    a = pair.a
+    a.handle(E.SendUserMessage(envelope()))  # never delivered: no acknowledgment ever comes
+    assert a.deadlines[E.ACK_WAIT] == pair.clock.now + 20
+    pair.advance(20)  # packets came since the handshake: ReceivedAck was TRUE, restarted
+    assert a.machine.state is State.OPEN and E.ACK_WAIT in a.deadlines
+    pair.advance(20)
+    closed = of(E.SessionClosed, a.effects)[-1]
+    assert closed.requirement == S.R_ACK_WAIT and "UserMessage 1" in closed.reason
+    assert a.machine.state is State.CLOSED and a.deadlines == {}
+    COVERED.add(S.R_ACK_WAIT)
+
+
+def test_the_ack_wait_multiple_stretches_the_timer() -> None:
+    pair = Pair.make(a_config={"ack_wait_multiple": 3})
+    pair.open()
+    pair.a.handle(E.SendUserMessage(envelope()))
+    assert pair.a.deadlines[E.ACK_WAIT] == pair.clock.now + 60
+
+
+def test_an_idle_session_is_closed_by_the_cleanup_timer_a_busy_one_is_not() -> None:
+    pair = Pair.make(a_config={"cleanup_timeout": 10}, b_config={"cleanup_timeout": 100})
+    pair.open()
+    pair.advance(5)
+    pair.send(envelope())
+    pair.advance(6)  # the first expiry sees activity: restart
+    assert pair.a.machine.state is State.OPEN
+    pair.advance(10)  # idle since
+    assert pair.a.machine.state is State.CLOSED
+    assert of(E.SessionClosed, pair.a.effects)[-1].reason == "the session was idle"
+
+
+def test_a_handshake_that_never_finishes_is_closed_by_the_initialization_timer() -> None:
+    clock = VirtualClock()
+    side = Side(
+        SessionMachine(Role.ACCEPTOR, SessionConfig(SERVER, initialization_timeout=2)), clock
+    )
+    side.handle(E.Connected())
+    assert side.deadlines[E.INITIALIZATION] == 2
+    out = side.handle(E.TimerFired(E.INITIALIZATION))
+    assert side.machine.state is State.CLOSED
+    assert "initialization timed out in state WAITING_EC_MSG" in of(E.SessionClosed, out)[0].reason
+
+
+def test_a_non_msmq_banner_is_a_protocol_error_and_closes() -> None:
+    machine = SessionMachine(Role.INITIATOR, SessionConfig(CLIENT))
+    machine.handle(E.Connected())
+    out = machine.handle(E.DataReceived(b"SSH-2.0-OpenSSH_9.6\r\n"))
+    error, closed = of(E.ProtocolError, out)[0], of(E.SessionClosed, out)[0]
+    assert error.requirement == S.R_SIGNATURE and "not an MS-MQQB packet" in error.what
+    assert "MQMQ-2.2.19.1-1" in error.what and error.data.startswith(b"SSH")
+    assert closed.requirement == S.R_SIGNATURE and isinstance(out[-1], E.SessionClosed)
+    assert machine.state is State.CLOSED
+    assert machine.handle(E.DataReceived(b"more")) == []  # after closing: nothing
+    assert machine.handle(E.TimerFired(E.CLEANUP)) == []
+    COVERED.add(S.R_SIGNATURE)
+
+
+def test_an_unreadable_packet_is_a_protocol_error_naming_the_structure() -> None:
+    machine = SessionMachine(Role.ACCEPTOR, SessionConfig(SERVER))
+    machine.handle(E.Connected())
+    wire = bytearray(encode_internal(connection_parameters(500, 20000, 64)))
+    wire[18:20] = (7).to_bytes(2, "little")  # InternalHeader.Flags.PT 7
+    out = machine.handle(E.DataReceived(bytes(wire)))
+    (error,) = of(E.ProtocolError, out)
+    assert error.requirement == S.R_FORMAT and "MQQB-2.2.1-1" in error.what
+    assert of(E.PacketReceived, out)[0].kind == "unreadable packet"
+    COVERED.add(S.R_FORMAT)
+
+
+def test_packets_out_of_turn_close_the_session_with_their_rule() -> None:
+    user = encode_user_message(envelope_to_packet(envelope()))
+    ack = encode_internal(session_ack(SessionHeader()))
+    ec = encode_internal(establish_connection(EstablishConnection(CLIENT)))
+    cp = encode_internal(connection_parameters(500, 20000, 64))
+    cases = [
+        (user, S.R_USER_STATE, "UserMessage Packet arrived in state WAITING_EC_MSG"),
+        (ack, S.R_ACK_STATE, "SessionAck Packet arrived in state WAITING_EC_MSG"),
+        (cp, S.R_CP_STATE, "ConnectionParameters Packet arrived in state WAITING_EC_MSG"),
+    ]
+    for data, requirement, what in cases:
+        machine = SessionMachine(Role.ACCEPTOR, SessionConfig(SERVER))
+        machine.handle(E.Connected())
+        (error,) = of(E.ProtocolError, machine.handle(E.DataReceived(data)))
+        assert (error.requirement, what in error.what) == (requirement, True)
+    pair = Pair.make()
+    pair.open()
+    (error,) = of(E.ProtocolError, pair.b.handle(E.DataReceived(ec)))
+    assert error.requirement == S.R_EC_STATE and "state OPEN" in error.what
+    COVERED.update({S.R_USER_STATE, S.R_ACK_STATE, S.R_CP_STATE, S.R_EC_STATE})
+
+
+def test_a_session_ack_with_wrong_counts_closes_the_session() -> None:
+    pair = Pair.make()
+    pair.open()
+    bad = encode_internal(session_ack(SessionHeader(ack_sequence=0, user_sequence=5)))
+    (error,) = of(E.ProtocolError, pair.a.handle(E.DataReceived(bad)))
+    assert error.requirement == S.R_COUNTS and "sent 5 UserMessages" in error.what
+    COVERED.add(S.R_COUNTS)
+
+
+def test_recoverable_messages_are_counted_and_acknowledged_with_their_flags() -> None:
+    pair = Pair.make()
+    pair.open()
+    packet = envelope_to_packet(envelope())
+    recoverable = replace(
+        packet, user=replace(packet.user, flags=packet.user.flags | 1 << DM_SHIFT)
+    )
+    for _ in range(3):
+        pair.send(recoverable)
+    pair.send(envelope())  # express
+    pair.advance(1)
+    assert pair.b.machine.recoverable_received == 3 and pair.a.machine.recoverable_sent == 3
+    ack = of(E.SendBytes, pair.b.effects)[-1]
+    header = decode_internal(ack.data)[0].body
+    assert (header.ack_sequence, header.recoverable_ack_sequence) == (4, 1)
+    assert header.recoverable_ack_flags == 0b111
+    assert [e.sequence for e in of(E.MessageAcknowledged, pair.a.effects)] == [1, 2, 3, 4]
+
+
+def test_a_piggy_backed_session_header_acknowledges() -> None:
+    pair = Pair.make()
+    pair.open()
+    pair.a.handle(E.SendUserMessage(envelope()))  # not delivered
+    reply = replace(envelope_to_packet(envelope(9)), session=SessionHeader(ack_sequence=1))
+    reply = replace(reply, base=replace(reply.base, flags=reply.base.flags | 0x10))
+    pair.a.handle(E.DataReceived(encode_user_message(reply)))
+    assert of(E.MessageAcknowledged, pair.a.effects) == [E.MessageAcknowledged(1)]
+    assert of(E.UserMessageReceived, pair.a.effects)[0].sequence == 1
+
+
+def test_close_stops_every_timer_and_ends_the_session() -> None:
+    pair = Pair.make()
+    pair.open()
+    pair.a.handle(E.SendUserMessage(envelope()))
+    out = pair.a.handle(E.Close())
+    assert {e.name for e in of(E.CancelTimer, out)} == {E.CLEANUP, E.ACK_WAIT}
+    assert out[-1] == E.SessionClosed("closed by the local side")
+    assert pair.a.machine.handle(E.SendUserMessage(envelope())) == []
+
+
+def test_the_peer_closing_mid_packet_is_a_protocol_error() -> None:
+    machine = SessionMachine(Role.INITIATOR, SessionConfig(CLIENT))
+    machine.handle(E.Connected())
+    answer = encode_internal(establish_connection(EstablishConnection(CLIENT, SERVER)))
+    machine.handle(E.DataReceived(answer[:100]))
+    assert (machine.buffered, machine.expected) == (100, 572)
+    (error,) = of(E.ProtocolError, machine.handle(E.PeerClosed()))
+    assert error.requirement == S.R_FORMAT and "100 of 572 bytes" in error.what
+    clean = SessionMachine(Role.ACCEPTOR, SessionConfig(SERVER))
+    clean.handle(E.Connected())
+    out = clean.handle(E.PeerClosed())
+    assert of(E.ProtocolError, out) == [] and "WAITING_EC_MSG" in out[-1].reason
+
+
+# --- the byte stream cut anywhere ----------------------------------------------------------------
+
+
+def _initiator_stream(count: int) -> tuple[bytes, bytes]:
+    """The initiator's whole stream for a session of ``count`` messages, and the acceptor's."""
+    pair = Pair.make()
+    pair.open()
+    for n in range(1, count + 1):
+        pair.send(envelope(n, bytes([n]) * n))
+    return sent(pair.a.effects), sent(pair.b.effects)
+
+
+def _feed(chunks: list[bytes]) -> list[E.Effect]:
+    machine = SessionMachine(Role.ACCEPTOR, SessionConfig(SERVER))
+    out = machine.handle(E.Connected())
+    for chunk in chunks:
+        out += machine.handle(E.DataReceived(chunk))
+    return out
+
+
+def _received(effects: list[E.Effect]) -> list[tuple[int, bytes]]:
+    return [(e.sequence, e.data) for e in of(E.UserMessageReceived, effects)]
+
+
+def test_a_stream_split_at_every_byte_gives_the_same_session() -> None:
+    stream, _ = _initiator_stream(3)
+    whole = _feed([stream])
+    assert len(_received(whole)) == 3 and of(E.ProtocolError, whole) == []
+    for cut in range(1, len(stream)):
+        assert _received(_feed([stream[:cut], stream[cut:]])) == _received(whole), cut
+    assert _received(_feed([stream[i : i + 1] for i in range(len(stream))])) == _received(whole)
+
+
+@given(st.lists(st.integers(min_value=0, max_value=2000), max_size=12))
+def test_a_stream_cut_anywhere_gives_the_same_messages(cuts: list[int]) -> None:
+    stream, _ = _STREAM
+    points = sorted({min(c, len(stream)) for c in cuts} | {0, len(stream)})
+    chunks = [stream[a:b] for a, b in zip(points, points[1:], strict=False)]
+    effects = _feed(chunks)
+    assert _received(effects) == _WHOLE
+    assert [e.kind for e in of(E.SendBytes, effects)][:2] == [
+        "EstablishConnection",
+        "ConnectionParameters",
+    ]
+
+
+_STREAM = _initiator_stream(4)
+_WHOLE = _received(_feed([_STREAM[0]]))
+
+
+def test_every_session_rule_of_the_wire_catalog_is_tested_here() -> None:
+    session_rules = {r for r, entry in WIRE_CATALOG.items() if entry.role == SESSION_ROLE}
+    assert COVERED == session_rules
+    assert all(decode_user_message(d)[0] for _, d in _WHOLE)
