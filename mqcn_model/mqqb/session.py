@@ -438,7 +438,10 @@ class SessionMachine:
 
     def _timer(self, name: str, out: list[E.Effect]) -> None:
         if name == E.INITIALIZATION:
-            self._close(f"session initialization timed out in state {self.state.value}", out)
+            reason = f"session initialization timed out in state {self.state.value}"
+            if self._buffer:
+                reason += f" with {self.buffered} of {self.expected} bytes of a packet buffered"
+            self._close(reason, out)
         elif name == E.ACK_SEND:
             if self.unacked_received:
                 self._acknowledge(out)

@@ -12,6 +12,7 @@ blocks without a timeout: the reader wakes at least every 50 ms, every wait take
 from __future__ import annotations
 
 import contextlib
+import select
 import socket
 import threading
 import time
@@ -28,6 +29,7 @@ from mqcn_suite.transport.transcript import IN, OUT, Transcript
 
 TICK = 0.05  # the longest the reader sleeps between looks at its timers
 CHUNK = 65536
+SEND_TIMEOUT = 5.0  # a peer that stops reading fails a write after this long
 
 MessageCallback = Callable[["Session", E.UserMessageReceived], None]
 
@@ -48,6 +50,7 @@ class Session:
         on_message: MessageCallback | None = None,
     ) -> None:
         self.sock = sock
+        sock.settimeout(SEND_TIMEOUT)
         self.machine = SessionMachine(role, config, time.monotonic)
         self.on_message = on_message
         self.transcript = Transcript(_address(sock.getsockname), _address(sock.getpeername))
@@ -146,12 +149,11 @@ class Session:
             with self._lock:
                 now = time.monotonic()
                 wait = min([d - now for d in self._deadlines.values()] + [TICK])
-            try:
-                self.sock.settimeout(max(wait, 0.0) or 0.001)
-                data: bytes | None = self.sock.recv(CHUNK)
-            except TimeoutError:
-                data = None
-            except OSError:
+            data: bytes | None = None
+            try:  # select, not a socket timeout: senders share the socket's (SEND_TIMEOUT)
+                if select.select([self.sock], [], [], max(wait, 0.0))[0]:
+                    data = self.sock.recv(CHUNK)
+            except (OSError, ValueError):
                 data = b""  # reset, or closed under us
             with self._lock:
                 if self.closed:
@@ -201,7 +203,6 @@ class Session:
         if isinstance(effect, E.SendBytes):
             self.transcript.add(time.time(), OUT, effect.data, effect.kind)
             try:
-                self.sock.settimeout(5.0)
                 self.sock.sendall(effect.data)
             except OSError as exc:
                 self._apply(E.Close(f"writing to the peer failed: {exc}"))
@@ -250,7 +251,9 @@ class Session:
         if closed is not None and closed.requirement == R_ACK_WAIT:
             return X.AckTimeout(reason + tail, self.transcript, R_ACK_WAIT)
         if reason.startswith("session initialization timed out"):
-            return self._silence(reason + tail, X.HandshakeTimeout)
+            if "bytes of a packet" in reason:
+                return X.PartialPacket(f"half a packet then silence: {reason}", self.transcript)
+            return X.HandshakeTimeout(reason + tail, self.transcript)
         if closed is not None and closed.reason.startswith("the peer closed"):
             last = [e.summary for e in self.transcript.entries if e.direction == OUT]
             after = f" after we sent {last[-1]}" if last else ""
