@@ -11,6 +11,8 @@ from typing import TypeVar
 from hypothesis import given
 from hypothesis import strategies as st
 
+from mqcn_model.capture.dissect import MSMQ_PORT
+from mqcn_model.capture.writer import PcapWriter
 from mqcn_model.catalog import SESSION_ROLE, WIRE_CATALOG
 from mqcn_model.clock import VirtualClock
 from mqcn_model.envelope import Envelope, MessageId
@@ -467,3 +469,44 @@ def test_every_session_rule_of_the_wire_catalog_is_tested_here() -> None:
     session_rules = {r for r, entry in WIRE_CATALOG.items() if entry.role == SESSION_ROLE}
     assert session_rules == COVERED
     assert all(decode_user_message(d)[0] for _, d in _WHOLE)
+
+
+# --- the project's own idea of a session: the PcapWriter's traffic -------------------------------
+
+
+def _writer_payloads(messages: int) -> list[tuple[bool, bytes]]:
+    """(from the initiator?, TCP payload) of each data frame the PcapWriter writes."""
+    writer = PcapWriter(session="sender")
+    data = b"".join(writer.write(envelope(n)) for n in range(1, messages + 1)) + writer.close()
+    out, offset = [], 24
+    while offset < len(data):
+        length = int.from_bytes(data[offset + 8 : offset + 12], "little")
+        frame = data[offset + 16 : offset + 16 + length]
+        offset += 16 + length
+        ip = frame[14:]
+        tcp = ip[(ip[0] & 0x0F) * 4 : int.from_bytes(ip[2:4], "big")]
+        payload = tcp[(tcp[12] >> 4) * 4 :]
+        if payload:
+            out.append((int.from_bytes(tcp[2:4], "big") == MSMQ_PORT, payload))
+    return out
+
+
+def test_the_pcap_writers_sessions_are_sessions_the_machines_accept() -> None:
+    """Both roles take what the capture writer writes for the other side, as is."""
+    payloads = _writer_payloads(3)
+    acceptor = SessionMachine(Role.ACCEPTOR, SessionConfig(SERVER))
+    got = acceptor.handle(E.Connected())
+    for from_initiator, payload in payloads:
+        if from_initiator:
+            got += acceptor.handle(E.DataReceived(payload))
+    assert of(E.ProtocolError, got) == []
+    assert [e.sequence for e in of(E.UserMessageReceived, got)] == [1, 2, 3]
+    initiator = SessionMachine(Role.INITIATOR, SessionConfig(CLIENT))
+    mine = initiator.handle(E.Connected())
+    for n in range(1, 4):
+        mine += initiator.handle(E.SendUserMessage(envelope(n)))
+    for from_initiator, payload in payloads:
+        if not from_initiator:
+            mine += initiator.handle(E.DataReceived(payload))
+    assert of(E.ProtocolError, mine) == []
+    assert [e.sequence for e in of(E.MessageAcknowledged, mine)] == [1, 2, 3]

@@ -165,7 +165,10 @@ class SessionMachine:
     # --- the one entry point ----------------------------------------------------------------
 
     def handle(self, event: E.Event) -> list[E.Effect]:
-        """Process ``event``; return the effects, in the order the driver must apply them."""
+        """Process ``event``; return the effects, in the order the driver must apply them.
+
+        Raises only for the caller's own mistakes: an unknown event, ``Connected`` twice, an
+        Envelope no UserMessage Packet can carry (ValueError from the mapping)."""
         if self.state is State.CLOSED:
             return []
         out: list[E.Effect] = []
