@@ -424,6 +424,7 @@ def _initiator_stream(count: int) -> tuple[bytes, bytes]:
     pair.open()
     for n in range(1, count + 1):
         pair.send(envelope(n, bytes([n]) * n))
+    pair.advance(1)  # the acceptor's SessionAck
     return sent(pair.a.effects), sent(pair.b.effects)
 
 
@@ -446,6 +447,24 @@ def test_a_stream_split_at_every_byte_gives_the_same_session() -> None:
     for cut in range(1, len(stream)):
         assert _received(_feed([stream[:cut], stream[cut:]])) == _received(whole), cut
     assert _received(_feed([stream[i : i + 1] for i in range(len(stream))])) == _received(whole)
+
+
+def _acknowledged(chunks: list[bytes], count: int) -> list[E.Effect]:
+    machine = SessionMachine(Role.INITIATOR, SessionConfig(CLIENT))
+    out = machine.handle(E.Connected())
+    for n in range(1, count + 1):
+        out += machine.handle(E.SendUserMessage(envelope(n, bytes([n]) * n)))
+    for chunk in chunks:
+        out += machine.handle(E.DataReceived(chunk))
+    return out
+
+
+def test_the_acceptors_stream_split_at_every_byte_acknowledges_the_same() -> None:
+    _, stream = _initiator_stream(3)
+    for cut in range(1, len(stream)):
+        out = _acknowledged([stream[:cut], stream[cut:]], 3)
+        assert of(E.ProtocolError, out) == [], cut
+        assert [e.sequence for e in of(E.MessageAcknowledged, out)] == [1, 2, 3], cut
 
 
 @given(st.lists(st.integers(min_value=0, max_value=2000), max_size=12))

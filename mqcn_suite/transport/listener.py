@@ -6,13 +6,15 @@ UserMessage to ``on_message(session, received)`` and acknowledges as a queue man
 (a SessionAck at half its window, or when its ack send timer expires: by default at once
 after each burst of bytes, so a sender waiting for its acknowledgment waits little).
 Sessions that end badly keep their TransportError in ``session.error``; nothing is raised
-in the accepting thread.
+in the accepting thread.  ``on_message`` runs in the session's reader thread, under its lock:
+keep it short (it may call ``session.send``).
 """
 
 from __future__ import annotations
 
 import socket
 import threading
+import time
 import uuid
 
 from mqcn_model.mqqb import Role, SessionConfig
@@ -70,18 +72,13 @@ class Listener:
 
     def wait_for_sessions(self, count: int, timeout: float) -> list[Session]:
         """The first ``count`` sessions once each has closed (or all there are at timeout)."""
-        deadline = threading.Event()
-        timer = threading.Timer(timeout, deadline.set)
-        timer.start()
-        try:
-            while not deadline.is_set():
-                with self._lock:
-                    found = list(self.sessions[:count])
-                if len(found) == count and all(s.wait_closed(TICK) for s in found):
-                    return found
-                deadline.wait(TICK)
-        finally:
-            timer.cancel()
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with self._lock:
+                found = list(self.sessions[:count])
+            if len(found) == count and all(s.wait_closed(TICK) for s in found):
+                return found
+            time.sleep(TICK)
         with self._lock:
             return list(self.sessions[:count])
 
