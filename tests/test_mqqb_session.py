@@ -18,7 +18,7 @@ from mqcn_model.clock import VirtualClock
 from mqcn_model.envelope import Envelope, MessageId
 from mqcn_model.mqqb import Role, SessionConfig, SessionMachine, State
 from mqcn_model.mqqb import events as E
-from mqcn_model.mqqb import session as S
+from mqcn_model.mqqb import machine as S
 from mqcn_model.wire.internal import (
     EstablishConnection,
     connection_parameters,

@@ -12,7 +12,7 @@ import pytest
 
 from mqcn_model.envelope import Envelope, MessageId
 from mqcn_model.mqqb import SessionConfig, State
-from mqcn_model.mqqb.session import R_ACK_WAIT, R_FORMAT, R_SIGNATURE
+from mqcn_model.mqqb.machine import R_ACK_WAIT, R_FORMAT, R_SIGNATURE
 from mqcn_model.wire.internal import (
     EstablishConnection,
     connection_parameters,

@@ -1,11 +1,11 @@
 """A sans-IO MS-MQQB session ([MS-MQQB] 3.1): events in, effects out, no sockets or clocks.
 
-:class:`SessionMachine` (one per TCP connection, either role) lives in :mod:`.session`; the
+:class:`SessionMachine` (one per TCP connection, either role) lives in :mod:`.machine`; the
 events and effects in :mod:`.events`; docs/transport.md draws the states and timers.  The
 socket driver is :mod:`mqcn_suite.transport`.
 """
 
 from mqcn_model.mqqb.events import TIMERS
-from mqcn_model.mqqb.session import Role, SessionConfig, SessionMachine, State
+from mqcn_model.mqqb.machine import Role, SessionConfig, SessionMachine, State
 
 __all__ = ["TIMERS", "Role", "SessionConfig", "SessionMachine", "State"]

@@ -1,6 +1,6 @@
 """What goes into an MS-MQQB session machine (events) and what comes out (effects).
 
-The machine (:class:`mqcn_model.mqqb.session.SessionMachine`) never does I/O.  Its driver
+The machine (:class:`mqcn_model.mqqb.machine.SessionMachine`) never does I/O.  Its driver
 tells it what happened with an *event* and does what the returned *effects* say:
 
 =====================  =======================================================================

@@ -4,10 +4,11 @@
 sends a UserMessage and waits for its acknowledgment; :class:`Listener` accepts sessions as a
 queue manager does.  The protocol itself is the sans-IO machine :mod:`mqcn_model.mqqb`; each
 session keeps a :class:`Transcript` of every byte both ways; failures are TransportError
-subclasses (:mod:`.errors`) carrying it.  docs/transport.md tells the whole story.
+subclasses (:mod:`.failures`) carrying it.  docs/transport.md tells the whole story.
 """
 
-from mqcn_suite.transport.errors import (
+from mqcn_suite.transport.connection import Session, connect
+from mqcn_suite.transport.failures import (
     AckTimeout,
     BindFailed,
     ConnectFailed,
@@ -20,7 +21,6 @@ from mqcn_suite.transport.errors import (
     TransportError,
 )
 from mqcn_suite.transport.listener import Listener
-from mqcn_suite.transport.session import Session, connect
 from mqcn_suite.transport.transcript import Transcript, TranscriptEntry
 
 __all__ = [

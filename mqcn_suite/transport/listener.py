@@ -18,8 +18,8 @@ import time
 import uuid
 
 from mqcn_model.mqqb import Role, SessionConfig
-from mqcn_suite.transport.errors import BindFailed
-from mqcn_suite.transport.session import TICK, MessageCallback, Session
+from mqcn_suite.transport.connection import TICK, MessageCallback, Session
+from mqcn_suite.transport.failures import BindFailed
 from mqcn_suite.transport.transcript import Transcript
 
 

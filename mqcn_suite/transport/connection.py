@@ -22,9 +22,9 @@ from collections.abc import Callable
 from mqcn_model.envelope import Envelope
 from mqcn_model.mqqb import Role, SessionConfig, SessionMachine, State
 from mqcn_model.mqqb import events as E
-from mqcn_model.mqqb.session import R_ACK_WAIT, R_FORMAT, R_SIGNATURE
+from mqcn_model.mqqb.machine import R_ACK_WAIT, R_FORMAT, R_SIGNATURE
 from mqcn_model.wire.usermessage import UserMessage
-from mqcn_suite.transport import errors as X
+from mqcn_suite.transport import failures as X
 from mqcn_suite.transport.transcript import IN, OUT, Transcript
 
 TICK = 0.05  # the longest the reader sleeps between looks at its timers
