@@ -248,6 +248,19 @@ def test_a_full_window_holds_messages_until_the_peer_acknowledges() -> None:
     assert [e.sequence for e in of(E.MessageAcknowledged, a.effects)] == list(range(1, 8))
 
 
+def test_the_receiver_acknowledges_at_half_its_window_and_the_rest_on_its_timer() -> None:
+    pair = Pair.make(b_config={"window_size": 4})
+    pair.open()
+    for n in range(1, 8):
+        pair.send(envelope(n))
+    acks = [decode_internal(e.data)[0].body for e in of(E.SendBytes, pair.b.effects)[2:]]
+    assert [a.ack_sequence for a in acks] == [2, 4, 6]  # no timer has run yet
+    pair.advance(0.5)
+    acks = [decode_internal(e.data)[0].body for e in of(E.SendBytes, pair.b.effects)[2:]]
+    assert [a.ack_sequence for a in acks] == [2, 4, 6, 7]
+    assert {(a.user_sequence, a.window_size) for a in acks} == {(0, 4)}
+
+
 def test_messages_sent_before_the_session_opens_wait_for_it() -> None:
     pair = Pair.make()
     pair.b.handle(E.Connected())
