@@ -66,6 +66,7 @@ function listen(o) {
       reason = why;
       clearTimeout(initTimer);
       clearTimeout(ackTimer);
+      clearImmediate(ackTimer);
       socket.end(); // 3.1.5.9: no packet, the connection is closed
       setTimeout(() => socket.destroy(), 1000).unref();
     };
@@ -96,7 +97,10 @@ function listen(o) {
         }
       }
       if (session.ackDue && (session.ackUrgent || r.close)) sendAck();
-      else if (session.ackDue && !ackTimer) ackTimer = setTimeout(sendAck, o.ackDelayMs || 0);
+      else if (session.ackDue && !ackTimer) {
+        // 0 ms: after the bytes already read are processed (one ack for a burst)
+        ackTimer = o.ackDelayMs ? setTimeout(sendAck, o.ackDelayMs) : setImmediate(sendAck);
+      }
       if (r.close) shut(r.close);
     });
     socket.on('error', () => {}); // a reset by the peer ends the session like a close
@@ -104,6 +108,7 @@ function listen(o) {
       sockets.delete(socket);
       clearTimeout(initTimer);
       clearTimeout(ackTimer);
+      clearImmediate(ackTimer);
       closed(reason || 'closed by the peer', remote);
     });
   });
