@@ -200,6 +200,15 @@ test('the initiator checks the response and counts acknowledgments across 16-bit
 
 // --- over sockets on 127.0.0.1 ----------------------------------------------------------------
 
+// wait (up to 5 s) until `predicate()` holds: the peer's close reaches the listener
+// asynchronously, sooner or later on a busy machine
+async function until(predicate, what) {
+  for (let waited = 0; !predicate(); waited += 10) {
+    if (waited > 5000) assert.fail(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
 function rawClient(port) {
   return new Promise((resolve, reject) => {
     const s = net.connect({ host: '127.0.0.1', port }, () => resolve(s));
@@ -235,7 +244,7 @@ test('listener and sender over TCP: messages delivered, each acknowledged', asyn
     assert.deepEqual(got.map(([b, e]) => [b, e.sequence, e.messageId.ordinal, e.senderIdentifier, e.destination, e.remoteIdentifier]),
       [1, 2, 3].map((n) => [`m${n}`, n, n, ME, NOTIFY, ME]));
     await s.close();
-    await new Promise((r) => setTimeout(r, 50));
+    await until(() => closed.length === 1, 'the session to close');
     assert.deepEqual(closed, ['closed by the peer']);
   } finally {
     await l.close();
@@ -268,7 +277,7 @@ test('the listener survives garbage, half a packet and a byte-by-byte peer', asy
     const [ecr, cpr, ack] = (await answers).map(C.decodeInternal);
     assert.deepEqual([ecr.kind, cpr.kind, ack.kind, ack.body.ackSequence], ['EstablishConnection', 'ConnectionParameters', 'SessionAck', 1]);
     slow.destroy();
-    await new Promise((r) => setTimeout(r, 50));
+    await until(() => closed.length === 3 && l.sessions() === 0, 'three sessions to close');
     assert.deepEqual(got, ['body 1'], 'only the whole message was delivered');
     assert.equal(closed.length, 3);
     assert.match(closed[0], /not an MS-MQQB packet.*VersionNumber/);
@@ -301,5 +310,25 @@ test('the sender reports a closed port, a refusal and a missing acknowledgment',
     await assert.rejects(s.send(message(1, 'x')), /no SessionAck for message 1 within 200 ms/);
   } finally {
     mute.close();
+  }
+});
+
+test('the Session Cleanup Timer closes a session that carries no UserMessage', async () => {
+  const closed = [];
+  const got = [];
+  const l = await listen({ identifier: QM, idleTimeoutMs: 100, onMessage: (b) => got.push(b.toString()), onSessionClosed: (r) => closed.push(r) });
+  try {
+    const s = await connect({ identifier: ME, port: l.port, ackWaitMs: 2000 });
+    await s.send(message(1, 'kept alive'));
+    const [ec, cp, um] = initiatorBytes(1);
+    const half = await rawClient(l.port); // opens the session, then half a packet, then nothing
+    half.write(Buffer.concat([ec, cp, um.subarray(0, um.length - 1)]));
+    await until(() => closed.length >= 1, 'the idle session to close');
+    assert.match(closed[0], /idle: no UserMessage Packet for 100 ms/);
+    assert.deepEqual(got, ['kept alive']);
+    half.destroy();
+    await s.close().catch(() => {});
+  } finally {
+    await l.close();
   }
 });

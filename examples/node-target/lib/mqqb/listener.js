@@ -45,6 +45,8 @@ const { AcceptorSession } = require('./session');
  *   batches acknowledgments for AckWaitTimeout / 2 (10 s and more); a test peer wants them
  *   at once, and an early acknowledgment is still a correct one
  * @param {number} [o.initTimeoutMs] Session Initialization Timer (3.1.2.1), 30000
+ * @param {number} [o.idleTimeoutMs] Session Cleanup Timer (3.1.2.2): an open session with no
+ *   UserMessage Packet during two such periods is closed; 0 (the default): never
  * @param {(reason: string, remote: string) => void} [o.onSessionClosed] a session closed
  *   by this side for `reason`, or by the peer (reason 'closed by the peer')
  * @returns {Promise<MqqbListener>}
@@ -61,10 +63,18 @@ function listen(o) {
     let reason = null;
     const initTimer = setTimeout(() => shut('no session within the Session Initialization Timer (3.1.2.1)'),
       o.initTimeoutMs === undefined ? 30000 : o.initTimeoutMs);
+    let active = false; // SessionActive (3.1.2.2)
+    let cleanupTimer = null;
+    const cleanup = () => {
+      if (!active) { shut(`idle: no UserMessage Packet for ${o.idleTimeoutMs} ms (3.1.6.2)`); return; }
+      active = false;
+      cleanupTimer = setTimeout(cleanup, o.idleTimeoutMs);
+    };
     const shut = (why) => {
       if (reason) return;
       reason = why;
       clearTimeout(initTimer);
+      clearTimeout(cleanupTimer);
       clearTimeout(ackTimer);
       clearImmediate(ackTimer);
       socket.end(); // 3.1.5.9: no packet, the connection is closed
@@ -78,7 +88,11 @@ function listen(o) {
       if (reason) return;
       const r = session.receive(chunk);
       for (const packet of r.send) socket.write(packet);
-      if (r.opened) clearTimeout(initTimer);
+      if (r.opened) {
+        clearTimeout(initTimer);
+        if (o.idleTimeoutMs) cleanupTimer = setTimeout(cleanup, o.idleTimeoutMs);
+      }
+      if (r.messages.length) active = true;
       for (const m of r.messages) {
         const envelope = {
           messageId: m.messageId,
@@ -107,6 +121,7 @@ function listen(o) {
     socket.on('close', () => {
       sockets.delete(socket);
       clearTimeout(initTimer);
+      clearTimeout(cleanupTimer);
       clearTimeout(ackTimer);
       clearImmediate(ackTimer);
       closed(reason || 'closed by the peer', remote);
