@@ -24,6 +24,7 @@ def test_the_default_files_include_the_capture_reader_and_the_wire_codec() -> No
         "mqcn_model/wire/usermessage.py",
         "mqcn_model/wire/queues.py",
         "mqcn_model/scapy_base.py",
+        "mqcn_model/mqqb/machine.py",
     ):
         assert wanted in files
     assert not [file for file in files if file.endswith("__init__.py")]
@@ -41,6 +42,13 @@ def test_the_scapy_base_brings_its_own_tests_and_both_layer_modules_tests() -> N
     tests = default_tests(["mqcn_model/scapy_base.py"])
     assert tests[:2] == ["tests/test_scapy_base.py", "tests/test_layers.py"]
     assert "tests/test_wire_layers.py" in tests and len(tests) == len(set(tests))
+
+
+def test_the_session_machine_brings_its_own_tests() -> None:
+    assert default_tests(["mqcn_model/mqqb/machine.py"]) == [
+        "tests/test_mqqb_session.py",
+        "tests/test_transport.py",
+    ]
 
 
 def test_model_files_elsewhere_bring_no_tests() -> None:

@@ -69,6 +69,7 @@ DEFAULT_FILES = (
     "mqcn_model/capture/*.py",
     "mqcn_model/wire/*.py",
     "mqcn_model/scapy_base.py",
+    "mqcn_model/mqqb/*.py",
 )
 # The scenarios judge messages, not bytes on a wire: they barely reach the capture reader and
 # the wire codec, so the mutants of those files are measured by their unit tests.  When no
@@ -90,6 +91,8 @@ _WIRE_AND_CAPTURE_TESTS = (
 DEFAULT_TESTS: dict[str, tuple[str, ...]] = {
     "mqcn_model/capture/*.py": _WIRE_AND_CAPTURE_TESTS,
     "mqcn_model/wire/*.py": _WIRE_AND_CAPTURE_TESTS,
+    # the MS-MQQB session machine: its own tests (the driver's run it over real sockets)
+    "mqcn_model/mqqb/*.py": ("tests/test_mqqb_session.py", "tests/test_transport.py"),
     # the base of both scapy layer modules: its own tests, the message layers', the wire's
     "mqcn_model/scapy_base.py": (
         "tests/test_scapy_base.py",
