@@ -542,3 +542,35 @@ def test_the_pcap_writers_sessions_are_sessions_the_machines_accept() -> None:
             mine += initiator.handle(E.DataReceived(payload))
     assert of(E.ProtocolError, mine) == []
     assert [e.sequence for e in of(E.MessageAcknowledged, mine)] == [1, 2, 3]
+
+
+# --- written for the mutants of `mqcn selftest mutation` (sample of mqcn_model/mqqb) -------
+
+
+def test_a_machine_knows_its_peer_only_after_the_handshake() -> None:
+    pair = Pair.make()
+    assert pair.a.machine.peer_qm is None and pair.b.machine.peer_qm is None
+    pair.open()
+    assert (pair.a.machine.peer_qm, pair.b.machine.peer_qm) == (SERVER, CLIENT)
+
+
+@covers(S.R_EC_VALID)
+def test_an_answer_naming_another_client_is_refused_by_the_initiator() -> None:
+    pair = Pair.make()
+    pair.a.handle(E.Connected())
+    stranger = uuid.UUID(int=0xBAD)
+    answer = establish_connection(EstablishConnection(stranger, SERVER))
+    out = pair.a.handle(E.DataReceived(encode_internal(answer)))
+    errors = of(E.ProtocolError, out)
+    assert errors and errors[0].requirement == S.R_EC_VALID
+    assert f"ClientGuid is {stranger}" in errors[0].what
+    assert pair.a.machine.state is State.CLOSED
+
+
+@covers(S.R_SEQUENCE)
+def test_the_sequence_numbers_wrap_from_0xffff_to_1() -> None:
+    pair = Pair.make()  # not open: the messages are held, each with its number
+    pair.a.machine.assigned = 0xFFFE
+    for _ in range(3):
+        pair.a.handle(E.SendUserMessage(envelope()))
+    assert [e.sequence for e in of(E.UserMessageHeld, pair.a.effects)] == [0xFFFF, 1, 2]
