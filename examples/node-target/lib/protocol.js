@@ -93,6 +93,7 @@ class Target {
     const answer = { name: NAME, pics: JSON.parse(JSON.stringify(PICS)) };
     if (this.transport && p.protocol_versions.includes(TRANSPORT_VERSION)) {
       this.version = TRANSPORT_VERSION;
+      this.log(`hello: protocol version 2, transport mode (MS-MQQB at ${this.transport.host}:${this.transport.port})`);
       return { protocol_version: TRANSPORT_VERSION, ...answer,
         transport: { mqqb: { host: this.transport.host, port: this.transport.port } } };
     }

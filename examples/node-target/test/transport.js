@@ -181,3 +181,32 @@ test('Envelope <-> packet: every field the client sets survives the wire', () =>
   const none = { ...env, authentication_level: 'None', hash_algorithm: 'SHA256', delivery_guarantee: 'Recoverable' };
   assert.deepEqual(back(none), none);
 });
+
+// a UserMessage with a MultiQueueFormatHeader appended: three empty MQFAddressHeaders and
+// an MQFSignatureHeader with `signature` ([MS-MQMQ] 2.2.20.1-3); `room` spare body bytes
+// after the 4-byte body, `allocation` the AllocationBodySize declared (errata W-02)
+function withMqf(signature, room = 0, allocation = 4 + room) {
+  const plain = C.encodeUserMessage({ sourceQm: SUITE, messageId: 1, destination: `PRIVATE=${QM}\\3`, body: Buffer.from('0201ff00', 'hex') });
+  const props = plain.length - 56 - 4; // the MessagePropertiesHeader: the last 56 + 4 body bytes
+  const address = (id) => { const b = Buffer.alloc(12); b.writeUInt32LE(12, 0); b.writeUInt16LE(id, 4); return b; };
+  const sig = Buffer.alloc(8 + ((signature.length + 3) & ~3));
+  sig.writeUInt16LE(0x015e, 0);
+  sig.writeUInt32LE(signature.length, 4);
+  signature.copy(sig, 8);
+  const out = Buffer.concat([plain, Buffer.alloc(room), address(0x12c), address(0x12d), address(0x12e), sig]);
+  out.writeUInt32LE(out.length, 8); // PacketSize
+  out.writeUInt32LE(out.readUInt32LE(16 + 44) | C.U.MQ, 16 + 44); // UserHeader.Flags.MQ
+  out.writeUInt32LE(allocation, props + 36); // AllocationBodySize
+  return out;
+}
+
+test('an MQFSignatureHeader signature reads as Sig30 (errata W-05), either body room (W-02)', () => {
+  const level = (buf) => packetToEnvelope(C.decodeUserMessage(buf)).authentication_level;
+  assert.equal(level(withMqf(Buffer.alloc(128, 7))), 'Sig30');
+  assert.equal(level(withMqf(Buffer.alloc(5, 7), 8)), 'Sig30', 'the next header after AllocationBodySize');
+  assert.equal(level(withMqf(Buffer.alloc(5, 7), 0, 12)), 'Sig30', 'the next header after MessageSize');
+  assert.equal(level(withMqf(Buffer.alloc(0))), 'None', 'an empty signature signs nothing');
+  const broken = withMqf(Buffer.alloc(8, 7));
+  broken.writeUInt16LE(0x015f, broken.length - 16); // not an MQFSignatureHeader ID
+  assert.equal(level(broken), 'None');
+});

@@ -464,8 +464,8 @@ function decodeUserMessage(buf) {
   cut(p, extension, 'the ExtensionData');
   p += extension;
   // The body is the first MessageSize bytes of the body room; whether that room is
-  // AllocationBodySize or MessageSize bytes (errata W-02) does not matter here: nothing
-  // after the MessagePropertiesHeader is read, and PacketSize bounds the packet.
+  // AllocationBodySize or MessageSize bytes (errata W-02) matters only to find the
+  // MultiQueueFormatHeader (mqfSignature tries both), and PacketSize bounds the packet.
   cut(p, messageSize, 'the MessageBody');
   const body = Buffer.from(buf.subarray(p, p + messageSize));
   const mqfSigned = flags & U.MQ ? mqfSignature(buf, p, messageSize, buf.readUInt32LE(at + 36), base.flags, flags, end) : false;
