@@ -11,6 +11,7 @@ packets the suite's judge reads.  ``--adapter-mode`` keeps it at version 1.
 from __future__ import annotations
 
 import json
+import os
 import selectors
 import shutil
 import subprocess
@@ -57,14 +58,16 @@ SETUP = {
 class Adapter:
     """The target process, spoken to in JSON lines (a request, then its one answer)."""
 
-    def __init__(self, *args: str) -> None:
+    def __init__(self, *args: str, stats: Path | None = None) -> None:
         assert NODE is not None, "Node.js (20+) is needed to run examples/node-target"
+        env = dict(os.environ, MQCN_NODE_STATS=str(stats)) if stats else None
         self.process = subprocess.Popen(
             [NODE, str(TARGET), *args],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
+            env=env,
         )
         self.selector = selectors.DefaultSelector()
         assert self.process.stdout is not None
@@ -93,8 +96,18 @@ class Adapter:
 
 
 @pytest.fixture
-def target() -> Iterator[Adapter]:
-    adapter = Adapter()
+def stats(tmp_path: Path) -> Path:
+    """Where the target appends its line of counts at shutdown (MQCN_NODE_STATS)."""
+    return tmp_path / "stats.jsonl"
+
+
+def counted(stats: Path) -> list[dict[str, int]]:
+    return [json.loads(line) for line in stats.read_text().splitlines()]
+
+
+@pytest.fixture
+def target(stats: Path) -> Iterator[Adapter]:
+    adapter = Adapter(stats=stats)
     yield adapter
     if adapter.process.poll() is None:
         adapter.process.kill()
@@ -114,7 +127,7 @@ def creation(level: AuthLevel, ordinal: int) -> Envelope:
     )
 
 
-def test_hello_offers_a_transport_whose_port_takes_a_session(target: Adapter) -> None:
+def test_hello_offers_a_transport_whose_port_takes_a_session(target: Adapter, stats: Path) -> None:
     hello = target.call("hello", suite="test", protocol_versions=[1, 2])
     assert hello["protocol_version"] == 2
     door = hello["transport"]["mqqb"]
@@ -129,9 +142,10 @@ def test_hello_offers_a_transport_whose_port_takes_a_session(target: Adapter) ->
         session.send_and_wait(creation(AuthLevel.Sig30, 2), TIMEOUT)
         assert str(NEW) in target.call("state")["queues"]
     assert "transport:" not in target.close()
+    assert counted(stats) == [{"protocol_version": 2, "received": 2, "sent": 0, "failed": 0}]
 
 
-def test_client_sends_over_the_session_and_answers_null(target: Adapter) -> None:
+def test_client_sends_over_the_session_and_answers_null(target: Adapter, stats: Path) -> None:
     received = []
     with Listener(on_message=lambda session, message: received.append(message)) as qm:
         assert target.call("hello", suite="test", protocol_versions=[1, 2])["protocol_version"] == 2
@@ -158,13 +172,15 @@ def test_client_sends_over_the_session_and_answers_null(target: Adapter) -> None
         assert envelope.destination_format_name == f"PRIVATE={QM}\\3"
         assert judgement.body is not None and judgement.body.conforming
         target.close()
+    assert counted(stats) == [{"protocol_version": 2, "received": 0, "sent": 1, "failed": 0}]
 
 
-def test_adapter_mode_and_an_offer_of_1_stay_at_version_1(target: Adapter) -> None:
+def test_adapter_mode_and_an_offer_of_1_stay_at_version_1(target: Adapter, stats: Path) -> None:
     hello = target.call("hello", suite="test", protocol_versions=[1])
     assert hello["protocol_version"] == 1 and "transport" not in hello
     target.close()
-    adapter = Adapter("--adapter-mode")
+    adapter = Adapter("--adapter-mode", stats=stats)
     hello = adapter.call("hello", suite="test", protocol_versions=[1, 2])
     assert hello["protocol_version"] == 1 and "transport" not in hello
     adapter.close()
+    assert [line["protocol_version"] for line in counted(stats)] == [1, 1]

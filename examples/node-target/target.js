@@ -7,6 +7,9 @@
 // choice; MQCN_NODE_MQQB_PORT to fix it) is opened first, and `hello` answers protocol
 // version 2 with its address when the suite offers 2. `--adapter-mode` (or the environment
 // variable MQCN_NODE_ADAPTER_MODE=1) opens no listener and answers version 1, as before.
+// MQCN_NODE_STATS=<file>: at shutdown, one JSON line is appended there: the protocol
+// version agreed and the UserMessages received / sent / not delivered over MS-MQQB.
+const fs = require('node:fs');
 const readline = require('node:readline');
 const { Target, respond } = require('./lib/protocol');
 const { openFrontDoor } = require('./lib/transport');
@@ -43,6 +46,10 @@ async function main() {
     // Messages still on their way out are finished (or fail) first; then stdout drains.
     await target.drain();
     if (listener) await listener.close();
+    if (process.env.MQCN_NODE_STATS) {
+      const line = { protocol_version: target.version, ...target.counts };
+      fs.appendFileSync(process.env.MQCN_NODE_STATS, `${JSON.stringify(line)}\n`);
+    }
     process.stdout.write('', () => process.exit(0));
   });
 }

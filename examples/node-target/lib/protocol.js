@@ -51,6 +51,9 @@ class Target {
     this.session = null;
     this.transport = transport;
     this.version = null; // the protocol version agreed in hello
+    // UserMessages received at the front door, sent by the client (acknowledged), and not
+    // delivered: target.js reports them (MQCN_NODE_STATS) so a run can show its mode
+    this.counts = { received: 0, sent: 0, failed: 0 };
   }
 
   // Transport mode: both sides of the target use MS-MQQB instead of deliver / envelopes.
@@ -64,6 +67,7 @@ class Target {
   // is no queue manager to give it to; it is logged and dropped.
   receive(message) {
     const envelope = packetToEnvelope(message);
+    this.counts.received += 1;
     if (!this.session) {
       this.log(`transport: message ${envelope.message_id} arrived before reset; no queue manager to take it`);
       return;
@@ -173,7 +177,7 @@ class Target {
       if (!Number.isInteger(qm.port) || qm.port < 1 || qm.port > 65535) bad('queue_manager.port must be an integer 1..65535');
       this.drain();
       this.session.outgoing = new Outgoing({
-        identifier: this.session.client.identifier, host: qm.host, port: qm.port, log: this.log });
+        identifier: this.session.client.identifier, host: qm.host, port: qm.port, log: this.log, counts: this.counts });
     }
     return this.session.client.start(destination);
   }

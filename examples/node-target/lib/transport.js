@@ -89,16 +89,17 @@ function envelopeToMessage(env) {
  */
 class Outgoing {
   /**
-   * @param {{identifier: string, host: string, port: number, log?: (s: string) => void}} o
-   *   identifier: this client's queue manager GUID (ClientGuid); the ServerGuid sent is the
-   *   null GUID, as for a direct format name (the address comes from the suite)
+   * @param {{identifier: string, host: string, port: number, log?: (s: string) => void,
+   *   counts?: {sent: number, failed: number}}} o identifier: this client's queue manager
+   *   GUID (ClientGuid); the ServerGuid sent is the null GUID, as for a direct format name
+   *   (the address comes from the suite); counts: tallies to add to (the Target's)
    */
   constructor(o) {
     this.o = o;
     this.log = o.log || (() => {});
     this.sender = null;
     this.chain = Promise.resolve();
-    this.sent = 0; // UserMessages acknowledged by the queue manager
+    this.counts = o.counts || { sent: 0, failed: 0 }; // acknowledged / not delivered
   }
 
   enqueue(envelope) {
@@ -109,8 +110,9 @@ class Outgoing {
           this.sender = await connect({ identifier: this.o.identifier, host: this.o.host, port: this.o.port });
         }
         await this.sender.send(message);
-        this.sent += 1;
+        this.counts.sent += 1;
       } catch (e) {
+        this.counts.failed += 1;
         this.log(`transport: message ${message.messageId} not delivered: ${e.message}`);
         const sender = this.sender;
         this.sender = null;

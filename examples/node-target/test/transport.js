@@ -83,7 +83,7 @@ function adapterTarget() {
 }
 
 test('server side: a UserMessage at the front door is processed as deliver would (3.2.5.1)', async () => {
-  const { door, call } = await transportTarget();
+  const { door, call, target } = await transportTarget();
   let sender = null;
   try {
     call('hello', { suite: 't', protocol_versions: [1, 2] });
@@ -99,6 +99,7 @@ test('server side: a UserMessage at the front door is processed as deliver would
     // the SessionAck came after the message was processed: state answers at once
     await sender.send({ ...base, messageId: 2, security: { senderIdType: 2, senderId: guidToBytes(QM), signature: Buffer.alloc(128, 1) } });
     assert.equal(call('state').queues[Q].Label, 'Orders');
+    assert.equal(target.counts.received, 2);
   } finally {
     if (sender) await sender.close();
     await door.close();
@@ -143,6 +144,7 @@ test('client side: start_client with queue_manager sends over MS-MQQB and answer
     await target.drain(); // reset and shutdown close the session
     await until('the session closed', () => qm.sessions() === 0);
     assert.deepEqual(logs.filter((l) => l.includes('not delivered')), []);
+    assert.deepEqual(target.counts, { received: 0, sent: 2, failed: 0 });
   } finally {
     await door.close();
     await qm.close();
@@ -162,6 +164,7 @@ test('client side: a queue manager that is not there: null, and the failure is l
     assert.equal(call('send_change_notification', { operation: 'QueueUpdate', object: Q, changed: ['Quota'] }), null);
     await target.drain();
     assert.match(logs.join('\n'), /message 1 not delivered: .*connection refused/);
+    assert.deepEqual(target.counts, { received: 0, sent: 0, failed: 1 });
     const bad = respond(target, { id: 3, method: 'start_client', params: { destination: QM, queue_manager: { host: '127.0.0.1', port: 0 } } });
     assert.equal(bad.error.code, 'bad-request');
   } finally {
