@@ -1,14 +1,17 @@
 'use strict';
-// The adapter protocol of docs/adapter-protocol.md (version 1): one request object in,
-// one result (or error) out. Transport-free, so tests can drive it directly.
+// The adapter protocol of docs/adapter-protocol.md: one request object in, one result (or
+// error) out. Version 1 always; version 2 with a transport (an MS-MQQB listener the caller
+// opened, see target.js) when the suite offers 2. Socket-free, so tests can drive it directly.
 const { Server } = require('./server');
 const { Client, RequestError } = require('./client');
 const { Directory } = require('./directory');
 const { VirtualClock } = require('./clock');
 const { isGuidText, normalize } = require('./guid');
 const adm = require('./adm');
+const { packetToEnvelope, Outgoing } = require('./transport');
 
 const PROTOCOL_VERSION = 1;
+const TRANSPORT_VERSION = 2; // version 1 + an optional transport (transport mode)
 const NAME = 'mqcn-node-target (independent JavaScript implementation of [MS-MQCN] v17.0)';
 const PICS = Object.freeze({
   server: { v1: true, v2: true },
@@ -41,9 +44,42 @@ function checkEnvelope(env) {
 }
 
 class Target {
-  constructor(log) {
+  // transport: {host, port} of this target's MS-MQQB listener, or null (adapter mode: the
+  // target answers protocol version 1 even when the suite offers 2).
+  constructor(log, { transport = null } = {}) {
     this.log = log || (() => {});
     this.session = null;
+    this.transport = transport;
+    this.version = null; // the protocol version agreed in hello
+    // UserMessages received at the front door, sent by the client (acknowledged), and not
+    // delivered: target.js reports them (MQCN_NODE_STATS) so a run can show its mode
+    this.counts = { received: 0, sent: 0, failed: 0 };
+  }
+
+  // Transport mode: both sides of the target use MS-MQQB instead of deliver / envelopes.
+  get transportMode() { return this.version === TRANSPORT_VERSION; }
+
+  // The queue manager GUID the listener answers as (the set-up's, once reset).
+  get qmGuid() { return this.session ? this.session.server.qmGuid : null; }
+
+  // A UserMessage arrived at the listener (lib/mqqb decodeUserMessage's result): it lands
+  // on the notification queue exactly as `deliver` would put it there. Before a reset there
+  // is no queue manager to give it to; it is logged and dropped.
+  receive(message) {
+    const envelope = packetToEnvelope(message);
+    this.counts.received += 1;
+    if (!this.session) {
+      this.log(`transport: message ${envelope.message_id} arrived before reset; no queue manager to take it`);
+      return;
+    }
+    this.session.server.deliver({ ...envelope, arrival_time: this.session.clock.now });
+  }
+
+  // Close the client's outgoing session once its messages are acknowledged (reset, shutdown).
+  drain() {
+    const outgoing = this.session && this.session.outgoing;
+    if (this.session) this.session.outgoing = null;
+    return outgoing ? outgoing.close() : Promise.resolve();
   }
 
   handle(method, params) {
@@ -57,10 +93,19 @@ class Target {
   }
 
   hello(p) {
-    if (!Array.isArray(p.protocol_versions) || !p.protocol_versions.includes(PROTOCOL_VERSION)) {
-      bad(`this target speaks protocol version ${PROTOCOL_VERSION} only`);
+    if (!Array.isArray(p.protocol_versions)) bad('protocol_versions must be a list');
+    const answer = { name: NAME, pics: JSON.parse(JSON.stringify(PICS)) };
+    if (this.transport && p.protocol_versions.includes(TRANSPORT_VERSION)) {
+      this.version = TRANSPORT_VERSION;
+      this.log(`hello: protocol version 2, transport mode (MS-MQQB at ${this.transport.host}:${this.transport.port})`);
+      return { protocol_version: TRANSPORT_VERSION, ...answer,
+        transport: { mqqb: { host: this.transport.host, port: this.transport.port } } };
     }
-    return { protocol_version: PROTOCOL_VERSION, name: NAME, pics: JSON.parse(JSON.stringify(PICS)) };
+    if (!p.protocol_versions.includes(PROTOCOL_VERSION)) {
+      bad(`this target speaks protocol version ${PROTOCOL_VERSION}${this.transport ? ` or ${TRANSPORT_VERSION}` : ''} only`);
+    }
+    this.version = PROTOCOL_VERSION;
+    return { protocol_version: PROTOCOL_VERSION, ...answer };
   }
 
   reset(p) {
@@ -88,11 +133,13 @@ class Target {
       bad(`bad set-up: ${e.message}`);
     }
     const clock = new VirtualClock();
+    this.drain(); // the previous scenario's outgoing session, if any
     this.session = {
       setup: s,
       clock,
       server: new Server({ qmGuid, computer: s.computer, qm, queues, directory, log: this.log }),
       client: new Client({ setupClient: s.client, directory, clock, profile: s.profile, log: this.log }),
+      outgoing: null, // transport mode: the client's MS-MQQB session (start_client)
     };
     return null;
   }
@@ -119,15 +166,31 @@ class Target {
 
   directory_reads() { return this.session.server.reads.map((r) => ({ ...r, attributes: [...r.attributes] })); }
 
+  // Transport mode: `queue_manager` {host, port} is where the client's messages go, as
+  // UserMessages over MS-MQQB; without it the client answers envelopes as in version 1.
   start_client(p) {
-    return this.session.client.start(checkGuid(p.destination, 'destination'));
+    const destination = checkGuid(p.destination, 'destination');
+    if (p.queue_manager !== undefined) {
+      if (!this.transportMode) bad('queue_manager is only for a target that declared a transport (protocol version 2)');
+      const qm = p.queue_manager;
+      if (!isObject(qm) || typeof qm.host !== 'string' || !qm.host) bad('queue_manager.host must be a non-empty string');
+      if (!Number.isInteger(qm.port) || qm.port < 1 || qm.port > 65535) bad('queue_manager.port must be an integer 1..65535');
+      this.drain();
+      this.session.outgoing = new Outgoing({
+        identifier: this.session.client.identifier, host: qm.host, port: qm.port, log: this.log, counts: this.counts });
+    }
+    return this.session.client.start(destination);
   }
 
   send_change_notification(p) {
     const object = checkGuid(p.object, 'object');
     if (!Array.isArray(p.changed) || p.changed.some((x) => typeof x !== 'string')) bad('changed must be a list of names');
     try {
-      return this.session.client.send(p.operation, object, p.changed);
+      const envelopes = this.session.client.send(p.operation, object, p.changed);
+      const outgoing = this.session.outgoing;
+      if (!outgoing) return envelopes;
+      for (const e of envelopes) outgoing.enqueue(e);
+      return null; // version 2: sent over the transport
     } catch (e) {
       if (e instanceof RequestError) bad(e.message);
       throw e;
@@ -163,4 +226,4 @@ function respond(target, req) {
   }
 }
 
-module.exports = { Target, respond, PICS, PROTOCOL_VERSION };
+module.exports = { Target, respond, PICS, PROTOCOL_VERSION, TRANSPORT_VERSION };

@@ -464,10 +464,11 @@ function decodeUserMessage(buf) {
   cut(p, extension, 'the ExtensionData');
   p += extension;
   // The body is the first MessageSize bytes of the body room; whether that room is
-  // AllocationBodySize or MessageSize bytes (errata W-02) does not matter here: nothing
-  // after the MessagePropertiesHeader is read, and PacketSize bounds the packet.
+  // AllocationBodySize or MessageSize bytes (errata W-02) matters only to find the
+  // MultiQueueFormatHeader (mqfSignature tries both), and PacketSize bounds the packet.
   cut(p, messageSize, 'the MessageBody');
   const body = Buffer.from(buf.subarray(p, p + messageSize));
+  const mqfSigned = flags & U.MQ ? mqfSignature(buf, p, messageSize, buf.readUInt32LE(at + 36), base.flags, flags, end) : false;
   let session = null;
   if (base.flags & F.SH) session = decodeSessionHeader(buf, end);
   return {
@@ -477,6 +478,7 @@ function decodeUserMessage(buf) {
     senderIdType,
     senderIdentifier,
     signed,
+    mqfSigned,
     body,
     label,
     messageClass,
@@ -486,6 +488,36 @@ function decodeUserMessage(buf) {
     hashAlgorithm,
     session,
   };
+}
+
+/**
+ * Whether the MultiQueueFormatHeader (UserHeader.Flags.MQ, [MS-MQMQ] 2.2.20.1) carries a
+ * signature (its MQFSignatureHeader Size > 0: an MSMQ 3.0 signature). The headers between
+ * the body and it are stepped over: the DebugHeader (4 bytes, + 16 when Flags.QT is 1); a
+ * SOAP header (Flags.HH) is not read, so with one the answer is false. The body room is
+ * AllocationBodySize bytes, or MessageSize bytes when that reading lays the headers out
+ * exactly to PacketSize (errata W-02's two readings). A layout that does not fit: false.
+ */
+function mqfSignature(buf, bodyAt, messageSize, allocation, baseFlags, userFlags, end) {
+  if (userFlags & U.HH) return false;
+  for (const room of allocation === messageSize ? [allocation] : [allocation, messageSize]) {
+    let at = pad4(bodyAt + room);
+    if (baseFlags & F.DH) {
+      if (at + 4 > end) continue;
+      at += 4 + ((buf.readUInt16LE(at) & 3) === 1 ? 16 : 0);
+    }
+    let fits = true;
+    for (let i = 0; i < 3 && fits; i += 1) { // destination, administration, response lists
+      const size = at + 4 <= end ? buf.readUInt32LE(at) : 0;
+      if (size < 12 || at + size > end) fits = false;
+      else at += size;
+    }
+    if (!fits || at + 8 > end || buf.readUInt16LE(at) !== 0x015e) continue;
+    const size = buf.readUInt32LE(at + 4);
+    if (at + 8 + pad4(size) !== end) continue;
+    return size > 0;
+  }
+  return false;
 }
 
 module.exports = {

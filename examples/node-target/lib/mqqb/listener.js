@@ -36,7 +36,9 @@ const { AcceptorSession } = require('./session');
  * `onSessionClosed` with the reason; the listener goes on.
  *
  * @param {object} o
- * @param {string} o.identifier this queue manager's GUID (EstablishConnection ServerGuid)
+ * @param {string|(() => string)} o.identifier this queue manager's GUID (EstablishConnection
+ *   ServerGuid); a function is asked once per accepted connection (a target whose queue
+ *   manager changes with each `reset`)
  * @param {(body: Buffer, envelope: Envelope, message: object) => void} o.onMessage
  * @param {string} [o.host] '127.0.0.1' by default
  * @param {number} [o.port] 0 (any free port) by default
@@ -58,7 +60,8 @@ function listen(o) {
   const server = net.createServer((socket) => {
     sockets.add(socket);
     const remote = `${socket.remoteAddress}:${socket.remotePort}`;
-    const session = new AcceptorSession({ identifier: o.identifier, windowSize: o.windowSize });
+    const identifier = typeof o.identifier === 'function' ? o.identifier() : o.identifier;
+    const session = new AcceptorSession({ identifier, windowSize: o.windowSize });
     let ackTimer = null;
     let reason = null;
     const initTimer = setTimeout(() => shut('no session within the Session Initialization Timer (3.1.2.1)'),
