@@ -28,7 +28,7 @@ from mqcn_model.wire.mapping import envelope_to_packet
 from mqcn_model.wire.usermessage import encode_user_message
 from mqcn_suite.pipeline.audit import audit
 from mqcn_suite.pipeline.corpus_rows import corpus_message
-from mqcn_suite.pipeline.listen import SCOPE_SESSION, ListenAudit
+from mqcn_suite.pipeline.listening import SCOPE_SESSION, ListenAudit
 from mqcn_suite.transport import Listener, connect
 
 SEED, ROWS, INVALID = 7, 12, 0.4

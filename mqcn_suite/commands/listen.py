@@ -3,7 +3,7 @@
 ``mqcn listen --port P --report D [--host 127.0.0.1] [--count N] [--seconds S] [--lenient]``
 runs the suite's queue manager alone (a :class:`mqcn_suite.transport.Listener`): it accepts
 MS-MQQB sessions, acknowledges as a queue manager does, and judges every UserMessage that
-arrives exactly as ``mqcn audit`` judges a captured one (:mod:`mqcn_suite.pipeline.listen`).
+arrives exactly as ``mqcn audit`` judges a captured one (:mod:`mqcn_suite.pipeline.listening`).
 It prints the address it listens on first (port 0: the kernel's choice), then one line per
 arrival (verdict, source, requirement IDs), and at the end the balance.  ``D`` receives the
 audit's outputs: ``verdicts/`` and ``quarantine/`` as messages arrive, ``summary.json`` and
@@ -93,7 +93,7 @@ def _serve(
 ) -> ExitCode:
     """Listen, print, write; the exit code."""
     from mqcn_suite.pipeline.audit import balance_text
-    from mqcn_suite.pipeline.listen import ListenAudit
+    from mqcn_suite.pipeline.listening import ListenAudit
     from mqcn_suite.transport import Listener
 
     started = time.perf_counter()
