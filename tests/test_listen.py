@@ -232,3 +232,14 @@ def test_bad_options_are_one_line_and_exit_2(tmp_path: Path, args: list[str], wo
     process = _mqcn("listen", *args, "--report", str(tmp_path / "r"))
     _, err = process.communicate(timeout=30)
     assert process.returncode == 2 and words in err and err.strip().count("\n") == 0
+
+
+def test_seconds_stops_it_and_nothing_received_is_nothing_judged(tmp_path: Path) -> None:
+    report = tmp_path / "r"
+    process = _mqcn("listen", "--port", "0", "--report", str(report), "--seconds", "0.5")
+    out, err = process.communicate(timeout=30)
+    assert process.returncode == 5, err
+    assert "received 0 change notifications (0 sessions" in err
+    assert "nothing was judged" in err and err.strip().count("\n") == 0
+    assert out.splitlines()[-1].startswith("UserMessages received 0 = ")
+    assert json.loads((report / "summary.json").read_text())["listen"]["sessions"] == 0

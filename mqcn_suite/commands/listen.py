@@ -12,7 +12,9 @@ first), after ``--seconds``, or on Ctrl-C (the outputs are written, exit 130).
 
 Exit codes: 0 every change notification conforming and no session set aside; 1 a
 non-conforming message, a wire or envelope finding or a quarantined session; 2 a usage error
-(a port it cannot bind, a --report that is not an empty folder...), one line; 130 Ctrl-C.
+(a port it cannot bind, a --report that is not an empty folder...), one line; 5 nothing
+judged (no change notification arrived and no session was set aside, as ``mqcn audit`` of an
+input without one); 130 Ctrl-C.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ LISTEN_HELP = (
     "judge of `mqcn audit` (same verdict rows, summary.json and summary.html, in --report). "
     "Prints the address first, one line per message, then the balance.  Exit 0 all "
     "conforming, 1 findings or quarantined sessions, 2 usage error (e.g. a port it cannot "
-    "bind), 130 Ctrl-C (what arrived is written)."
+    "bind), 5 nothing judged, 130 Ctrl-C (what arrived is written)."
 )
 TICK = 0.05  # how often the loop looks at the sessions and prints
 ACK_GRACE = 2.0  # after --count: how long the last messages may wait for their SessionAck
@@ -93,7 +95,7 @@ def _serve(
 ) -> ExitCode:
     """Listen, print, write; the exit code."""
     from mqcn_suite.pipeline.audit import balance_text
-    from mqcn_suite.pipeline.listening import ListenAudit
+    from mqcn_suite.pipeline.listening import LISTEN, ListenAudit
     from mqcn_suite.transport import Listener
 
     started = time.perf_counter()
@@ -127,6 +129,13 @@ def _serve(
         typer.echo("mqcn listen: interrupted", err=True)
         return ExitCode.INTERRUPTED
     balance = summary["balance"]
+    if not balance["balanced"]:
+        typer.echo("mqcn listen: internal error: messages lost from the balance", err=True)
+        return ExitCode.INTERNAL
+    nothing = LISTEN.nothing_judged(balance, summary.get(LISTEN.mode))
+    if nothing is not None:
+        typer.echo(f"mqcn listen: {address} received {nothing}: nothing was judged", err=True)
+        return ExitCode.NO_SCENARIO
     found = (
         balance["non_conforming"]
         or balance["quarantine_entries"]
