@@ -13,6 +13,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -243,3 +244,38 @@ def test_seconds_stops_it_and_nothing_received_is_nothing_judged(tmp_path: Path)
     assert "nothing was judged" in err and err.strip().count("\n") == 0
     assert out.splitlines()[-1].startswith("UserMessages received 0 = ")
     assert json.loads((report / "summary.json").read_text())["listen"]["sessions"] == 0
+
+
+def test_a_report_folder_that_is_not_empty_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "r").mkdir()
+    (tmp_path / "r" / "old.txt").write_text("x")
+    process = _mqcn("listen", "--port", "0", "--report", str(tmp_path / "r"))
+    out, err = process.communicate(timeout=30)
+    assert process.returncode == 2 and out == "" and err.strip().count("\n") == 0
+    assert "mqcn listen: error:" in err and str(tmp_path / "r") in err
+
+
+def test_sessions_sending_at_once_lose_no_message(tmp_path: Path) -> None:
+    envelopes = corpus(16)
+    judged = ListenAudit(tmp_path)
+    with Listener(on_message=judged.on_message) as listener:
+
+        def send(part: list[Envelope]) -> None:
+            with connect(listener.host, listener.port) as session:
+                for envelope in part:
+                    session.send_and_wait(envelope, 5.0)
+
+        threads = [threading.Thread(target=send, args=(envelopes[i::2],)) for i in range(2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(30)
+        listener.wait_for_sessions(2, 5.0)
+        judged.account_sessions(listener.sessions, all_of_them=True)
+    summary = judged.finish("here", time.perf_counter())
+    rows = pq.read_table(tmp_path / "verdicts").to_pylist()
+    assert sorted(r["message_id"] for r in rows) == sorted(
+        e.message_id.to_bytes() for e in envelopes
+    )
+    assert summary["balance"]["rows_in"] == 16 and summary["balance"]["balanced"]
+    assert summary["listen"]["sessions"] == 2
