@@ -252,7 +252,7 @@ def test_a_report_folder_that_is_not_empty_is_refused(tmp_path: Path) -> None:
     process = _mqcn("listen", "--port", "0", "--report", str(tmp_path / "r"))
     out, err = process.communicate(timeout=30)
     assert process.returncode == 2 and out == "" and err.strip().count("\n") == 0
-    assert "mqcn listen: error:" in err and str(tmp_path / "r") in err
+    assert f"mqcn listen: error: --report: {tmp_path / 'r'} exists" in err
 
 
 def test_sessions_sending_at_once_lose_no_message(tmp_path: Path) -> None:

@@ -40,7 +40,7 @@ import mqcn_suite.pipeline.audit.schema as schema
 from mqcn_model.errata import STRICT, Readings
 from mqcn_model.wire.judgement import judge_user_message
 from mqcn_suite.pipeline.audit import Auditor, RowBuilder, Tally, render_html
-from mqcn_suite.pipeline.audit.job import LOCAL_PART, SUCCESS, check_out
+from mqcn_suite.pipeline.audit.job import LOCAL_PART, SUCCESS
 from mqcn_suite.pipeline.audit.job import _micros as micros
 from mqcn_suite.pipeline.audit.kind import Account, InputKind, Plan, register_input_kind
 from mqcn_suite.pipeline.audit.schema import (
@@ -52,6 +52,7 @@ from mqcn_suite.pipeline.audit.schema import (
     quarantine_row,
 )
 from mqcn_suite.pipeline.audit.summary import summarize_local
+from mqcn_suite.pipeline.checks import check_out
 from mqcn_suite.pipeline.engine import IN_PROCESS
 from mqcn_suite.pipeline.session import PipelineError
 from mqcn_suite.transport.transcript import IN
@@ -200,7 +201,7 @@ class ListenAudit:
     """
 
     def __init__(self, out: str | Path, readings: Readings = STRICT) -> None:
-        check_out(out)
+        check_out(out, "--report")  # absent or an empty folder, writable: asked up front
         self.out = Path(out)
         self.readings = readings
         self.auditor = Auditor(readings)
