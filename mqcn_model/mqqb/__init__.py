@@ -2,7 +2,7 @@
 
 :class:`SessionMachine` (one per TCP connection, either role) lives in :mod:`.machine`; the
 events and effects in :mod:`.events`; docs/transport.md draws the states and timers.  The
-socket driver is :mod:`mqcn_suite.transport`.
+socket driver is the suite's ``transport`` package (docs/transport.md).
 """
 
 from mqcn_model.mqqb.events import TIMERS
