@@ -72,6 +72,7 @@ from mqcn_suite.targets import (
     pics_of,
     resolve_target,
 )
+from mqcn_suite.targets.transport_mode import with_transport
 from mqcn_suite.wording import plural
 from mqcn_suite.world import World, stopped_label
 
@@ -228,6 +229,11 @@ def pytest_configure(config: pytest.Config) -> None:
     try:
         claims = pics if pics is not None else pics_of(target)
     except PicsError as exc:
+        target.close()
+        raise pytest.UsageError(f"--mqcn-target: {exc}") from None
+    try:  # a target that declared a transport is driven through it (protocol version 2)
+        target = with_transport(target, timeout)
+    except TargetError as exc:
         target.close()
         raise pytest.UsageError(f"--mqcn-target: {exc}") from None
     config.stash[_TARGET] = ClaimsGuard(target, claims)
@@ -719,7 +725,10 @@ def world(mqcn_target: Target, request: pytest.FixtureRequest) -> Iterator[World
         reading_claims_binding=request.config.getoption("--mqcn-reading-claims", default="warn")
         == "fail",
     )
-    yield scenario_world
+    try:
+        yield scenario_world
+    finally:
+        scenario_world.finish()
     request.node.user_properties.append(
         (REPORT_PROPERTY, json.dumps(scenario_world.report_properties()))
     )
