@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import socket
+import sys
 import threading
 import time
 import uuid
@@ -31,7 +32,7 @@ from mqcn_model.mqqb import SessionConfig
 from mqcn_model.wire.internal import EstablishConnection, encode_internal, establish_connection
 from mqcn_suite.cli import app
 from mqcn_suite.scenarios.fixtures import QUEUE_GUID
-from mqcn_suite.targets import ReferenceTarget, TargetBroken, TargetError
+from mqcn_suite.targets import ReferenceTarget, TargetBroken, TargetError, resolve_target
 from mqcn_suite.targets import transport_mode as mode
 from mqcn_suite.targets.transport_mode import TransportMode, mqqb_address, with_transport
 from mqcn_suite.transport import Listener
@@ -353,3 +354,40 @@ def test_a_bad_transport_address_is_one_line_naming_transport_mqqb(
 def test_without_a_transport_the_target_is_driven_as_today() -> None:
     target = ReferenceTarget()
     assert with_transport(target, TIMEOUT) is target
+
+
+# --- version 2 over exec: ---------------------------------------------------------------------
+
+
+def test_an_exec_target_at_version_2_is_driven_through_its_transport(tmp_path: Path) -> None:
+    served = (
+        f"exec:{sys.executable} -m mqcn_suite.targets.serve reference:mqqb --protocol-version 2"
+    )
+    selection = "MQCN-3.2.5.1-16 or MQCN-3.3.4.1-1 or MQCN-2.2.4-3"
+    adapter = mqcn_run(tmp_path / "adapter", "reference", "-m", selection)
+    transport = mqcn_run(tmp_path / "transport", served, "-m", selection)
+    assert adapter.exit_code == 0, adapter.output
+    assert transport.exit_code == 0, transport.output
+    assert verdicts(tmp_path / "transport") == verdicts(tmp_path / "adapter")
+
+
+BAD_HELLO = """
+import json, sys
+for line in sys.stdin:
+    request = json.loads(line)
+    answer = {"protocol_version": 2, "name": "bad", "pics": PICS,
+              "transport": {"mqqb": {"host": "127.0.0.1", "port": 0}}}
+    print(json.dumps({"id": request["id"], "result": answer}), flush=True)
+"""
+
+
+def test_an_exec_hello_with_a_bad_port_is_one_line_naming_transport_mqqb(tmp_path: Path) -> None:
+    from mqcn_suite.targets.pics import EVERYTHING
+
+    script = tmp_path / "bad_hello.py"
+    script.write_text(BAD_HELLO.replace("PICS", repr(EVERYTHING.to_json())), "utf-8")
+    with pytest.raises(TargetError) as caught:
+        resolve_target(f"exec:{sys.executable} {script}")
+    assert str(caught.value) == (
+        "exec: the target's hello: transport.mqqb: port must be an integer 1..65535, not 0"
+    )
