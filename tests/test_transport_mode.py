@@ -391,3 +391,34 @@ def test_an_exec_hello_with_a_bad_port_is_one_line_naming_transport_mqqb(tmp_pat
     assert str(caught.value) == (
         "exec: the target's hello: transport.mqqb: port must be an integer 1..65535, not 0"
     )
+
+
+# --- --pcap in transport mode: the real bytes ---------------------------------------------------
+
+
+def audit(capture: Path, out: Path) -> dict[str, Any]:
+    result = runner.invoke(app, ["audit", str(capture), "--out", str(out)])
+    assert result.exit_code in (0, 1), result.output  # 1: non-conforming messages found
+    return json.loads((out / "summary.json").read_text("utf-8"))
+
+
+def test_pcap_in_transport_mode_holds_the_real_sessions_and_audits_to_the_same_verdicts(
+    tmp_path: Path,
+) -> None:
+    # server side, and client scenarios that initialise the client (else it never learnt the
+    # suite's address and its messages do not travel: the capture holds only real sessions)
+    selection = "MQCN-3.2.5.1-16 or MQCN-3.2.5-1 or MQCN-3.3.5.3-13"
+    for name, target in (("adapter", "reference"), ("transport", "reference:mqqb")):
+        args = ["run", "--target", target, "--report", str(tmp_path / f"{name}-report")]
+        args += ["--pcap", str(tmp_path / f"{name}.pcap"), "--", "-q", "-m", selection]
+        result = runner.invoke(app, args)
+        assert result.exit_code == 0, result.output
+    capture = (tmp_path / "transport.pcap").read_bytes()
+    # the real handshake: the suite's queue manager GUID in its EstablishConnection request
+    assert mode.SUITE_QM.bytes_le in capture
+    adapter = audit(tmp_path / "adapter.pcap", tmp_path / "adapter-audit")
+    transport = audit(tmp_path / "transport.pcap", tmp_path / "transport-audit")
+    assert transport["balance"]["quarantined"] == 0 and transport["balance"]["balanced"]
+    for key in ("rows_in", "conforming", "non_conforming"):
+        assert transport["balance"][key] == adapter["balance"][key], key
+    assert transport["by_requirement"] == adapter["by_requirement"]

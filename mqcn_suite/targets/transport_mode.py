@@ -38,7 +38,7 @@ from mqcn_suite.transport import Listener, Session, Transcript, TransportError, 
 TRANSCRIPT_LINES = 24  # the last lines of a transcript a failure shows (the report clips text)
 SUITE_QM = uuid.UUID("5e1f7c0a-9d2b-4a8e-b3c6-0f1e2d3c4b5a")  # the suite's queue manager
 
-TranscriptHook = Callable[[Transcript], None]
+TranscriptHook = Callable[[Transcript, bool], None]  # a session ended; True: we opened it
 
 
 class TransportBroken(TargetBroken):
@@ -83,6 +83,7 @@ LISTEN_HOST, LISTEN_PORT = "127.0.0.1", 0  # the kernel chooses the port: one pe
 _listener: Listener | None = None
 _arrived: list[tuple[Session, E.UserMessageReceived]] = []
 _arrived_lock = threading.Condition()
+_ended = 0  # the listener's sessions closed at the end of an earlier scenario
 
 
 def _on_message(session: Session, received: E.UserMessageReceived) -> None:
@@ -120,7 +121,6 @@ class TransportMode:
         self.timeout = timeout
         self.on_transcript = on_transcript  # told of every session's transcript, once ended
         self.session: Session | None = None
-        self.client_sessions: set[int] = set()  # the listener's sessions already handed on
         self._seen = 0  # how many arrivals on the listener earlier calls consumed
         self.client_told = False  # start_client gave the target our address since its reset
 
@@ -129,20 +129,22 @@ class TransportMode:
 
     # --- scenario boundaries ------------------------------------------------------------------
     def end_scenario(self) -> None:
-        """Close the scenario's sessions (ours to the target, the target's to us)."""
+        """Close the scenario's sessions (ours to the target, the target's to us) and hand
+        their transcripts to ``on_transcript``."""
         if self.session is not None:
             session, self.session = self.session, None
             session.close()
-            self._hand_on(session.transcript)
-        if _listener is not None:
-            for session in list(_listener.sessions):
-                if id(session) not in self.client_sessions and session.closed:
-                    self.client_sessions.add(id(session))
-                    self._hand_on(session.transcript)
+            self._hand_on(session.transcript, True)
+        global _ended
+        if _listener is not None:  # the suite's queue manager closes the target's sessions too
+            sessions, _ended = list(_listener.sessions[_ended:]), len(_listener.sessions)
+            for session in sessions:
+                session.close()
+                self._hand_on(session.transcript, False)
 
-    def _hand_on(self, transcript: Transcript) -> None:
+    def _hand_on(self, transcript: Transcript, initiated: bool) -> None:
         if self.on_transcript is not None and transcript.entries:
-            self.on_transcript(transcript)
+            self.on_transcript(transcript, initiated)
 
     def reset(self, setup: Setup) -> None:
         self.end_scenario()
@@ -176,6 +178,7 @@ class TransportMode:
         except TransportError as exc:
             session, self.session = self.session, None
             session.close()
+            self._hand_on(session.transcript, True)
             raise TransportBroken(f"delivering a UserMessage to {host}:{port}", exc) from None
 
     def advance_clock(self, seconds: float) -> None:
@@ -247,3 +250,12 @@ def with_transport(
     if address is None:
         return target
     return TransportMode(target, address, timeout, on_transcript)
+
+
+def transport_mode_of(target: Target) -> TransportMode | None:
+    """The TransportMode under ``target`` (behind its PICS guard), if it runs in one."""
+    inner = getattr(target, "inner", None)
+    for candidate in (target, inner):
+        if isinstance(candidate, TransportMode):
+            return candidate
+    return None
