@@ -72,6 +72,10 @@ from mqcn_suite.targets import (
     pics_of,
     resolve_target,
 )
+from mqcn_suite.targets.transport_mode import transport_mode_of, with_transport
+from mqcn_suite.targets.transport_pcap import transcript_records
+from mqcn_suite.transport import Transcript
+from mqcn_suite.transport.transcript import IN, OUT
 from mqcn_suite.wording import plural
 from mqcn_suite.world import World, stopped_label
 
@@ -230,6 +234,11 @@ def pytest_configure(config: pytest.Config) -> None:
     except PicsError as exc:
         target.close()
         raise pytest.UsageError(f"--mqcn-target: {exc}") from None
+    try:  # a target that declared a transport is driven through it (protocol version 2)
+        target = with_transport(target, timeout)
+    except TargetError as exc:
+        target.close()
+        raise pytest.UsageError(f"--mqcn-target: {exc}") from None
     config.stash[_TARGET] = ClaimsGuard(target, claims)
     if _xdist_controller(config):
         target.close()  # each pytest-xdist worker starts and drives its own target
@@ -369,6 +378,17 @@ class PcapRecorder:
             return
         self.file.write(data)
         self.counts[kind] += 1
+
+    def record_transcript(self, transcript: Transcript, initiated: bool) -> None:
+        """Transport mode: the bytes a real session carried, at their real times."""
+        if self.file is None:
+            return
+        data, _ = transcript_records(transcript, initiated)
+        self.file.write(data)
+        kind, direction = ("delivered", OUT) if initiated else ("sent", IN)
+        self.counts[kind] += sum(
+            "UserMessage" in e.summary for e in transcript.entries if e.direction == direction
+        )
 
     def close(self) -> None:
         if self.file is not None:
@@ -712,14 +732,20 @@ def world(mqcn_target: Target, request: pytest.FixtureRequest) -> Iterator[World
     """A fresh scenario world; what it records is attached to the test for the report."""
     request.node.stash[_SCENARIO] = True
     recorder = request.config.stash.get(_PCAP, None)
+    transport = transport_mode_of(mqcn_target)
+    if recorder is not None and transport is not None:  # the real bytes, not synthesized ones
+        transport.on_transcript = recorder.record_transcript
     scenario_world = World(
         target=mqcn_target,
-        on_message=recorder.record if recorder is not None else None,
+        on_message=recorder.record if recorder is not None and transport is None else None,
         claims_binding=request.config.getoption("--mqcn-claims", default="fail") == "fail",
         reading_claims_binding=request.config.getoption("--mqcn-reading-claims", default="warn")
         == "fail",
     )
-    yield scenario_world
+    try:
+        yield scenario_world
+    finally:
+        scenario_world.finish()
     request.node.user_properties.append(
         (REPORT_PROPERTY, json.dumps(scenario_world.report_properties()))
     )

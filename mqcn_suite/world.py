@@ -195,6 +195,12 @@ class World:
         self.server_open = self.target.start_server()
         self.started = True
 
+    def finish(self) -> None:
+        """The scenario is over: a transport-mode target closes its sessions now."""
+        end = getattr(self.target, "end_scenario", None)
+        if callable(end):
+            end()
+
     # --- delivering -------------------------------------------------------------------------
     def envelope(self, body: bytes, **attributes: Any) -> Envelope:
         """An MSMQ Message as a well-behaved sender would send ``body`` (overridable)."""

@@ -1,6 +1,8 @@
 """Targets: the implementations the suite judges.  ``resolve_target`` turns a --target value
 into a :class:`~mqcn_suite.targets.base.Target` (docs/adapter-protocol.md):
 
+* ``reference:mqqb`` — the same behind a real MS-MQQB socket (adapter protocol version 2,
+  transport mode: :mod:`mqcn_suite.targets.transport_mode`);
 * ``reference`` — the embedded sans-IO model (``reference:E-07,E-14``: following the other
   reading of those errata items; ``reference:E-24=merge``: the reading named;
   ``reference:letter``: the letter of every item);
@@ -46,8 +48,8 @@ __all__ = [
 ]
 
 TARGET_FORMS = (
-    "'reference', 'reference:E-nn,…', 'reference:letter', 'python:package.module:factory',"
-    " 'exec:COMMAND ARGS…' or 'zoo:NAME'"
+    "'reference', 'reference:mqqb', 'reference:E-nn,…', 'reference:letter',"
+    " 'python:package.module:factory', 'exec:COMMAND ARGS…' or 'zoo:NAME'"
 )
 
 
@@ -58,6 +60,10 @@ def resolve_target(
     ``timeout`` bounds each call to an ``exec:`` target, ``hello_timeout`` its ``hello``."""
     if spec == "reference":
         return ReferenceTarget()
+    if spec == "reference:mqqb":
+        from mqcn_suite.targets.reference_mqqb import MqqbReferenceTarget  # opens a socket
+
+        return MqqbReferenceTarget()
     if spec.startswith("reference:"):
         return reference_following(spec.removeprefix("reference:"))
     if spec.startswith("python:"):

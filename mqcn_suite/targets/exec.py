@@ -35,8 +35,9 @@ from mqcn_suite.targets.base import (
     TargetTimeout,
 )
 from mqcn_suite.targets.pics import Pics, PicsError, schema_problem
+from mqcn_suite.targets.transport_mode import mqqb_address
 
-PROTOCOL_VERSIONS = (1,)
+PROTOCOL_VERSIONS = (1, 2)  # 2: version 1 + an optional transport (transport mode)
 DEFAULT_TIMEOUT = 10.0
 DEFAULT_HELLO_TIMEOUT = 30.0  # hello may wait for a slow start (a JVM, a loaded machine)
 SHUTDOWN_GRACE = 5.0
@@ -81,6 +82,7 @@ class ExecTarget:
         self._exchange: deque[str] = deque(maxlen=EXCHANGE_KEPT)
         self._next_id = 1
         self._pics: Pics | None = None
+        self._transport: dict[str, Any] | None = None  # hello's transport member (version 2)
         self.target_name = ""
         self.restarts = 0
         self.start()  # fail early: a command that does not start is a usage error
@@ -137,6 +139,15 @@ class ExecTarget:
         try:
             self._pics = Pics.from_json(answer["pics"])
         except PicsError as exc:  # the schema already checked it; keep the message exact
+            self._kill()
+            raise TargetError(f"exec: the target's hello: {exc}") from None
+        try:  # version 2 may declare a transport (docs/adapter-protocol.md, transport mode)
+            if answer["protocol_version"] >= 2:
+                mqqb_address(answer)
+                self._transport = answer.get("transport")
+            elif "transport" in answer:
+                raise TargetError("transport: a version 1 answer cannot declare a transport")
+        except TargetError as exc:
             self._kill()
             raise TargetError(f"exec: the target's hello: {exc}") from None
         self.target_name = answer["name"]
@@ -259,8 +270,17 @@ class ExecTarget:
     def directory_reads(self) -> list[dict[str, Any]]:
         return self.call("directory_reads", {})
 
-    def start_client(self, destination: uuid.UUID) -> dict[str, Any] | None:
-        return self.call("start_client", {"destination": str(destination)})
+    def transport(self) -> dict[str, Any] | None:
+        """The ``transport`` member of the target's hello (None: adapter mode)."""
+        return self._transport
+
+    def start_client(
+        self, destination: uuid.UUID, queue_manager: dict[str, Any] | None = None
+    ) -> dict[str, Any] | None:
+        params: dict[str, Any] = {"destination": str(destination)}
+        if queue_manager is not None:  # transport mode: the suite's queue manager
+            params["queue_manager"] = queue_manager
+        return self.call("start_client", params)
 
     def send_change_notification(
         self, operation: str, object_id: uuid.UUID, changed: list[str]
@@ -269,6 +289,8 @@ class ExecTarget:
             "send_change_notification",
             {"operation": operation, "object": str(object_id), "changed": list(changed)},
         )
+        if sent is None:  # version 2: "sent over the transport"
+            return []
         try:
             return [Envelope.from_json(e) for e in sent]
         except (KeyError, ValueError) as exc:

@@ -285,5 +285,11 @@ class ClaimsGuard:
             raise NotApplicable(f"the target does not claim client side version {version}")
         return self.inner.send_change_notification(operation, object_id, changed)
 
+    def end_scenario(self) -> None:
+        """The scenario is over (a transport-mode target closes its sessions)."""
+        end = getattr(self.inner, "end_scenario", None)
+        if callable(end):
+            end()
+
     def close(self) -> None:
         self.inner.close()

@@ -27,11 +27,15 @@ from mqcn_suite.targets.pics import pics_of
 
 def _handle(target: Target, method: str, params: dict[str, Any], args: argparse.Namespace) -> Any:
     if method == "hello":
-        return {
+        answer = {
             "protocol_version": args.protocol_version,
             "name": f"{target.name} (served by mqcn_suite.targets.serve)",
             "pics": pics_of(target).to_json(),
         }
+        declared = getattr(target, "transport", None)  # reference:mqqb: version 2, a transport
+        if callable(declared) and args.protocol_version >= 2:
+            answer["transport"] = declared()
+        return answer
     if method == "reset":
         target.reset(Setup.from_json(params["setup"]))
         return None
@@ -48,12 +52,16 @@ def _handle(target: Target, method: str, params: dict[str, Any], args: argparse.
     if method == "directory_reads":
         return target.directory_reads()
     if method == "start_client":
+        if "queue_manager" in params:  # transport mode (version 2)
+            return target.start_client(  # type: ignore[call-arg]
+                uuid.UUID(params["destination"]), queue_manager=params["queue_manager"]
+            )
         return target.start_client(uuid.UUID(params["destination"]))
     if method == "send_change_notification":
         sent = target.send_change_notification(
             params["operation"], uuid.UUID(params["object"]), list(params["changed"])
         )
-        return [e.to_json() for e in sent]
+        return None if sent is None else [e.to_json() for e in sent]
     if method == "shutdown":
         return None
     raise KeyError(method)

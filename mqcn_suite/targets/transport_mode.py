@@ -1,0 +1,261 @@
+"""Transport mode (adapter protocol version 2): a target reached through its real front door.
+
+A target whose ``hello`` declared ``"transport": {"mqqb": {"host": H, "port": P}}`` listens
+as a queue manager at H:P.  :func:`with_transport` wraps it in a :class:`TransportMode`, which
+World calls exactly as any target (steps and World do not know the difference):
+
+* **server side** -- ``deliver(envelope)`` is not passed on: the envelope goes out as a
+  UserMessage Packet over an MS-MQQB session to H:P (opened at the scenario's first delivery,
+  reused by the next ones, closed at the scenario's end or its next ``reset``), and the call
+  returns once the session acknowledged it (at most ``timeout`` seconds);
+* **client side** -- ``start_client`` adds ``queue_manager``: the address of this process's
+  :class:`~mqcn_suite.transport.Listener` (127.0.0.1, a port the kernel chose; one per
+  pytest-xdist worker).  ``send_change_notification`` ignores what the target answers and
+  returns the Envelopes read from the UserMessages that arrived on the listener (at least one
+  within ``timeout``).  A scenario that has the client send without initialising it first
+  never gave the target the address: there the messages that arrived anyway are used, else
+  the target's ``[Envelope]`` answer (as in adapter mode).
+
+A transport failure (refused, closed, silent, garbage) raises :class:`TransportBroken`, a
+:class:`~mqcn_suite.targets.base.TargetBroken`: the scenario's verdict is ``error``, never
+``fail``, and its message carries the session transcript for the report.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+from mqcn_model.envelope import Envelope
+from mqcn_model.mqqb import events as E
+from mqcn_model.wire.mapping import envelope_to_packet, packet_to_envelope
+from mqcn_suite.targets.base import NotApplicable, Setup, Target, TargetBroken, TargetError
+from mqcn_suite.transport import Listener, Session, Transcript, TransportError, connect
+
+TRANSCRIPT_LINES = 24  # the last lines of a transcript a failure shows (the report clips text)
+SUITE_QM = uuid.UUID("5e1f7c0a-9d2b-4a8e-b3c6-0f1e2d3c4b5a")  # the suite's queue manager
+
+TranscriptHook = Callable[[Transcript, bool], None]  # a session ended; True: we opened it
+
+
+class TransportBroken(TargetBroken):
+    """The MS-MQQB session with the target failed: one line saying how, then its transcript."""
+
+    def __init__(self, doing: str, exc: TransportError) -> None:
+        lines = exc.transcript.render().splitlines()
+        head, body = lines[:1], lines[1:]
+        if len(body) > TRANSCRIPT_LINES:
+            body = [f"  … {len(body) - TRANSCRIPT_LINES} earlier lines", *body[-TRANSCRIPT_LINES:]]
+        super().__init__(f"transport: {doing}: {exc}\ntranscript:\n  " + "\n  ".join(head + body))
+        self.transcript = exc.transcript
+
+
+def mqqb_address(hello: dict[str, Any]) -> tuple[str, int] | None:
+    """The host and port a version-2 ``hello`` answer declares (None: adapter mode).
+
+    >>> mqqb_address({"transport": {"mqqb": {"host": "127.0.0.1", "port": 1801}}})
+    ('127.0.0.1', 1801)
+    >>> mqqb_address({"transport": {"mqqb": {"host": "127.0.0.1", "port": 0}}})
+    Traceback (most recent call last):
+    ...
+    mqcn_suite.targets.base.TargetError: transport.mqqb: port must be an integer 1..65535, not 0
+    """
+    transport = hello.get("transport")
+    if transport is None:
+        return None
+    mqqb = transport.get("mqqb") if isinstance(transport, dict) else None
+    if not isinstance(mqqb, dict):
+        raise TargetError(f"transport.mqqb: expected {{'host': H, 'port': P}}, not {transport!r}")
+    host, port = mqqb.get("host"), mqqb.get("port")
+    if not isinstance(host, str) or not host:
+        raise TargetError(f"transport.mqqb: host must be a non-empty string, not {host!r}")
+    if isinstance(port, bool) or not isinstance(port, int) or not 1 <= port <= 65535:
+        raise TargetError(f"transport.mqqb: port must be an integer 1..65535, not {port!r}")
+    return host, port
+
+
+# --- the suite's queue manager: one Listener per process -------------------------------------
+
+LISTEN_HOST, LISTEN_PORT = "127.0.0.1", 0  # the kernel chooses the port: one per process
+_listener: Listener | None = None
+_arrived: list[tuple[Session, E.UserMessageReceived]] = []
+_arrived_lock = threading.Condition()
+_ended = 0  # the listener's sessions closed at the end of an earlier scenario
+
+
+def _on_message(session: Session, received: E.UserMessageReceived) -> None:
+    with _arrived_lock:
+        _arrived.append((session, received))
+        _arrived_lock.notify_all()
+
+
+def suite_listener() -> Listener:
+    """This process's queue manager (started at first use, on 127.0.0.1, port 0).
+
+    Raises TransportBroken when it cannot bind (:class:`~mqcn_suite.transport.BindFailed`)."""
+    global _listener
+    if _listener is None:
+        try:
+            _listener = Listener(LISTEN_HOST, LISTEN_PORT, on_message=_on_message, qm_guid=SUITE_QM)
+        except TransportError as exc:
+            raise TransportBroken("the suite's queue manager cannot listen", exc) from None
+    return _listener
+
+
+class TransportMode:
+    """``inner`` driven through MS-MQQB at ``address`` (see the module docstring)."""
+
+    def __init__(
+        self,
+        inner: Target,
+        address: tuple[str, int],
+        timeout: float,
+        on_transcript: TranscriptHook | None = None,
+    ) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.address = address
+        self.timeout = timeout
+        self.on_transcript = on_transcript  # told of every session's transcript, once ended
+        self.session: Session | None = None
+        self._seen = 0  # how many arrivals on the listener earlier calls consumed
+        self.client_told = False  # start_client gave the target our address since its reset
+
+    def __getattr__(self, name: str) -> Any:  # pics() and anything else the inner offers
+        return getattr(self.inner, name)
+
+    # --- scenario boundaries ------------------------------------------------------------------
+    def end_scenario(self) -> None:
+        """Close the scenario's sessions (ours to the target, the target's to us) and hand
+        their transcripts to ``on_transcript``."""
+        if self.session is not None:
+            session, self.session = self.session, None
+            session.close()
+            self._hand_on(session.transcript, True)
+        global _ended
+        if _listener is not None:  # the suite's queue manager closes the target's sessions too
+            sessions, _ended = list(_listener.sessions[_ended:]), len(_listener.sessions)
+            for session in sessions:
+                session.close()
+                self._hand_on(session.transcript, False)
+
+    def _hand_on(self, transcript: Transcript, initiated: bool) -> None:
+        if self.on_transcript is not None and transcript.entries:
+            self.on_transcript(transcript, initiated)
+
+    def reset(self, setup: Setup) -> None:
+        self.end_scenario()
+        with _arrived_lock:
+            self._seen = len(_arrived)
+        self.client_told = False
+        self.inner.reset(setup)
+
+    def close(self) -> None:
+        self.end_scenario()
+        self.inner.close()
+
+    # --- server side --------------------------------------------------------------------------
+    def start_server(self) -> dict[str, Any] | None:
+        return self.inner.start_server()
+
+    def deliver(self, envelope: Envelope) -> None:
+        """Send ``envelope`` as a UserMessage on the scenario's session; wait for its ack."""
+        host, port = self.address
+        try:
+            envelope_to_packet(envelope)
+        except ValueError as exc:  # e.g. an XML digital signature: it travels over SRMP
+            raise NotApplicable(f"this message cannot travel over MS-MQQB: {exc}") from None
+        if self.session is None or self.session.closed:
+            try:
+                self.session = connect(host, port, qm_guid=SUITE_QM, timeout=self.timeout)
+            except TransportError as exc:
+                raise TransportBroken(f"opening a session to {host}:{port}", exc) from None
+        try:
+            self.session.send_and_wait(envelope, self.timeout)
+        except TransportError as exc:
+            session, self.session = self.session, None
+            session.close()
+            self._hand_on(session.transcript, True)
+            raise TransportBroken(f"delivering a UserMessage to {host}:{port}", exc) from None
+
+    def advance_clock(self, seconds: float) -> None:
+        self.inner.advance_clock(seconds)
+
+    def state(self) -> dict[str, Any]:
+        return self.inner.state()
+
+    def directory_reads(self) -> list[dict[str, Any]]:
+        return self.inner.directory_reads()
+
+    # --- client side --------------------------------------------------------------------------
+    def start_client(
+        self, destination: uuid.UUID, queue_manager: dict[str, Any] | None = None
+    ) -> dict[str, Any] | None:
+        listener = suite_listener()
+        address = {"host": listener.host, "port": listener.port}
+        self.client_told = True
+        return self.inner.start_client(destination, queue_manager=address)  # type: ignore[call-arg]
+
+    def send_change_notification(
+        self, operation: str, object_id: uuid.UUID, changed: list[str]
+    ) -> list[Envelope]:
+        """What reached the suite's queue manager after the target's client was asked to send
+        (its own answer is not used); TransportBroken when nothing arrives in time."""
+        listener = suite_listener()
+        answer = self.inner.send_change_notification(operation, object_id, changed)
+        if not self.client_told:  # never given our address: the answer is all there is
+            with _arrived_lock:
+                arrived, self._seen = _arrived[self._seen :], len(_arrived)
+            if arrived or answer is None:
+                return [packet_to_envelope(received.packet)[0] for _, received in arrived]
+            return list(answer)
+        deadline = time.monotonic() + self.timeout
+        with _arrived_lock:
+            while len(_arrived) == self._seen:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    break
+                _arrived_lock.wait(left)
+            arrived, self._seen = _arrived[self._seen :], len(_arrived)
+        if not arrived:
+            failed = [s.error for s in listener.sessions if s.error is not None]
+            if failed:
+                raise TransportBroken(
+                    f"receiving {operation} on the suite's queue manager", failed[-1]
+                )
+            raise TransportBroken(
+                f"receiving {operation}",
+                TransportError(
+                    f"no UserMessage arrived on 127.0.0.1:{listener.port} within "
+                    f"{self.timeout:g} s after send_change_notification answered",
+                    listener.sessions[-1].transcript
+                    if listener.sessions
+                    else Transcript((listener.host, listener.port), None),
+                ),
+            )
+        return [packet_to_envelope(received.packet)[0] for _, received in arrived]
+
+
+def with_transport(
+    target: Target, timeout: float, on_transcript: TranscriptHook | None = None
+) -> Target:
+    """``target`` in transport mode if it declared a transport (its ``transport()``: the
+    ``transport`` member of its hello answer), else as it is."""
+    declared = getattr(target, "transport", None)
+    transport = declared() if callable(declared) else None
+    address = mqqb_address({"transport": transport}) if transport is not None else None
+    if address is None:
+        return target
+    return TransportMode(target, address, timeout, on_transcript)
+
+
+def transport_mode_of(target: Target) -> TransportMode | None:
+    """The TransportMode under ``target`` (behind its PICS guard), if it runs in one."""
+    inner = getattr(target, "inner", None)
+    for candidate in (target, inner):
+        if isinstance(candidate, TransportMode):
+            return candidate
+    return None
