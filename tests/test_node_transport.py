@@ -15,6 +15,7 @@ import os
 import selectors
 import shutil
 import subprocess
+import sys
 import time
 import uuid
 from collections.abc import Iterator
@@ -184,3 +185,48 @@ def test_adapter_mode_and_an_offer_of_1_stay_at_version_1(target: Adapter, stats
     assert hello["protocol_version"] == 1 and "transport" not in hello
     adapter.close()
     assert [line["protocol_version"] for line in counted(stats)] == [1, 1]
+
+
+def test_transport_mode_gives_the_verdicts_of_adapter_mode(tmp_path: Path) -> None:
+    """(b) The whole suite against the Node example in transport mode and in adapter mode:
+    the same verdict for every requirement, and the transport really carried the messages
+    (MQCN_NODE_STATS: every target process agreed version 2, messages went both ways)."""
+    assert NODE is not None, "Node.js (20+) is needed to run examples/node-target"
+    found = {}
+    for mode, extra in (("transport", ""), ("adapter", " --adapter-mode")):
+        stats = tmp_path / f"{mode}.jsonl"
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "mqcn_suite",
+                "run",
+                "--target",
+                f"exec:{NODE} {TARGET}{extra}",
+                "--report",
+                str(tmp_path / mode),
+            ],
+            env=dict(os.environ, MQCN_NODE_STATS=str(stats)),
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=False,
+        )
+        assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+        document = json.loads((tmp_path / mode / "traceability.json").read_text())
+        found[mode] = {r["id"]: r["verdict"] for r in document["requirements"]}
+        lines = counted(stats)
+        versions = {line["protocol_version"] for line in lines}
+        assert versions == ({2} if mode == "transport" else {1}), (mode, lines)
+        if mode == "transport":
+            assert sum(line["received"] for line in lines) > 0
+            assert sum(line["sent"] for line in lines) > 0
+            assert sum(line["failed"] for line in lines) == 0
+    differ = {
+        rid: (found["transport"].get(rid), verdict)
+        for rid, verdict in found["adapter"].items()
+        if found["transport"].get(rid) != verdict
+    }
+    assert found["transport"].keys() == found["adapter"].keys()
+    assert differ == {}, f"requirement: (transport, adapter) verdicts differ: {differ}"
+    assert "fail" not in found["transport"].values()
