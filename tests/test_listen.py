@@ -18,6 +18,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pyarrow.parquet as pq
 import pytest
@@ -279,3 +280,41 @@ def test_sessions_sending_at_once_lose_no_message(tmp_path: Path) -> None:
     )
     assert summary["balance"]["rows_in"] == 16 and summary["balance"]["balanced"]
     assert summary["listen"]["sessions"] == 2
+
+
+def test_it_judges_what_a_transport_mode_client_sends(tmp_path: Path) -> None:
+    """The reference's client in transport mode (``reference:mqqb``), pointed by start_client
+    at ``mqcn listen``: the notification it sends over its own MS-MQQB session is judged there,
+    conforming, and nothing else is counted."""
+    from mqcn_suite.scenarios.fixtures import QUEUE_GUID, existing_queue
+    from mqcn_suite.targets.reference_mqqb import MqqbReferenceTarget
+    from mqcn_suite.world import World
+
+    report = tmp_path / "report"
+    process = _mqcn("listen", "--port", "0", "--report", str(report), "--count", "1")
+    assert process.stdout is not None
+    host, port = process.stdout.readline().strip().removeprefix("listening on ").rsplit(":", 1)
+
+    class ToListen(MqqbReferenceTarget):
+        def start_client(
+            self, destination: Any, queue_manager: dict[str, Any] | None = None
+        ) -> Any:
+            return super().start_client(destination, {"host": host, "port": int(port)})
+
+    target = ToListen()
+    try:
+        world = World(target=target)
+        world.publish_queue(existing_queue())
+        world.start_client()
+        target.send_change_notification("QueueCreation", QUEUE_GUID, [])
+        out, err = process.communicate(timeout=30)
+    finally:
+        target.close()
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 0, out + err
+    lines = out.splitlines()
+    assert len(lines) == 2 and lines[0].startswith("conforming "), out
+    assert lines[1].startswith("UserMessages received 1 = conforming 1 "), out
+    (row,) = pq.read_table(report / "verdicts").to_pylist()
+    assert row["conforming"] and not row["violations"]
