@@ -200,6 +200,15 @@ def test_fuzz_of_no_cases_is_refused_before_spark(tmp_path: Path) -> None:
     assert "--cases: 0: nothing to fuzz" in line
 
 
+def test_fuzz_of_a_transport_only_target_is_refused_in_one_line(tmp_path: Path) -> None:
+    out = tmp_path / "f"
+    line = one_line(
+        invoke("fuzz", "target", "--target", "reference:mqqb", "--cases", "5", "--out", str(out))
+    )
+    assert "--target reference:mqqb: the fuzzer hands each case to deliver" in line
+    assert not out.exists()
+
+
 def test_a_refused_fuzz_leaves_no_output_directory(tmp_path: Path) -> None:
     out = tmp_path / "f"
     line = one_line(

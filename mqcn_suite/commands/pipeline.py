@@ -371,6 +371,10 @@ MaxTimeoutsOption = Annotated[
 ]
 
 
+# The one target that takes messages only through its MS-MQQB front door (transport mode).
+TRANSPORT_ONLY_REFERENCE = "reference:mqqb"
+
+
 def fuzz_target(
     target: TargetOption = None,
     cases: CasesOption = None,
@@ -390,6 +394,12 @@ def fuzz_target(
         require_spark_extra()
         if not target:
             raise UsageError("--target is required (e.g. --target reference)")
+        if target == TRANSPORT_ONLY_REFERENCE:  # its deliver refuses: every case would error
+            raise UsageError(
+                f"--target {target}: the fuzzer hands each case to deliver (adapter mode), and "
+                f"{target} takes messages only over MS-MQQB; fuzz --target reference (the same "
+                "model) instead"
+            )
         seed_value = parse_int("--seed", seed)
         limit = parse_seconds("--timeout", timeout)
         stop_after = parse_int("--max-timeouts", max_timeouts)
