@@ -78,6 +78,10 @@ def test_two_workers_each_with_their_own_ports_give_the_same_verdicts(tmp_path: 
     assert adapter.exit_code == 0, adapter.output
     assert transport.exit_code == 0, transport.output
     assert verdicts(tmp_path / "transport") == verdicts(tmp_path / "adapter")
+    # each worker's queue manager: its own port (the run's "mqcn transport:" line)
+    listened = re.findall(r"(gw\d+) 127\.0\.0\.1:(\d+)", transport.output)
+    assert [worker for worker, _ in listened] == ["gw0", "gw1"], transport.output
+    assert len({port for _, port in listened}) == 2, listened
 
 
 def test_reference_mqqb_really_goes_over_the_socket() -> None:

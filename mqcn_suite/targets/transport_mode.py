@@ -110,6 +110,11 @@ def suite_listener() -> Listener:
     return _listener
 
 
+def listener_address() -> str | None:
+    """``host:port`` of this process's queue manager (None: it never listened)."""
+    return None if _listener is None else f"{_listener.host}:{_listener.port}"
+
+
 class TransportMode:
     """``inner`` driven through MS-MQQB at ``address`` (see the module docstring)."""
 
