@@ -366,6 +366,20 @@ def test_a_bad_transport_address_is_one_line_naming_transport_mqqb(
     assert str(caught.value).startswith(said) and "\n" not in str(caught.value)
 
 
+class OldReset(ReferenceTarget):
+    """Declares a transport, but its reset does not take the suite's queue manager."""
+
+    def transport(self) -> dict[str, Any]:
+        return {"mqqb": {"host": HOST, "port": 1801}}
+
+
+def test_a_transport_target_whose_reset_takes_no_queue_manager_is_one_line() -> None:
+    with pytest.raises(TargetError) as caught:
+        with_transport(OldReset(), TIMEOUT)
+    assert str(caught.value).startswith("transport: a target that declares a transport takes")
+    assert "\n" not in str(caught.value)
+
+
 def test_without_a_transport_the_target_is_driven_as_today() -> None:
     target = ReferenceTarget()
     assert with_transport(target, TIMEOUT) is target

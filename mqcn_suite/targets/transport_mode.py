@@ -26,6 +26,7 @@ A transport failure (refused, closed, silent, garbage) raises :class:`TransportB
 
 from __future__ import annotations
 
+import inspect
 import threading
 import time
 import uuid
@@ -271,6 +272,13 @@ def with_transport(
     address = mqqb_address({"transport": transport}) if transport is not None else None
     if address is None:
         return target
+    try:
+        inspect.signature(target.reset).bind(None, queue_manager=None)
+    except TypeError:
+        raise TargetError(
+            "transport: a target that declares a transport takes reset(setup, queue_manager)"
+            " (where its client sends, adapter protocol version 2)"
+        ) from None
     return TransportMode(target, address, timeout, on_transcript)
 
 
