@@ -72,7 +72,7 @@ from mqcn_suite.targets import (
     pics_of,
     resolve_target,
 )
-from mqcn_suite.targets.transport_mode import transport_mode_of, with_transport
+from mqcn_suite.targets.transport_mode import listener_address, transport_mode_of, with_transport
 from mqcn_suite.targets.transport_pcap import transcript_records
 from mqcn_suite.transport import Transcript
 from mqcn_suite.transport.transcript import IN, OUT
@@ -93,6 +93,8 @@ _DESELECTED = pytest.StashKey[int]()
 _SCENARIO = pytest.StashKey[bool]()  # on an item: it is a scenario (it uses the world)
 _PCAP = pytest.StashKey["PcapRecorder"]()
 _PCAP_MERGER = pytest.StashKey["_PcapMerger"]()
+_LISTENERS = pytest.StashKey["_ListenerNotes"]()
+LISTENER_ADDRESS = "mqcn_listener"  # workeroutput: the worker's queue manager, host:port
 
 PCAP_COUNTS = "mqcn-pcap"  # a pytest-xdist worker's pcap counts, for the controller
 PART_GAP = 1.0  # seconds between the last frame of a worker's part and the next part's first
@@ -243,6 +245,10 @@ def pytest_configure(config: pytest.Config) -> None:
     if _xdist_controller(config):
         target.close()  # each pytest-xdist worker starts and drives its own target
         config.pluginmanager.register(_BddCarrier(), "mqcn-bdd-carrier")
+    if transport_mode_of(target) is not None:
+        notes = config.stash[_LISTENERS] = _ListenerNotes()
+        if _xdist_controller(config):
+            config.pluginmanager.register(notes, "mqcn-listener-notes")
     _configure_pcap(config)
     report = config.getoption("--mqcn-report", default=None)
     if report is None or hasattr(config, "workerinput"):
@@ -599,6 +605,27 @@ def _carry_bdd_report(item: pytest.Item, report: pytest.TestReport) -> None:
         report.user_properties.append((BDD_PROPERTY, json.dumps(scenario.serialize())))
 
 
+class _ListenerNotes:
+    """Transport mode: where the suite's queue manager listened, per process (pytest-xdist
+    controller: each worker's, from its workeroutput); the run ends with a line naming them."""
+
+    def __init__(self) -> None:
+        self.workers: dict[str, str] = {}
+
+    def pytest_testnodedown(self, node: Any, error: Any) -> None:
+        address = (getattr(node, "workeroutput", None) or {}).get(LISTENER_ADDRESS)
+        if address:
+            self.workers[node.workerinput["workerid"]] = address
+
+    def line(self) -> str | None:
+        """``mqcn transport: ...`` (None: the suite's queue manager never listened)."""
+        if self.workers:
+            where = ", ".join(f"{w} {a}" for w, a in sorted(self.workers.items()))
+        else:
+            where = listener_address() or ""
+        return f"mqcn transport: the suite's queue manager listened on {where}" if where else None
+
+
 class _BddCarrier:
     """pytest-xdist controller: gives pytest-bdd back the scenario report a worker carried."""
 
@@ -649,6 +676,9 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     With ``--mqcn-pcap``: close this process's capture (the controller joins the parts)."""
     config = session.config
     _finish_pcap(config)
+    workeroutput = getattr(config, "workeroutput", None)
+    if workeroutput is not None and _LISTENERS in config.stash:
+        workeroutput[LISTENER_ADDRESS] = listener_address()
     directory = config.stash.get(_REPORT_DIR, None)
     collector = config.stash.get(_COLLECTOR, None)
     if directory is None or collector is None:
@@ -709,6 +739,10 @@ def pytest_terminal_summary(
     line = pcap_summary(config)
     if line is not None:
         terminalreporter.write_line(line)
+    notes = config.stash.get(_LISTENERS, None)
+    listened = notes.line() if notes is not None else None
+    if listened is not None:
+        terminalreporter.write_line(listened)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

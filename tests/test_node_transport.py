@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import selectors
 import shutil
 import subprocess
@@ -176,6 +177,26 @@ def test_client_sends_over_the_session_and_answers_null(target: Adapter, stats: 
     assert counted(stats) == [{"protocol_version": 2, "received": 0, "sent": 1, "failed": 0}]
 
 
+def test_client_sends_to_the_address_of_reset_without_start_client(
+    target: Adapter, stats: Path
+) -> None:
+    """A client the scenario never initialised sends to the queue manager ``reset`` named."""
+    received = []
+    with Listener(on_message=lambda session, message: received.append(message)) as qm:
+        assert target.call("hello", suite="test", protocol_versions=[1, 2])["protocol_version"] == 2
+        target.call("reset", setup=SETUP, queue_manager={"host": qm.host, "port": qm.port})
+        answer = target.call(
+            "send_change_notification", operation="QueueUpdate", object=str(Q), changed=["Quota"]
+        )
+        assert answer is None
+        deadline = time.monotonic() + TIMEOUT
+        while not received and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert len(received) == 1, "no UserMessage arrived at the queue manager of reset"
+        target.close()
+    assert counted(stats) == [{"protocol_version": 2, "received": 0, "sent": 1, "failed": 0}]
+
+
 def test_adapter_mode_and_an_offer_of_1_stay_at_version_1(target: Adapter, stats: Path) -> None:
     hello = target.call("hello", suite="test", protocol_versions=[1])
     assert hello["protocol_version"] == 1 and "transport" not in hello
@@ -193,6 +214,7 @@ def test_transport_mode_gives_the_verdicts_of_adapter_mode(tmp_path: Path) -> No
     (MQCN_NODE_STATS: every target process agreed version 2, messages went both ways)."""
     assert NODE is not None, "Node.js (20+) is needed to run examples/node-target"
     found = {}
+    written: dict[str, tuple[int, int]] = {}
     for mode, extra in (("transport", ""), ("adapter", " --adapter-mode")):
         stats = tmp_path / f"{mode}.jsonl"
         done = subprocess.run(
@@ -205,6 +227,8 @@ def test_transport_mode_gives_the_verdicts_of_adapter_mode(tmp_path: Path) -> No
                 f"exec:{NODE} {TARGET}{extra}",
                 "--report",
                 str(tmp_path / mode),
+                "--pcap",
+                str(tmp_path / f"{mode}.pcap"),
             ],
             env=dict(os.environ, MQCN_NODE_STATS=str(stats)),
             capture_output=True,
@@ -215,6 +239,7 @@ def test_transport_mode_gives_the_verdicts_of_adapter_mode(tmp_path: Path) -> No
         assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
         document = json.loads((tmp_path / mode / "traceability.json").read_text())
         found[mode] = {r["id"]: r["verdict"] for r in document["requirements"]}
+        written[mode] = pcap_counts(done.stdout)
         lines = counted(stats)
         versions = {line["protocol_version"] for line in lines}
         assert versions == ({2} if mode == "transport" else {1}), (mode, lines)
@@ -230,3 +255,12 @@ def test_transport_mode_gives_the_verdicts_of_adapter_mode(tmp_path: Path) -> No
     assert found["transport"].keys() == found["adapter"].keys()
     assert differ == {}, f"requirement: (transport, adapter) verdicts differ: {differ}"
     assert "fail" not in found["transport"].values()
+    # every message the client sent went over the wire, also in scenarios without start_client
+    assert written["transport"][1] == written["adapter"][1] > 0, written
+
+
+def pcap_counts(output: str) -> tuple[int, int]:
+    """(delivered to the target, sent by its client) from the run's ``mqcn pcap:`` line."""
+    found = re.search(r"\((\d+) delivered to the target, (\d+) sent by its client\)", output)
+    assert found is not None, output[-3000:]
+    return int(found[1]), int(found[2])

@@ -14,6 +14,7 @@ MS-MQQB sessions on 127.0.0.1 instead of ``deliver`` and the client's own report
 from __future__ import annotations
 
 import json
+import re
 import socket
 import sys
 import threading
@@ -34,6 +35,7 @@ from mqcn_suite.cli import app
 from mqcn_suite.scenarios.fixtures import QUEUE_GUID
 from mqcn_suite.targets import ReferenceTarget, TargetBroken, TargetError, resolve_target
 from mqcn_suite.targets import transport_mode as mode
+from mqcn_suite.targets.base import Setup
 from mqcn_suite.targets.transport_mode import TransportMode, mqqb_address, with_transport
 from mqcn_suite.transport import Listener
 from mqcn_suite.world import World
@@ -76,6 +78,10 @@ def test_two_workers_each_with_their_own_ports_give_the_same_verdicts(tmp_path: 
     assert adapter.exit_code == 0, adapter.output
     assert transport.exit_code == 0, transport.output
     assert verdicts(tmp_path / "transport") == verdicts(tmp_path / "adapter")
+    # each worker's queue manager: its own port (the run's "mqcn transport:" line)
+    listened = re.findall(r"(gw\d+) 127\.0\.0\.1:(\d+)", transport.output)
+    assert [worker for worker, _ in listened] == ["gw0", "gw1"], transport.output
+    assert len({port for _, port in listened}) == 2, listened
 
 
 def test_reference_mqqb_really_goes_over_the_socket() -> None:
@@ -149,6 +155,10 @@ class HostileServer(ReferenceTarget):
 
     def transport(self) -> dict[str, Any]:
         return {"mqqb": {"host": HOST, "port": self.port}}
+
+    def reset(self, setup: Setup, queue_manager: dict[str, Any] | None = None) -> None:
+        assert queue_manager is not None  # transport mode gives the suite's address at reset
+        super().reset(setup)
 
 
 def closed_port() -> int:
@@ -227,6 +237,11 @@ class HalfPacketClient(ReferenceTarget):
 
     def transport(self) -> dict[str, Any]:
         return {"mqqb": {"host": HOST, "port": self.listener.port}}
+
+    def reset(self, setup: Setup, queue_manager: dict[str, Any] | None = None) -> None:
+        assert queue_manager is not None
+        self.address = (queue_manager["host"], queue_manager["port"])
+        super().reset(setup)
 
     def start_client(
         self, destination: uuid.UUID, queue_manager: dict[str, Any] | None = None
@@ -351,6 +366,20 @@ def test_a_bad_transport_address_is_one_line_naming_transport_mqqb(
     assert str(caught.value).startswith(said) and "\n" not in str(caught.value)
 
 
+class OldReset(ReferenceTarget):
+    """Declares a transport, but its reset does not take the suite's queue manager."""
+
+    def transport(self) -> dict[str, Any]:
+        return {"mqqb": {"host": HOST, "port": 1801}}
+
+
+def test_a_transport_target_whose_reset_takes_no_queue_manager_is_one_line() -> None:
+    with pytest.raises(TargetError) as caught:
+        with_transport(OldReset(), TIMEOUT)
+    assert str(caught.value).startswith("transport: a target that declares a transport takes")
+    assert "\n" not in str(caught.value)
+
+
 def test_without_a_transport_the_target_is_driven_as_today() -> None:
     target = ReferenceTarget()
     assert with_transport(target, TIMEOUT) is target
@@ -402,17 +431,29 @@ def audit(capture: Path, out: Path) -> dict[str, Any]:
     return json.loads((out / "summary.json").read_text("utf-8"))
 
 
+def pcap_counts(output: str) -> tuple[int, int]:
+    """(delivered to the target, sent by its client) from the run's ``mqcn pcap:`` line."""
+    found = re.search(r"\((\d+) delivered to the target, (\d+) sent by its client\)", output)
+    assert found is not None, output
+    return int(found[1]), int(found[2])
+
+
 def test_pcap_in_transport_mode_holds_the_real_sessions_and_audits_to_the_same_verdicts(
     tmp_path: Path,
 ) -> None:
-    # server side, and client scenarios that initialise the client (else it never learnt the
-    # suite's address and its messages do not travel: the capture holds only real sessions)
-    selection = "MQCN-3.2.5.1-16 or MQCN-3.2.5-1 or MQCN-3.3.5.3-13"
+    # server side, client scenarios that initialise the client, and one whose client sends
+    # without start_client (MQCN-2.2.6-8: it learnt the suite's address at reset)
+    selection = "MQCN-3.2.5.1-16 or MQCN-3.2.5-1 or MQCN-3.3.5.3-13 or MQCN-2.2.6-8"
+    counted: dict[str, tuple[int, int]] = {}
     for name, target in (("adapter", "reference"), ("transport", "reference:mqqb")):
         args = ["run", "--target", target, "--report", str(tmp_path / f"{name}-report")]
         args += ["--pcap", str(tmp_path / f"{name}.pcap"), "--", "-q", "-m", selection]
         result = runner.invoke(app, args)
         assert result.exit_code == 0, result.output
+        counted[name] = pcap_counts(result.output)
+    # every message the client sent is on the wire in transport mode, as in adapter mode
+    assert counted["transport"] == counted["adapter"]
+    assert counted["transport"][1] > 0
     capture = (tmp_path / "transport.pcap").read_bytes()
     # the real handshake: the suite's queue manager GUID in its EstablishConnection request
     assert mode.SUITE_QM.bytes_le in capture

@@ -252,8 +252,11 @@ class ExecTarget:
         assert self._pics is not None
         return self._pics
 
-    def reset(self, setup: Setup) -> None:
-        self.call("reset", {"setup": setup.to_json()})
+    def reset(self, setup: Setup, queue_manager: dict[str, Any] | None = None) -> None:
+        params: dict[str, Any] = {"setup": setup.to_json()}
+        if queue_manager is not None:  # transport mode: where the target's client sends
+            params["queue_manager"] = queue_manager
+        self.call("reset", params)
 
     def start_server(self) -> dict[str, Any] | None:
         return self.call("start_server", {})

@@ -4,9 +4,9 @@ Its hello declares ``transport.mqqb``: a :class:`~mqcn_suite.transport.Listener`
 127.0.0.1, port 0, whose received UserMessages go to the model's server (what ``deliver``
 does in adapter mode).  Its client sends every message it enqueues as a UserMessage over an
 MS-MQQB session (:func:`~mqcn_suite.transport.connect`) to the ``queue_manager`` address
-``start_client`` gives it, waits for the acknowledgment, and answers ``None`` ("sent over the
-transport").  The suite wraps it in :class:`~mqcn_suite.targets.transport_mode.TransportMode`
-like any version-2 target.
+``reset`` (or ``start_client``) gives it, waits for the acknowledgment, and answers ``None``
+("sent over the transport").  The suite wraps it in
+:class:`~mqcn_suite.targets.transport_mode.TransportMode` like any version-2 target.
 """
 
 from __future__ import annotations
@@ -23,6 +23,13 @@ from mqcn_suite.targets.reference import ReferenceTarget
 from mqcn_suite.transport import Listener, Session, TransportError, connect
 
 SEND_TIMEOUT = 10.0  # the reference client's bound on one session's handshake and ack
+
+
+def _address(queue_manager: dict[str, Any] | None) -> tuple[str, int] | None:
+    """The host and port of a ``queue_manager`` member (None: none given)."""
+    if queue_manager is None:
+        return None
+    return queue_manager["host"], int(queue_manager["port"])
 
 
 class MqqbReferenceTarget(ReferenceTarget):
@@ -47,11 +54,11 @@ class MqqbReferenceTarget(ReferenceTarget):
             if self.server is not None:
                 self.server.deliver(envelope)
 
-    def reset(self, setup: Setup) -> None:
+    def reset(self, setup: Setup, queue_manager: dict[str, Any] | None = None) -> None:
         with self._lock:
             self._end_session()
             super().reset(setup)
-            self.queue_manager = None
+            self.queue_manager = _address(queue_manager)
 
     def deliver(self, envelope: Envelope) -> None:
         raise TargetError("reference:mqqb takes messages over MS-MQQB, not deliver")
@@ -68,14 +75,14 @@ class MqqbReferenceTarget(ReferenceTarget):
         self, destination: uuid.UUID, queue_manager: dict[str, Any] | None = None
     ) -> dict[str, Any] | None:
         if queue_manager is not None:
-            self.queue_manager = (queue_manager["host"], int(queue_manager["port"]))
+            self.queue_manager = _address(queue_manager)
         return super().start_client(destination)
 
     def send_change_notification(  # type: ignore[override]
         self, operation: str, object_id: uuid.UUID, changed: list[str]
     ) -> list[Envelope] | None:
-        """Send over MS-MQQB to the queue manager start_client named (``None``), or, without
-        one, answer the messages as the adapter-mode reference does."""
+        """Send over MS-MQQB to the queue manager reset or start_client named (``None``), or,
+        without one, answer the messages as the adapter-mode reference does."""
         envelopes = super().send_change_notification(operation, object_id, changed)
         if self.queue_manager is None:
             return envelopes

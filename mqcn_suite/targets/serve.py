@@ -37,7 +37,12 @@ def _handle(target: Target, method: str, params: dict[str, Any], args: argparse.
             answer["transport"] = declared()
         return answer
     if method == "reset":
-        target.reset(Setup.from_json(params["setup"]))
+        if "queue_manager" in params:  # transport mode (version 2)
+            target.reset(  # type: ignore[call-arg]
+                Setup.from_json(params["setup"]), queue_manager=params["queue_manager"]
+            )
+        else:
+            target.reset(Setup.from_json(params["setup"]))
         return None
     if method == "start_server":
         return target.start_server()

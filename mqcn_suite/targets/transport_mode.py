@@ -8,13 +8,16 @@ World calls exactly as any target (steps and World do not know the difference):
   UserMessage Packet over an MS-MQQB session to H:P (opened at the scenario's first delivery,
   reused by the next ones, closed at the scenario's end or its next ``reset``), and the call
   returns once the session acknowledged it (at most ``timeout`` seconds);
-* **client side** -- ``start_client`` adds ``queue_manager``: the address of this process's
-  :class:`~mqcn_suite.transport.Listener` (127.0.0.1, a port the kernel chose; one per
-  pytest-xdist worker).  ``send_change_notification`` ignores what the target answers and
-  returns the Envelopes read from the UserMessages that arrived on the listener (at least one
-  within ``timeout``).  A scenario that has the client send without initialising it first
-  never gave the target the address: there the messages that arrived anyway are used, else
-  the target's ``[Envelope]`` answer (as in adapter mode).
+* **client side** -- ``reset`` and ``start_client`` add ``queue_manager``: the address of
+  this process's :class:`~mqcn_suite.transport.Listener` (127.0.0.1, a port the kernel
+  chose; one per pytest-xdist worker).  Given at ``reset`` too, it reaches the target's client
+  even in a scenario that has it send without initialising it first.
+  ``send_change_notification`` ignores what the target answers and returns the Envelopes read
+  from the UserMessages that arrived on the listener (at least one within ``timeout``), so
+  every message judged on the client side travelled over MS-MQQB.  A packet's signature is
+  read as the level of the target's product profile (Sig10 for an MSMQ 1.0 profile, else
+  Sig20): the wire shows *that* a message is signed, not which MSMQ version's signature it is
+  (docs/errata.md W-05), so in this mode MQCN-3.3.5.3-15 checks that an MSMQ 1.0 client signs.
 
 A transport failure (refused, closed, silent, garbage) raises :class:`TransportBroken`, a
 :class:`~mqcn_suite.targets.base.TargetBroken`: the scenario's verdict is ``error``, never
@@ -23,14 +26,17 @@ A transport failure (refused, closed, silent, garbage) raises :class:`TransportB
 
 from __future__ import annotations
 
+import inspect
 import threading
 import time
 import uuid
 from collections.abc import Callable
 from typing import Any
 
+from mqcn_model.constants import AuthLevel
 from mqcn_model.envelope import Envelope
 from mqcn_model.mqqb import events as E
+from mqcn_model.profiles import PROFILES
 from mqcn_model.wire.mapping import envelope_to_packet, packet_to_envelope
 from mqcn_suite.targets.base import NotApplicable, Setup, Target, TargetBroken, TargetError
 from mqcn_suite.transport import Listener, Session, Transcript, TransportError, connect
@@ -105,6 +111,11 @@ def suite_listener() -> Listener:
     return _listener
 
 
+def listener_address() -> str | None:
+    """``host:port`` of this process's queue manager (None: it never listened)."""
+    return None if _listener is None else f"{_listener.host}:{_listener.port}"
+
+
 class TransportMode:
     """``inner`` driven through MS-MQQB at ``address`` (see the module docstring)."""
 
@@ -122,7 +133,7 @@ class TransportMode:
         self.on_transcript = on_transcript  # told of every session's transcript, once ended
         self.session: Session | None = None
         self._seen = 0  # how many arrivals on the listener earlier calls consumed
-        self.client_told = False  # start_client gave the target our address since its reset
+        self.signed_as = AuthLevel.Sig20  # what a signature stands for (the profile's, at reset)
 
     def __getattr__(self, name: str) -> Any:  # pics() and anything else the inner offers
         return getattr(self.inner, name)
@@ -147,11 +158,18 @@ class TransportMode:
             self.on_transcript(transcript, initiated)
 
     def reset(self, setup: Setup) -> None:
+        """Reset the target, giving it the suite's queue manager (where its client sends)."""
         self.end_scenario()
         with _arrived_lock:
             self._seen = len(_arrived)
-        self.client_told = False
-        self.inner.reset(setup)
+        self.signed_as = signed_as(setup.profile)
+        self.inner.reset(setup, queue_manager=self.queue_manager())  # type: ignore[call-arg]
+
+    def queue_manager(self) -> dict[str, Any]:
+        """The ``queue_manager`` member of ``reset`` and ``start_client``: the address of
+        this process's listener."""
+        listener = suite_listener()
+        return {"host": listener.host, "port": listener.port}
 
     def close(self) -> None:
         self.end_scenario()
@@ -194,10 +212,7 @@ class TransportMode:
     def start_client(
         self, destination: uuid.UUID, queue_manager: dict[str, Any] | None = None
     ) -> dict[str, Any] | None:
-        listener = suite_listener()
-        address = {"host": listener.host, "port": listener.port}
-        self.client_told = True
-        return self.inner.start_client(destination, queue_manager=address)  # type: ignore[call-arg]
+        return self.inner.start_client(destination, queue_manager=self.queue_manager())  # type: ignore[call-arg]
 
     def send_change_notification(
         self, operation: str, object_id: uuid.UUID, changed: list[str]
@@ -205,13 +220,7 @@ class TransportMode:
         """What reached the suite's queue manager after the target's client was asked to send
         (its own answer is not used); TransportBroken when nothing arrives in time."""
         listener = suite_listener()
-        answer = self.inner.send_change_notification(operation, object_id, changed)
-        if not self.client_told:  # never given our address: the answer is all there is
-            with _arrived_lock:
-                arrived, self._seen = _arrived[self._seen :], len(_arrived)
-            if arrived or answer is None:
-                return [packet_to_envelope(received.packet)[0] for _, received in arrived]
-            return list(answer)
+        self.inner.send_change_notification(operation, object_id, changed)
         deadline = time.monotonic() + self.timeout
         with _arrived_lock:
             while len(_arrived) == self._seen:
@@ -236,7 +245,21 @@ class TransportMode:
                     else Transcript((listener.host, listener.port), None),
                 ),
             )
-        return [packet_to_envelope(received.packet)[0] for _, received in arrived]
+        return [
+            packet_to_envelope(received.packet, signed_as=self.signed_as)[0]
+            for _, received in arrived
+        ]
+
+
+def signed_as(profile: str) -> AuthLevel:
+    """The AuthenticationLevel a signature from a client of ``profile`` stands for: the
+    profile's own (Sig10 for MSMQ 1.0, note <13>), Sig20 otherwise (W-05).
+
+    >>> signed_as("windows-nt4"), signed_as("spec")
+    (<AuthLevel.Sig10: 2>, <AuthLevel.Sig20: 4>)
+    """
+    known = PROFILES.get(profile)
+    return known.authentication_level if known is not None else AuthLevel.Sig20
 
 
 def with_transport(
@@ -249,6 +272,13 @@ def with_transport(
     address = mqqb_address({"transport": transport}) if transport is not None else None
     if address is None:
         return target
+    try:
+        inspect.signature(target.reset).bind(None, queue_manager=None)
+    except TypeError:
+        raise TargetError(
+            "transport: a target that declares a transport takes reset(setup, queue_manager)"
+            " (where its client sends, adapter protocol version 2)"
+        ) from None
     return TransportMode(target, address, timeout, on_transcript)
 
 

@@ -139,9 +139,22 @@ class Target {
       clock,
       server: new Server({ qmGuid, computer: s.computer, qm, queues, directory, log: this.log }),
       client: new Client({ setupClient: s.client, directory, clock, profile: s.profile, log: this.log }),
-      outgoing: null, // transport mode: the client's MS-MQQB session (start_client)
+      outgoing: null, // transport mode: the client's MS-MQQB session (reset, start_client)
     };
+    // Transport mode: the suite's queue manager, where the client sends even when a scenario
+    // has it send without start_client.
+    if (p.queue_manager !== undefined) this.sendTo(p.queue_manager);
     return null;
+  }
+
+  // Check a `queue_manager` {host, port} and open the client's outgoing session towards it.
+  sendTo(qm) {
+    if (!this.transportMode) bad('queue_manager is only for a target that declared a transport (protocol version 2)');
+    if (!isObject(qm) || typeof qm.host !== 'string' || !qm.host) bad('queue_manager.host must be a non-empty string');
+    if (!Number.isInteger(qm.port) || qm.port < 1 || qm.port > 65535) bad('queue_manager.port must be an integer 1..65535');
+    this.drain();
+    this.session.outgoing = new Outgoing({
+      identifier: this.session.client.identifier, host: qm.host, port: qm.port, log: this.log, counts: this.counts });
   }
 
   // The `spec` profile opens the notification queue in workgroup mode too (note <8> is
@@ -166,19 +179,12 @@ class Target {
 
   directory_reads() { return this.session.server.reads.map((r) => ({ ...r, attributes: [...r.attributes] })); }
 
-  // Transport mode: `queue_manager` {host, port} is where the client's messages go, as
-  // UserMessages over MS-MQQB; without it the client answers envelopes as in version 1.
+  // Transport mode: `queue_manager` {host, port} (here or at reset) is where the client's
+  // messages go, as UserMessages over MS-MQQB; without one the client answers envelopes as
+  // in version 1.
   start_client(p) {
     const destination = checkGuid(p.destination, 'destination');
-    if (p.queue_manager !== undefined) {
-      if (!this.transportMode) bad('queue_manager is only for a target that declared a transport (protocol version 2)');
-      const qm = p.queue_manager;
-      if (!isObject(qm) || typeof qm.host !== 'string' || !qm.host) bad('queue_manager.host must be a non-empty string');
-      if (!Number.isInteger(qm.port) || qm.port < 1 || qm.port > 65535) bad('queue_manager.port must be an integer 1..65535');
-      this.drain();
-      this.session.outgoing = new Outgoing({
-        identifier: this.session.client.identifier, host: qm.host, port: qm.port, log: this.log, counts: this.counts });
-    }
+    if (p.queue_manager !== undefined) this.sendTo(p.queue_manager);
     return this.session.client.start(destination);
   }
 
