@@ -147,6 +147,14 @@ def test_hello_offers_a_transport_whose_port_takes_a_session(target: Adapter, st
     assert counted(stats) == [{"protocol_version": 2, "received": 2, "sent": 0, "failed": 0}]
 
 
+def wait_for_one(received: list[Any], where: str) -> None:
+    """Until one UserMessage has arrived (at most TIMEOUT seconds); exactly one must."""
+    deadline = time.monotonic() + TIMEOUT
+    while not received and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert len(received) == 1, f"no UserMessage arrived at {where}"
+
+
 def test_client_sends_over_the_session_and_answers_null(target: Adapter, stats: Path) -> None:
     received = []
     with Listener(on_message=lambda session, message: received.append(message)) as qm:
@@ -158,10 +166,7 @@ def test_client_sends_over_the_session_and_answers_null(target: Adapter, stats: 
             "send_change_notification", operation="QueueUpdate", object=str(Q), changed=["Quota"]
         )
         assert answer is None
-        deadline = time.monotonic() + TIMEOUT
-        while not received and time.monotonic() < deadline:
-            time.sleep(0.02)
-        assert len(received) == 1, "no UserMessage arrived at the suite's queue manager"
+        wait_for_one(received, "the suite's queue manager")
         verdict = judge_packet_bytes(received[0].data)
         assert verdict.refused is None and verdict.violations == ()
         judgement = verdict.judgement
@@ -189,10 +194,7 @@ def test_client_sends_to_the_address_of_reset_without_start_client(
             "send_change_notification", operation="QueueUpdate", object=str(Q), changed=["Quota"]
         )
         assert answer is None
-        deadline = time.monotonic() + TIMEOUT
-        while not received and time.monotonic() < deadline:
-            time.sleep(0.02)
-        assert len(received) == 1, "no UserMessage arrived at the queue manager of reset"
+        wait_for_one(received, "the queue manager of reset")
         target.close()
     assert counted(stats) == [{"protocol_version": 2, "received": 0, "sent": 1, "failed": 0}]
 

@@ -146,3 +146,21 @@ class Target(Protocol):
     ) -> list[Envelope]: ...
 
     def close(self) -> None: ...
+
+
+class TargetWrapper:
+    """A target in front of another, ``inner`` (the PICS guard, transport mode): the calls a
+    wrapper does not change pass through as they are."""
+
+    def __init__(self, inner: Target) -> None:
+        self.inner = inner
+        self.name = inner.name
+
+    def advance_clock(self, seconds: float) -> None:
+        self.inner.advance_clock(seconds)
+
+    def state(self) -> dict[str, Any]:
+        return self.inner.state()
+
+    def directory_reads(self) -> list[dict[str, Any]]:
+        return self.inner.directory_reads()

@@ -36,7 +36,7 @@ from mqcn_model.constants import Version
 from mqcn_model.envelope import Envelope
 from mqcn_model.errata import SWITCH_OF, SWITCHES
 from mqcn_model.profiles import PROFILES
-from mqcn_suite.targets.base import NotApplicable, Setup, Target
+from mqcn_suite.targets.base import NotApplicable, Setup, Target, TargetWrapper
 
 if TYPE_CHECKING:  # imported where used: Spark executors import this module without it
     import jsonschema
@@ -220,7 +220,7 @@ def pics_of(target: Target) -> Pics:
     return value if isinstance(value, Pics) else Pics.from_json(value)
 
 
-class ClaimsGuard:
+class ClaimsGuard(TargetWrapper):
     """A :class:`Target` wrapper that refuses, as *not applicable*, what ``pics`` excludes.
 
     Every call goes to ``inner``; before it, the guard raises :class:`NotApplicable` when the
@@ -228,9 +228,8 @@ class ClaimsGuard:
     """
 
     def __init__(self, inner: Target, pics: Pics) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.pics = pics
-        self.name = inner.name
         self._setup = Setup()
 
     def reset(self, setup: Setup) -> None:
@@ -255,15 +254,6 @@ class ClaimsGuard:
         if processed and version not in self.pics.server_versions:
             raise NotApplicable(f"the target does not claim server side version {version}")
         self.inner.deliver(envelope)
-
-    def advance_clock(self, seconds: float) -> None:
-        self.inner.advance_clock(seconds)
-
-    def state(self) -> dict[str, Any]:
-        return self.inner.state()
-
-    def directory_reads(self) -> list[dict[str, Any]]:
-        return self.inner.directory_reads()
 
     def _client_version(self) -> int:
         if self._setup.client_version is not None:

@@ -38,7 +38,14 @@ from mqcn_model.envelope import Envelope
 from mqcn_model.mqqb import events as E
 from mqcn_model.profiles import PROFILES
 from mqcn_model.wire.mapping import envelope_to_packet, packet_to_envelope
-from mqcn_suite.targets.base import NotApplicable, Setup, Target, TargetBroken, TargetError
+from mqcn_suite.targets.base import (
+    NotApplicable,
+    Setup,
+    Target,
+    TargetBroken,
+    TargetError,
+    TargetWrapper,
+)
 from mqcn_suite.transport import Listener, Session, Transcript, TransportError, connect
 
 TRANSCRIPT_LINES = 24  # the last lines of a transcript a failure shows (the report clips text)
@@ -116,7 +123,7 @@ def listener_address() -> str | None:
     return None if _listener is None else f"{_listener.host}:{_listener.port}"
 
 
-class TransportMode:
+class TransportMode(TargetWrapper):
     """``inner`` driven through MS-MQQB at ``address`` (see the module docstring)."""
 
     def __init__(
@@ -126,8 +133,7 @@ class TransportMode:
         timeout: float,
         on_transcript: TranscriptHook | None = None,
     ) -> None:
-        self.inner = inner
-        self.name = inner.name
+        super().__init__(inner)
         self.address = address
         self.timeout = timeout
         self.on_transcript = on_transcript  # told of every session's transcript, once ended
@@ -198,15 +204,6 @@ class TransportMode:
             session.close()
             self._hand_on(session.transcript, True)
             raise TransportBroken(f"delivering a UserMessage to {host}:{port}", exc) from None
-
-    def advance_clock(self, seconds: float) -> None:
-        self.inner.advance_clock(seconds)
-
-    def state(self) -> dict[str, Any]:
-        return self.inner.state()
-
-    def directory_reads(self) -> list[dict[str, Any]]:
-        return self.inner.directory_reads()
 
     # --- client side --------------------------------------------------------------------------
     def start_client(
