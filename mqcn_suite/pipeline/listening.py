@@ -42,7 +42,13 @@ from mqcn_model.wire.judgement import judge_user_message
 from mqcn_suite.pipeline.audit import Auditor, RowBuilder, Tally, render_html
 from mqcn_suite.pipeline.audit.job import LOCAL_PART, SUCCESS
 from mqcn_suite.pipeline.audit.job import _micros as micros
-from mqcn_suite.pipeline.audit.kind import Account, InputKind, Plan, register_input_kind
+from mqcn_suite.pipeline.audit.kind import (
+    Account,
+    InputKind,
+    Plan,
+    judged_anything,
+    register_input_kind,
+)
 from mqcn_suite.pipeline.audit.schema import (
     QUARANTINE_DIR,
     SUMMARY_HTML,
@@ -144,7 +150,7 @@ def listen_nothing_judged(
     balance: Mapping[str, Any], block: Mapping[str, Any] | None
 ) -> str | None:
     """What a listen run that judged and set aside nothing received."""
-    if balance["conforming"] or balance["non_conforming"] or balance["quarantine_entries"]:
+    if judged_anything(balance):
         return None
     block = block or {}
     return (

@@ -125,6 +125,12 @@ def _judged_something(_balance: Mapping[str, Any], _block: Mapping[str, Any] | N
     return None
 
 
+def judged_anything(balance: Mapping[str, Any]) -> bool:
+    """Did a finished audit judge a message or set anything aside?  (The question every
+    kind's "nothing judged" rule asks first.)"""
+    return bool(balance["conforming"] or balance["non_conforming"] or balance["quarantine_entries"])
+
+
 def rows_balance_text(balance: Mapping[str, Any], _block: Mapping[str, Any] | None = None) -> str:
     """The balance of rows known before the job, as one line: rows in, then what could not
     be counted (files without a readable footer)."""

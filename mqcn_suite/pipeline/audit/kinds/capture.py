@@ -67,7 +67,14 @@ from mqcn_model.capture.containers import PCAP_MICRO, PCAP_NANO, PCAPNG_SHB
 from mqcn_model.errata import Readings
 from mqcn_model.wire.usermessage import USER_MESSAGE
 from mqcn_suite.pipeline.audit.judging import Auditor
-from mqcn_suite.pipeline.audit.kind import Account, InputKind, Plan, Unit, register_input_kind
+from mqcn_suite.pipeline.audit.kind import (
+    Account,
+    InputKind,
+    Plan,
+    Unit,
+    judged_anything,
+    register_input_kind,
+)
 from mqcn_suite.pipeline.audit.schema import quarantine_row, spark_schema
 from mqcn_suite.pipeline.audit.summary import Tally
 from mqcn_suite.pipeline.audit.tasks import RowBuilder, Task
@@ -572,7 +579,7 @@ def capture_nothing_judged(
 ) -> str | None:
     """What a capture audit that judged no message and set nothing aside found: its captures
     held no change notification (known only once they are read)."""
-    if balance["conforming"] or balance["non_conforming"] or balance["quarantine_entries"]:
+    if judged_anything(balance):
         return None
     block = capture or {}
     return (
