@@ -13,11 +13,28 @@ a test can check what the server asked for (3.2.5.2).
 
 from __future__ import annotations
 
+import enum
 import uuid
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from mqcn_model.adm import READ_NAME_TO_ATTRIBUTE, Queue, QueueManager
+
+
+class DirectoryOperationResult(enum.Enum):
+    """How a directory operation ended ([MS-MQDMPR] 3.1.1.17).
+
+    A :class:`Directory` answers a failed read with one of these instead of the attributes;
+    the server then has no object to take its values from.
+    """
+
+    Success = "Success"
+    GenericError = "GenericError"
+    DirectoryNotConnected = "DirectoryNotConnected"
+    ObjectNotFound = "ObjectNotFound"
+    AttributeNotFound = "AttributeNotFound"
+    EndOfData = "EndOfData"
+    ObjectAlreadyExists = "ObjectAlreadyExists"
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,8 +56,9 @@ class DirectoryRead:
 class Directory(Protocol):
     def read(
         self, object_type: str, identifier: uuid.UUID, attributes: tuple[str, ...]
-    ) -> dict[str, Any] | None:
-        """The requested attributes of the object whose Identifier matches, or None."""
+    ) -> dict[str, Any] | DirectoryOperationResult | None:
+        """The requested attributes of the object whose Identifier matches; on failure the
+        :class:`DirectoryOperationResult` that says why (None is ObjectNotFound)."""
 
 
 @dataclass

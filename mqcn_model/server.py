@@ -49,7 +49,7 @@ from mqcn_model.constants import (
     Version,
     notify_queue_format_name,
 )
-from mqcn_model.directory import Directory, InMemoryDirectory
+from mqcn_model.directory import Directory, DirectoryOperationResult, InMemoryDirectory
 from mqcn_model.envelope import Envelope
 from mqcn_model.errata import STRICT, Readings
 from mqcn_model.errors import DecodeError
@@ -96,8 +96,9 @@ NIL_IDENTIFIER = uuid.UUID(int=0)  # the Identifier Set Queue Defaults leaves (e
 class Effect:
     """One observable thing the server did.
 
-    ``kind`` is one of: open-queue, dequeue, read-directory, create-queue, update-queue,
-    delete-queue, update-queue-manager, ignore-property, disregard, defer, full-refresh.
+    ``kind`` is one of: open-queue, dequeue, read-directory, directory-read-failed,
+    create-queue, update-queue, delete-queue, update-queue-manager, ignore-property, disregard,
+    defer, full-refresh.
     ``requirement`` names the catalog entry that calls for it; ``detail`` carries the data.
     """
 
@@ -518,7 +519,20 @@ class NotificationServer:
                 },
             )
         )
-        return self.directory.read(object_type, guid, attributes)
+        found = self.directory.read(object_type, guid, attributes)
+        if isinstance(found, dict):
+            return found
+        # rDirectoryObject is undefined when the read fails (MS-MQDMPR 3.1.7.1.20): nothing
+        # is taken from it; the effect says why, for the report.
+        status = found or DirectoryOperationResult.ObjectNotFound
+        effects.append(
+            Effect(
+                "directory-read-failed",
+                effects[-1].requirement,
+                {"object_type": object_type, "identifier": str(guid), "status": status.value},
+            )
+        )
+        return None
 
     # --- snapshots ------------------------------------------------------------------------------
     def _snapshot(self) -> dict[str, Any]:
