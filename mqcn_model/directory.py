@@ -55,10 +55,16 @@ class DirectoryRead:
 
 class Directory(Protocol):
     def read(
-        self, object_type: str, identifier: uuid.UUID, attributes: tuple[str, ...]
+        self,
+        object_type: str,
+        identifier: uuid.UUID,
+        attributes: tuple[str, ...],
+        server: str | None = None,
     ) -> dict[str, Any] | DirectoryOperationResult | None:
-        """The requested attributes of the object whose Identifier matches; on failure the
-        :class:`DirectoryOperationResult` that says why (None is ObjectNotFound)."""
+        """The requested attributes of the object whose Identifier matches, read from the
+        directory service ``server`` (a notification's DomainController; None: the default
+        one); on failure the :class:`DirectoryOperationResult` that says why (None is
+        ObjectNotFound)."""
 
 
 @dataclass
@@ -82,8 +88,13 @@ class InMemoryDirectory:
         self.owners.pop(identifier, None)
 
     def read(
-        self, object_type: str, identifier: uuid.UUID, attributes: tuple[str, ...]
+        self,
+        object_type: str,
+        identifier: uuid.UUID,
+        attributes: tuple[str, ...],
+        server: str | None = None,
     ) -> dict[str, Any] | None:
+        """One dictionary plays every directory service: ``server`` is not used."""
         self.reads.append(DirectoryRead(object_type, identifier, tuple(attributes)))
         source: Any
         if object_type == "Queue":

@@ -519,7 +519,7 @@ class NotificationServer:
                 },
             )
         )
-        found = self.directory.read(object_type, guid, attributes)
+        found = self.directory.read(object_type, guid, attributes, server)
         if isinstance(found, dict):
             return found
         # rDirectoryObject is undefined when the read fails (MS-MQDMPR 3.1.7.1.20): nothing
