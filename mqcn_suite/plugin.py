@@ -72,6 +72,7 @@ from mqcn_suite.targets import (
     pics_of,
     resolve_target,
 )
+from mqcn_suite.targets.ldap_mode import with_directory
 from mqcn_suite.targets.transport_mode import listener_address, transport_mode_of, with_transport
 from mqcn_suite.targets.transport_pcap import transcript_records
 from mqcn_suite.transport import Transcript
@@ -186,6 +187,17 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         ),
     )
     group.addoption(
+        "--mqcn-directory",
+        metavar="dict|ldap|URL",
+        default="dict",
+        help=(
+            "where the scenarios' directory lives: 'dict' (default: handed to the target in "
+            "reset), 'ldap' (an OpenLDAP server the suite starts, laid out as Active "
+            "Directory; reads observed at the server) or the ldap:// URL of a server "
+            "'mqcn directory serve' started (docs/directory.md)"
+        ),
+    )
+    group.addoption(
         "--mqcn-report",
         metavar="DIR",
         default=None,
@@ -241,6 +253,12 @@ def pytest_configure(config: pytest.Config) -> None:
     except TargetError as exc:
         target.close()
         raise pytest.UsageError(f"--mqcn-target: {exc}") from None
+    if not _xdist_controller(config):  # each xdist worker brings a directory of its own
+        try:
+            target = with_directory(target, config.getoption("--mqcn-directory", default="dict"))
+        except TargetError as exc:
+            target.close()
+            raise pytest.UsageError(f"--mqcn-directory: {exc}") from None
     config.stash[_TARGET] = ClaimsGuard(target, claims)
     if _xdist_controller(config):
         target.close()  # each pytest-xdist worker starts and drives its own target
@@ -291,6 +309,9 @@ def run_options(config: pytest.Config) -> dict[str, str]:
     claims = config.getoption("--mqcn-claims", default="fail")
     if claims != "fail":
         options["--mqcn-claims"] = claims
+    directory = config.getoption("--mqcn-directory", default="dict")
+    if directory != "dict":
+        options["--mqcn-directory"] = directory
     return options
 
 

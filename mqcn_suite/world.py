@@ -48,7 +48,9 @@ from mqcn_suite.scenarios.fixtures import (
     QUEUE_GUID,
     existing_queue,
 )
+from mqcn_suite.scenarios.messages import domain_controllers
 from mqcn_suite.targets.base import NotApplicable, Setup, Target, TargetError
+from mqcn_suite.targets.ldap_mode import ldap_mode_of
 
 
 class RequirementFailure(AssertionError):
@@ -160,6 +162,7 @@ class World:
     # pcap hook (--mqcn-pcap): told of every Envelope delivered ("delivered") or emitted by
     # the target's client ("sent"), in the order they travel
     on_message: Callable[[Envelope, str], None] | None = None
+    reads_seen: list[dict[str, Any]] = field(default_factory=list)  # the last directory_reads()
     _judgements: dict[tuple[Any, ...], Judgement] = field(default_factory=dict, repr=False)
 
     # --- set-up -----------------------------------------------------------------------------
@@ -170,6 +173,15 @@ class World:
 
     def publish_queue(self, queue: Queue, owner: uuid.UUID = QM_GUID) -> None:
         self.setup.directory_queues.append({"owner": str(owner), "queue": queue.to_json()})
+
+    def leave_out_of_directory(self, guid: uuid.UUID, attribute: str) -> None:
+        """LDAP mode: write the object ``guid`` without the LDAP attribute of ``attribute``."""
+        self.setup.directory_absent.setdefault(str(guid), []).append(attribute)
+
+    def require_ldap_directory(self) -> None:
+        """Not applicable unless the scenario's directory is the suite's LDAP server."""
+        if ldap_mode_of(self.target) is None:
+            raise NotApplicable("the scenario needs the LDAP directory (--directory ldap)")
 
     def publish_queue_manager(self, guid: uuid.UUID = QM_GUID, **attributes: Any) -> None:
         """Publish the queue manager ``guid`` (by default the one under test) in the directory."""
@@ -190,6 +202,8 @@ class World:
 
     def restart(self) -> None:
         """reset + start_server now (scenarios that compare variants of one message)."""
+        # LDAP mode gives each DomainController the message names a server of its own
+        self.setup.directory_servers = domain_controllers(self.message)
         self.target.reset(self.setup)
         self.script = []
         self.server_open = self.target.start_server()
@@ -532,6 +546,7 @@ class World:
             "sent": [e.to_json() for e in self.sent],
             "emitted": [e.to_json() for e in self.emitted],
             "message_hex": self.message.hex(),
+            **({"directory_reads": self.reads_seen} if self.reads_seen else {}),
         }
 
     # --- client side (3.3) and message-format families ---------------------------------------
@@ -590,8 +605,15 @@ class World:
 
     # --- server side (3.2) and the server notes of section 6 -----------------------------------
     def directory_reads(self) -> list[dict[str, Any]]:
-        """Every Read Directory the target made since the scenario's reset, in order."""
-        return self.target.directory_reads()
+        """Every Read Directory the target made since the scenario's reset, in order; each
+        says where the suite learnt of it (``source``: ``ldap``, seen at the suite's LDAP
+        server, or ``target``, the target's own account through ``directory_reads``)."""
+        reads = [
+            {**read, "source": read.get("source", "target")}
+            for read in self.target.directory_reads()
+        ]
+        self.reads_seen = reads
+        return reads
 
     def advance_clock(self, seconds: float) -> None:
         """Move the target's virtual clock by ``seconds`` (batching profiles, note <3>)."""

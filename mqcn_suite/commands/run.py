@@ -152,6 +152,7 @@ def pytest_arguments(
     max_timeouts: int = DEFAULT_MAX_TIMEOUTS,
     pcap: Path | None = None,
     hello_timeout: float = DEFAULT_HELLO_TIMEOUT,
+    directory: str = "dict",
 ) -> list[str]:
     """The pytest command line ``mqcn run`` uses (absolute paths; extra arguments last).
 
@@ -176,6 +177,8 @@ def pytest_arguments(
         arguments.append(f"--mqcn-max-timeouts={max_timeouts}")
     if pcap is not None:
         arguments.append(f"--mqcn-pcap={pcap.resolve()}")
+    if directory != "dict":
+        arguments.append(f"--mqcn-directory={directory}")
     return [*arguments, *_silenced_plugins(), *extra]
 
 
@@ -486,6 +489,19 @@ def run(
             show_default=False,
         ),
     ] = None,
+    directory_spec: Annotated[
+        str,
+        typer.Option(
+            "--directory",
+            metavar="dict|ldap|URL",
+            help=(
+                "Where the scenarios' directory lives: 'dict' (handed to the target in reset), "
+                "'ldap' (an OpenLDAP server the suite starts, laid out as Active Directory; the "
+                "reads are observed at the server) or the ldap:// URL 'mqcn directory serve' "
+                "printed (docs/directory.md)."
+            ),
+        ),
+    ] = "dict",
     pytest_args: Annotated[
         list[str] | None,
         typer.Argument(
@@ -514,6 +530,7 @@ def run(
             max_timeouts,
             pcap,
             hello_timeout,
+            directory_spec,
         )
         started = time.time() - 1  # file systems with coarse modification times
         counter = RunCounter()

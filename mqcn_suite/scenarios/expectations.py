@@ -351,6 +351,24 @@ def attribute_list_problem(got: list[str] | None, wanted: tuple[str, ...]) -> st
     return None
 
 
+def ldap_attribute_problem(got: list[str] | None, wanted: tuple[str, ...]) -> str | None:
+    """Why a read seen at the LDAP server does not cover ``wanted`` (None when it does).
+
+    At the server a read is one or more searches, and the attributes they asked for name
+    LDAP attributes ([MS-MQDSSM] 3.1.6.10), often more than the ADM list needs: the letter
+    itself asks for every attribute (3.1.6.14).  So only a missing attribute is a problem;
+    ``got`` holds the ADM names whose LDAP attributes were all asked for.
+
+    >>> ldap_attribute_problem(["Quota", "Label", "FullPath"], ("Quota",)) is None
+    True
+    >>> ldap_attribute_problem(["Quota"], ("Quota", "Security"))
+    "did not ask for the LDAP attributes of ['Security']"
+    """
+    have = {_SAME_ATTRIBUTE.get(n.lower(), n.lower()) for n in got or []}
+    missing = [n for n in wanted if _SAME_ATTRIBUTE.get(n.lower(), n.lower()) not in have]
+    return f"did not ask for the LDAP attributes of {missing}" if missing else None
+
+
 def read_problems(
     read: dict[str, Any] | None, object_type: str, guid: uuid.UUID, server: str | None = None
 ) -> list[str]:
@@ -365,7 +383,11 @@ def read_problems(
         problems.append(f"read a {read.get('object_type')!r}, not a {object_type!r}")
     if str(read.get("identifier", "")).lower() != str(guid):
         problems.append(f"filtered on Identifier {read.get('identifier')!r}, not {guid}")
-    listed = attribute_list_problem(read.get("attributes"), wanted)
+    listed = (
+        ldap_attribute_problem(read.get("attributes"), wanted)
+        if read.get("source") == "ldap"
+        else attribute_list_problem(read.get("attributes"), wanted)
+    )
     if listed:
         problems.append(listed)
     if server is not None and str(read.get("server") or "").lower() != server.lower():

@@ -28,7 +28,7 @@ from mqcn_model.builders import (
     queue_update,
     v2_notification,
 )
-from mqcn_model.codec.message import body_buffer, v1_message
+from mqcn_model.codec.message import body_buffer, decode_message, v1_message
 from mqcn_model.codec.propvalue import PropertyValue
 from mqcn_model.codec.update import NotificationUpdate
 from mqcn_model.constants import (
@@ -43,6 +43,7 @@ from mqcn_model.constants import (
     Command,
     PropId,
 )
+from mqcn_model.errors import DecodeError
 from mqcn_suite.scenarios.fixtures import (
     DC_NAME,
     DS_GUID,
@@ -392,3 +393,20 @@ def sparse_creation(ids: ScenarioIds, path: str, label: str) -> NotificationUpda
         (PropId.PROPID_Q_LABEL, label),
     ]
     return NotificationUpdate.creation(path, pairs, master=ids.master)
+
+
+def domain_controllers(body: bytes) -> list[str]:
+    """The DomainController a Version 0x02 message names (2.2.5), as a one-item list; empty
+    for anything else, including bytes that do not decode (a negative scenario's message).
+
+    >>> domain_controllers(v2_body(2, server="DC-07.corp.example.net"))
+    ['DC-07.corp.example.net']
+    >>> domain_controllers(b"")
+    []
+    """
+    try:
+        message = decode_message(body)
+    except DecodeError:
+        return []
+    found = getattr(message.body, "domain_controller", None) if message.version == 2 else None
+    return [found] if found else []

@@ -79,6 +79,15 @@ class Setup:
     )
     client_version: int | None = None
     client_server_name: str = "dc1.example.com"
+    # LDAP mode (docs/directory.md): where the target reads the directory, else None; and the
+    # DomainController names the scenario's messages carry, to give each a server of its own
+    ldap: dict[str, Any] | None = None
+    directory_servers: list[str] = field(default_factory=list)
+    # LDAP mode only, never sent to the target: ADM attributes left out of an object's entry
+    # (Identifier text -> names), and the server's condition once the directory is written
+    # ({"down": True} or {"delay": seconds}; None: answering at once)
+    directory_absent: dict[str, list[str]] = field(default_factory=dict)
+    directory_condition: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -92,6 +101,7 @@ class Setup:
             "directory": {
                 "queues": self.directory_queues,
                 "queue_managers": self.directory_queue_managers,
+                **({"ldap": self.ldap} if self.ldap is not None else {}),
             },
             "client": {
                 "identifier": str(self.client_identifier),
@@ -118,6 +128,7 @@ class Setup:
             client_identifier=uuid.UUID(client["identifier"]),
             client_version=client.get("version"),
             client_server_name=client.get("server_name", ""),
+            ldap=directory.get("ldap"),
         )
 
 

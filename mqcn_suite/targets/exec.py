@@ -83,6 +83,7 @@ class ExecTarget:
         self._next_id = 1
         self._pics: Pics | None = None
         self._transport: dict[str, Any] | None = None  # hello's transport member (version 2)
+        self._directory_modes: tuple[str, ...] = ()  # hello's directory member ("ldap")
         self.target_name = ""
         self.restarts = 0
         self.start()  # fail early: a command that does not start is a usage error
@@ -150,6 +151,7 @@ class ExecTarget:
         except TargetError as exc:
             self._kill()
             raise TargetError(f"exec: the target's hello: {exc}") from None
+        self._directory_modes = tuple(answer.get("directory", ()))
         self.target_name = answer["name"]
 
     @staticmethod
@@ -272,6 +274,11 @@ class ExecTarget:
 
     def directory_reads(self) -> list[dict[str, Any]]:
         return self.call("directory_reads", {})
+
+    def directory_modes(self) -> tuple[str, ...]:
+        """The directories the target can read besides the one in ``reset`` (hello's
+        ``directory`` member: ``("ldap",)`` or nothing)."""
+        return self._directory_modes
 
     def transport(self) -> dict[str, Any] | None:
         """The ``transport`` member of the target's hello (None: adapter mode)."""

@@ -16,7 +16,7 @@ from typing import Any
 from mqcn_model.adm import Queue, QueueManager
 from mqcn_model.client import NotificationClient
 from mqcn_model.constants import Operation
-from mqcn_model.directory import InMemoryDirectory
+from mqcn_model.directory import Directory, InMemoryDirectory
 from mqcn_model.envelope import Envelope
 from mqcn_model.errata import LENIENT, STRICT, Readings, followed, following, spelt
 from mqcn_model.profiles import PROFILES
@@ -29,6 +29,7 @@ class ReferenceTarget:
     """The reference queue manager, directory service and client, in process."""
 
     name = "reference"
+    directory_modes = ("ldap",)  # LDAP mode: the server reads through targets/ldap_reader.py
     # The model classes a reset builds; faulty variants (targets/zoo.py) swap them.
     server_class: type[NotificationServer] = NotificationServer
     client_class: type[NotificationClient] = NotificationClient
@@ -40,6 +41,7 @@ class ReferenceTarget:
         self.server: NotificationServer | None = None
         self.client: NotificationClient | None = None
         self.directory = InMemoryDirectory()
+        self.ldap_directory: Any = None  # LDAP mode's LdapDirectory
         self.setup = Setup()
 
     def reset(self, setup: Setup) -> None:
@@ -63,7 +65,7 @@ class ReferenceTarget:
         readings = LENIENT if setup.readings == "lenient" else self.readings
         self.server = self.server_class(
             qm,
-            self.directory,
+            self._server_directory(setup),
             computer=setup.computer,
             profile=profile,
             readings=readings,
@@ -76,6 +78,22 @@ class ReferenceTarget:
             profile=profile,
             readings=readings,
         )
+
+    def _server_directory(self, setup: Setup) -> Directory:
+        """Where the server side reads: the scenario's LDAP server in LDAP mode (the client
+        side still takes its objects from the set-up), else the in-memory directory."""
+        self._close_ldap()
+        if setup.ldap is None:
+            return self.directory
+        from mqcn_suite.targets.ldap_reader import LdapDirectory  # ldap3, only when asked
+
+        self.ldap_directory = LdapDirectory.from_setup(setup.ldap)
+        return self.ldap_directory
+
+    def _close_ldap(self) -> None:
+        if self.ldap_directory is not None:
+            self.ldap_directory.close()
+            self.ldap_directory = None
 
     def pics(self) -> Pics:
         """Everything, and exactly the errata readings this reference follows."""
@@ -104,7 +122,7 @@ class ReferenceTarget:
         return self._server().state()
 
     def directory_reads(self) -> list[dict[str, Any]]:
-        reads = [r.to_json() for r in self.directory.reads]
+        reads = [r.to_json() for r in getattr(self._server().directory, "reads", [])]
         servers = [
             e.detail.get("server")
             for rec in self._server().records
@@ -141,6 +159,7 @@ class ReferenceTarget:
         return [self.client.send_change_notification(op, obj, owner=owner, changed=changed)]
 
     def close(self) -> None:
+        self._close_ldap()
         self.server = None
 
 

@@ -280,9 +280,11 @@ def with_transport(
 
 
 def transport_mode_of(target: Target) -> TransportMode | None:
-    """The TransportMode under ``target`` (behind its PICS guard), if it runs in one."""
-    inner = getattr(target, "inner", None)
-    for candidate in (target, inner):
+    """The TransportMode under ``target`` (behind its PICS guard, its directory mode), if it
+    runs in one."""
+    candidate: Any = target
+    while candidate is not None:
         if isinstance(candidate, TransportMode):
             return candidate
+        candidate = candidate.__dict__.get("inner") if hasattr(candidate, "__dict__") else None
     return None

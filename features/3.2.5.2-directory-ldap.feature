@@ -1,0 +1,91 @@
+Feature: 3.2.5.2 against a real directory - a read that finds nothing, lacks an attribute or waits
+  With --directory ldap the scenario's directory is an LDAP server laid out as Active Directory
+  holds it ([MS-MQDSSM]), and the suite sees every search the queue manager makes there. When a
+  Read Directory fails, [MS-MQDMPR] 3.1.7.1.20 leaves what it returns undefined and MS-MQCN says
+  no more, so these scenarios ask only what every reading admits: that the read was made as
+  3.2.5.2 says, that a read which succeeds with a default is copied as it came back, and that the
+  queue manager goes on serving. Without --directory ldap they are not applicable.
+
+  Background:
+    Given the directory is an LDAP server
+    And a queue manager that owns the queue orders
+
+  # --- ObjectNotFound: the object is not in the directory ----------------------------------
+
+  @MQCN-3.2.5.2-3 @MQCN-3.2.5-5
+  Scenario: Event 1 about a queue the directory does not hold
+    Given a Version 0x02 notification of event 1 about the new queue from "dc1.example.com"
+    When the target receives the message
+    Then the new queue was read from the directory with the 16 attributes of 3.2.5.2 (MQCN-3.2.5.2-3)
+    And the target still serves the next notification (MQCN-3.2.5-5)
+
+  @MQCN-3.2.5.2-5 @MQCN-3.2.5-5
+  Scenario: Event 2 about a queue the directory no longer holds
+    Given a Version 0x02 notification of event 2 about the queue orders from "dc1.example.com"
+    When the target receives the message
+    Then the queue orders was read from the directory with the 16 attributes of 3.2.5.2 (MQCN-3.2.5.2-5)
+    And the target still serves the next notification (MQCN-3.2.5-5)
+
+  @MQCN-3.2.5.2-8 @MQCN-3.2.5-5
+  Scenario: Event 4 about a queue manager the directory does not hold
+    Given a Version 0x02 notification of event 4 about the queue manager from "dc1.example.com"
+    When the target receives the message
+    Then the queue manager was read from the directory with the 3 attributes of 3.2.5.2 (MQCN-3.2.5.2-8)
+    And the target still serves the next notification (MQCN-3.2.5-5)
+
+  # --- an attribute missing from the object -------------------------------------------------
+
+  @MQCN-3.2.5.2-3 @MQCN-3.2.5.2-4
+  Scenario Outline: Event 1 about a queue published without its <attribute> copies the default the read gives
+    Given the directory publishes the new queue without its <attribute>
+    And a Version 0x02 notification of event 1 about the new queue from "dc1.example.com"
+    When the target receives the message
+    Then the new queue was read from the directory with the 16 attributes of 3.2.5.2 (MQCN-3.2.5.2-3)
+    And the message changed exactly: the new queue added (MQCN-3.2.5.2-4)
+    And the new queue now holds what the directory read returned (MQCN-3.2.5.2-4)
+
+    Examples:
+      | attribute        |
+      | Label            |
+      | Type             |
+      | Quota            |
+      | JournalQuota     |
+      | BasePriority     |
+      | Journal          |
+      | Authentication   |
+      | PrivacyLevel     |
+      | Transactional    |
+      | MulticastAddress |
+
+  @MQCN-3.2.5.2-5 @MQCN-3.2.5-5
+  Scenario Outline: Event 2 about a queue published without its <attribute>, which no read can do without
+    Given the directory publishes the queue orders without its <attribute>
+    And a Version 0x02 notification of event 2 about the queue orders from "dc1.example.com"
+    When the target receives the message
+    Then the queue orders was read from the directory with the 16 attributes of 3.2.5.2 (MQCN-3.2.5.2-5)
+    And the target still serves the next notification (MQCN-3.2.5-5)
+
+    Examples:
+      | attribute  |
+      | Security   |
+      | CreateTime |
+      | ModifyTime |
+
+  # --- the server down, the server slow -----------------------------------------------------
+
+  @MQCN-3.2.5-5
+  Scenario: The directory server is down when event 2 arrives
+    Given the directory publishes the queue orders with other values
+    And the directory server is down
+    And a Version 0x02 notification of event 2 about the queue orders from "dc1.example.com"
+    When the target receives the message
+    Then the target still serves the next notification (MQCN-3.2.5-5)
+
+  @MQCN-3.2.5.2-5 @MQCN-3.2.5.2-6
+  Scenario: The directory server answers each request after a second and a half
+    Given the directory publishes the queue orders with other values
+    And the directory server answers each request after 1.5 seconds
+    And a Version 0x02 notification of event 2 about the queue orders from "dc1.example.com"
+    When the target receives the message
+    Then the queue orders was read from the directory with the 16 attributes of 3.2.5.2 (MQCN-3.2.5.2-5)
+    And the queue orders now holds what the directory publishes (MQCN-3.2.5.2-6)
