@@ -62,6 +62,7 @@ __all__ = [
     "NotificationServer",
     "ProcessingRecord",
     "QueueManager",
+    "queue_from_read",
 ]
 
 # What decoding a delivered body gave: the message, or the typed error (see ``deliver``).
@@ -450,7 +451,7 @@ class NotificationServer:
         guid, server = body.object_guid, body.domain_controller
         if body.event == Event.CREATE_QUEUE:
             found = self._read("Queue", guid, V2_QUEUE_READ_ATTRIBUTES, server, effects)
-            queue = _queue_from_directory(guid, found) if found is not None else None
+            queue = queue_from_read(guid, found) if found is not None else None
             existing = self.qm.QueueCollection.get(guid)
             if queue is not None and (
                 existing is None
@@ -491,7 +492,7 @@ class NotificationServer:
         found = self._read("Queue", guid, V2_QUEUE_READ_ATTRIBUTES, server, effects)
         queue = self.qm.QueueCollection.get(guid)
         if found is not None and queue is not None:
-            self.qm.QueueCollection[guid] = _queue_from_directory(guid, found)
+            self.qm.QueueCollection[guid] = queue_from_read(guid, found)
             effects.append(
                 Effect(
                     "update-queue", requirement, {"queue": str(guid), "attributes": sorted(found)}
@@ -550,7 +551,9 @@ class NotificationServer:
         return self.qm.to_json()
 
 
-def _queue_from_directory(guid: uuid.UUID, found: dict[str, Any]) -> Queue:
+def queue_from_read(guid: uuid.UUID, found: dict[str, Any]) -> Queue:
+    """The Queue a server makes of what a Read Directory returned: the defaults, then every
+    attribute the read gave (its 3.2.5.2 name mapped to the ADM one), the Identifier kept."""
     queue = Queue.with_defaults(guid)
     for name, value in found.items():
         setattr(queue, READ_NAME_TO_ATTRIBUTE.get(name, name), value)

@@ -1,0 +1,217 @@
+"""One run's LDAP directory: what the suite writes before each scenario, what it reads back.
+
+:class:`DirectorySession` sits between :class:`~mqcn_suite.targets.ldap_mode.LdapMode` and
+the server (:class:`~mqcn_suite.directory.slapd.SlapdDirectory`).  For each scenario it
+
+1. writes the scenario's directory objects as Active Directory holds them
+   (:func:`mqcn_model.dssm.directory_entries`), leaving out the attributes a scenario asks to
+   leave out, on a server whose listeners play the DomainController names the scenario's
+   messages carry (one listener per name, from a pool; the default listener for the rest);
+2. puts back into the set-up what a Read Directory returns for each object it wrote (the
+   model's own conversion, [MS-MQDSSM] 3.1.6.11): expectations compare a target's state with
+   what the directory really says, defaults included;
+3. afterwards turns the server's log of searches into the Read Directory events the target
+   made (:func:`mqcn_model.ldap_reads.reads_from_searches`), each with ``source: "ldap"``.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+from mqcn_model import dssm
+from mqcn_model.adm import Queue, QueueManager
+from mqcn_model.constants import V2_QM_READ_ATTRIBUTES, V2_QUEUE_READ_ATTRIBUTES
+from mqcn_model.directory import DirectoryOperationResult
+from mqcn_model.json_views import value_to_json
+from mqcn_model.ldap_reads import reads_from_searches
+from mqcn_model.ldap_records import LdapEntry
+from mqcn_model.server import queue_from_read
+from mqcn_suite.targets.base import Setup, TargetError
+
+SERVER_POOL = 6  # listeners that can play a DomainController name in one scenario
+SLOT = "dc-slot-{}"  # their names at the fixture
+
+
+@dataclass
+class _Scenario:
+    """What one scenario's reads are judged against."""
+
+    offset: int = 0
+    objects: list[tuple[str, uuid.UUID, str]] = field(default_factory=list)
+    listeners: dict[str, str] = field(default_factory=dict)
+    down: bool = False
+
+
+class DirectorySession:
+    """The suite's LDAP directory for one run (module docstring)."""
+
+    def __init__(self, directory: Any, *, owned: bool) -> None:
+        self.directory = directory
+        self.owned = owned  # started by this session (stopped by close()) or attached
+        self.scenario = _Scenario()
+
+    @classmethod
+    def open(cls, spec: str) -> DirectorySession:
+        """``ldap``: start the fixture server; an ``ldap://`` URL: attach to the server
+        ``mqcn directory serve`` runs there.  A :class:`TargetError` when neither works."""
+        from mqcn_suite.directory.slapd import DirectoryFixtureError, SlapdDirectory
+
+        try:
+            if spec == "ldap":
+                directory = SlapdDirectory(
+                    server_names=[SLOT.format(i) for i in range(SERVER_POOL)]
+                )
+                directory.start()
+                return cls(directory, owned=True)
+            return cls(SlapdDirectory.attach(spec), owned=False)
+        except DirectoryFixtureError as exc:
+            raise TargetError(str(exc)) from None
+
+    # --- before a scenario --------------------------------------------------------------------
+    def publish(self, setup: Setup) -> dict[str, Any]:
+        """Write ``setup``'s directory, put back what reads of it return, and give the
+        ``setup.ldap`` member of ``reset`` (module docstring)."""
+        self.directory.restore()  # a previous scenario may have stopped or slowed it
+        names = list(dict.fromkeys(setup.directory_servers))
+        if len(names) > SERVER_POOL:
+            raise TargetError(f"a scenario may name at most {SERVER_POOL} directory servers")
+        slots = [SLOT.format(i) for i in range(len(names))]
+        servers = {name: self.directory.urls[slot] for name, slot in zip(names, slots, strict=True)}
+        listeners = {
+            self.directory.address_of(slot): name for name, slot in zip(names, slots, strict=True)
+        }
+        listeners[self.directory.address_of("")] = ""
+        entries = self._entries(setup)
+        self.directory.load(entries)
+        self._put_back(setup, entries)
+        self.scenario = _Scenario(
+            offset=self.directory.mark(),
+            objects=[(e.dn, *_identity(e)) for e in entries if _identity(e) is not None],
+            listeners=listeners,
+        )
+        condition = setup.directory_condition or {}
+        if condition.get("down"):
+            self.directory.go_down()
+            self.scenario.down = True
+        elif condition.get("delay"):
+            self.directory.slow_down(float(condition["delay"]))
+        account = self.directory.target_credentials
+        return {
+            "url": account.url,
+            "bind_dn": account.bind_dn,
+            "password": account.password,
+            "naming_context": account.naming_context,
+            "servers": servers,
+        }
+
+    def _entries(self, setup: Setup) -> list[LdapEntry]:
+        queues = [Queue.from_json(entry["queue"]) for entry in setup.directory_queues]
+        managers = [
+            (QueueManager.from_json(qm), _computer_of(setup, uuid.UUID(qm["Identifier"])))
+            for qm in setup.directory_queue_managers
+        ]
+        entries = dssm.directory_entries(queues, managers, root=self.directory.root)
+        return [_without(entry, setup.directory_absent) for entry in entries]
+
+    @staticmethod
+    def _put_back(setup: Setup, entries: list[LdapEntry]) -> None:
+        """Replace each written object in ``setup`` by what a 3.2.5.2 read of it returns; an
+        object no read can return (an error row of 3.1.6.11) is left as the scenario gave it."""
+        views: dict[str, dict[str, Any]] = {}
+        for entry in entries:
+            identity = _identity(entry)
+            if identity is None:
+                continue
+            guid, object_type = identity
+            values = _values(entry)
+            if object_type == "Queue":
+                found = dssm.queue_from_ldap(values, V2_QUEUE_READ_ATTRIBUTES)
+                if isinstance(found, dict):
+                    views[str(guid)] = _queue_view(guid, found)
+            else:
+                found = dssm.queue_manager_from_ldap(values, V2_QM_READ_ATTRIBUTES)
+                if isinstance(found, dict):
+                    views[str(guid)] = {"Identifier": str(guid)} | {
+                        name: value_to_json(value) for name, value in found.items()
+                    }
+        for entry in setup.directory_queues:
+            entry["queue"] = views.get(entry["queue"]["Identifier"], entry["queue"])
+        setup.directory_queue_managers = [
+            {**qm, **views.get(qm["Identifier"], {})} for qm in setup.directory_queue_managers
+        ]
+
+    # --- after a scenario ---------------------------------------------------------------------
+    def reads(self) -> list[dict[str, Any]]:
+        """The Read Directory events the searches since the scenario's reset amount to, and
+        each bind the server refused (a read that never got to search)."""
+        scenario = self.scenario
+        if not scenario.down:
+            self.directory.sync()
+        since = scenario.offset
+        ignore = {self.directory.suite_credentials.bind_dn}
+        reads = reads_from_searches(
+            self.directory.searches(since), scenario.objects, scenario.listeners, ignore
+        )
+        for bind in self.directory.binds(since):
+            if bind.result != 0 and bind.dn not in ignore:
+                reads.append(
+                    {
+                        "object_type": None,
+                        "identifier": None,
+                        "attributes": [],
+                        "server": scenario.listeners.get(bind.listener, ""),
+                        "source": "ldap",
+                        "status": DirectoryOperationResult.DirectoryNotConnected.value,
+                        "bind": {"dn": bind.dn, "result": bind.result},
+                    }
+                )
+        return reads
+
+    def close(self) -> None:
+        if self.owned:
+            self.directory.stop()
+
+
+def _computer_of(setup: Setup, guid: uuid.UUID) -> str:
+    """The computer of a published queue manager: the scenario's own, or one named after
+    the GUID (another queue manager)."""
+    if guid == setup.qm_guid:
+        return setup.computer.split(".")[0]
+    return f"qm-{guid.hex[:8]}"
+
+
+def _identity(entry: LdapEntry) -> tuple[uuid.UUID, str] | None:
+    """(objectGUID, ADM type) of an entry that is a queue or a queue manager, else None."""
+    classes = {str(c).lower() for c in entry.attributes.get("objectClass", [])}
+    guid = entry.attributes.get("objectGUID")
+    if not guid:
+        return None
+    identifier = uuid.UUID(bytes_le=bytes(guid[0]))
+    if "msmqqueue" in classes:
+        return identifier, "Queue"
+    if "msmqconfiguration" in classes:
+        return identifier, "QueueManager"
+    return None
+
+
+def _values(entry: LdapEntry) -> dict[str, list[bytes | str]]:
+    """The entry as a read returns it: its attributes and its DN."""
+    return {**entry.attributes, "distinguishedName": [entry.dn]}
+
+
+def _without(entry: LdapEntry, absent: dict[str, list[str]]) -> LdapEntry:
+    identity = _identity(entry)
+    if identity is None or str(identity[0]) not in absent:
+        return entry
+    guid, object_type = identity
+    dropped = {a.lower() for a in dssm.ldap_attributes_for(object_type, tuple(absent[str(guid)]))}
+    dropped -= {"objectguid", "distinguishedname"}  # what makes it the object
+    kept = {k: v for k, v in entry.attributes.items() if k.lower() not in dropped}
+    return LdapEntry(entry.dn, kept)
+
+
+def _queue_view(guid: uuid.UUID, found: dict[str, Any]) -> dict[str, Any]:
+    """The JSON of the queue a server makes of ``found`` (the model's own rule, 3.2.5.2)."""
+    return queue_from_read(guid, found).to_json()
