@@ -57,7 +57,7 @@ INT32_MIN, INT32_MAX, UINT32_MAX = -(2**31), 2**31 - 1, 2**32 - 1
 ZERO_GUID = uuid.UUID(int=0)
 
 # objectClass values the entries carry (the fixture's schema defines the MSMQ and AD classes).
-DOMAIN_CLASSES = ("top", "domain")
+DOMAIN_CLASSES = ("top", "dcObject", "organization")  # core.schema only (no cosine "domain")
 CONTAINER_CLASSES = ("top", "container")
 COMPUTER_CLASSES = ("top", "computer")
 CONFIGURATION_CLASSES = ("top", "mSMQConfiguration")
@@ -193,6 +193,36 @@ def normal_dn(dn: str) -> str:
     True
     """
     return ",".join(f"{k.lower()}={escape_rdn_value(v.lower())}" for k, v in split_dn(dn))
+
+
+def pretty_dn(dn: str) -> str:
+    """``dn`` as OpenLDAP's slapd returns it (its "pretty" form): attribute types lowercase,
+    ``,+"\\<>;=`` and a leading ``#`` or space and a trailing space as ``\\XX`` hex escapes.
+
+    The fixture's server gives every DN in this form (entry DNs and distinguishedName alike);
+    Active Directory writes the types in capitals.  Compare DNs with :func:`same_dn`.
+
+    >>> pretty_dn("CN=a\\\\,b,DC=x")
+    'cn=a\\\\2Cb,dc=x'
+    """
+
+    def escape(value: str) -> str:
+        out = []
+        for i, char in enumerate(value):
+            edge = (i == 0 and char in "# ") or (i == len(value) - 1 and char == " ")
+            out.append(f"\\{ord(char):02X}" if edge or char in ',+"\\<>;=' else char)
+        return "".join(out)
+
+    return ",".join(f"{kind.lower()}={escape(value)}" for kind, value in split_dn(dn))
+
+
+def same_dn(one: str, other: str) -> bool:
+    """Whether two DNs name one entry: RDNs equal in any case, whatever the escapes and the
+    spaces around them (the DNs of this layout are all of case-insensitive ``cn``/``dc``)."""
+    try:
+        return normal_dn(one) == normal_dn(other)
+    except ValueError:
+        return one == other
 
 
 def configuration_naming_context(root: str = DEFAULT_ROOT) -> str:
@@ -388,7 +418,8 @@ def base_entries(root: str = DEFAULT_ROOT) -> list[LdapEntry]:
     parts = split_dn(root)
     if not parts or parts[0][0].upper() != "DC":
         raise ValueError(f"the root naming context {root!r} must start with a DC= component")
-    domain = LdapEntry(root, {"objectClass": list(DOMAIN_CLASSES), "dc": [parts[0][1]]})
+    name = parts[0][1]
+    domain = LdapEntry(root, {"objectClass": list(DOMAIN_CLASSES), "dc": [name], "o": [name]})
     return [
         domain,
         _container(configuration_naming_context(root), "Configuration"),
@@ -942,8 +973,9 @@ _VIEW_NAMES = {
 
 
 def entry_values(entry: LdapEntry) -> dict[str, list[LdapValue]]:
-    """An entry's values as a search returns them: its DN as distinguishedName included."""
-    return {**entry.attributes, "distinguishedName": [entry.dn]}
+    """An entry's values as the fixture's server returns them: its DN as distinguishedName,
+    in the server's form (:func:`pretty_dn`)."""
+    return {**entry.attributes, "distinguishedName": [pretty_dn(entry.dn)]}
 
 
 def published_view(

@@ -32,11 +32,13 @@ from mqcn_model.dssm import (
     ldap_attributes_for,
     normal_dn,
     object_from_ldap,
+    pretty_dn,
     published_view,
     queue_dn,
     queue_from_ldap,
     queue_manager_from_ldap,
     result_of_ldap_code,
+    same_dn,
     split_dn,
 )
 from mqcn_model.errors import DirectoryValueError
@@ -111,6 +113,18 @@ def test_queue_pathnames_without_a_layout_are_refused(pathname: str, why: str) -
     assert f"queue {GUID}" in str(info.value) and "Pathname (distinguishedName)" in str(info.value)
 
 
+def test_dns_in_the_servers_form_name_the_same_entries() -> None:
+    """slapd returns DNs with lowercase types and hex escapes (checked against slapd 2.5)."""
+    dn = queue_dn('qm1\\ a,b+c"d<e>f;g=h#')
+    pretty = pretty_dn(dn)
+    assert pretty == (
+        "cn=\\20a\\2Cb\\2Bc\\22d\\3Ce\\3Ef\\3Bg\\3Dh#,cn=msmq,cn=qm1,cn=Computers,dc=mqcn,dc=example"
+    )
+    assert same_dn(pretty, dn) and same_dn(dn.upper(), dn)
+    assert not same_dn(pretty, queue_dn("qm1\\other"))
+    assert [v for _, v in split_dn(pretty)] == [v for _, v in split_dn(dn)]
+
+
 def test_a_queue_name_of_63_characters_is_laid_out() -> None:
     assert queue_dn("qm1\\" + "q" * 63).startswith("CN=" + "q" * 63 + ",")
 
@@ -147,7 +161,7 @@ def test_a_root_that_is_not_a_domain_is_refused() -> None:
 
 
 def test_a_queue_under_another_computer_than_its_owner_is_refused() -> None:
-    with pytest.raises(DirectoryValueError, match="owner is on computer 'qm2.example.com'"):
+    with pytest.raises(DirectoryValueError, match=r"owner is on computer 'qm2\.example\.com'"):
         directory_entries([(queue(), "qm2.example.com")], [])
     assert directory_entries([(queue(), "QM1.example.com")], [])  # case and domain do not matter
 
@@ -565,7 +579,7 @@ def test_encode_then_decode_is_the_published_view(q: Queue, qm: QueueManager, ho
     else:
         expected = q.to_json()
         expected["Pathname"] = q.Pathname.lower()
-        expected["DirectoryPath"] = "LDAP://" + queue_dn(q.Pathname)
+        expected["DirectoryPath"] = "LDAP://" + pretty_dn(queue_dn(q.Pathname))
         del expected["Scope"]
         assert got == expected
     qm_got = view["queue_managers"][str(qm.Identifier)]
