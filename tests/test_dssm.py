@@ -336,6 +336,7 @@ def test_queue_defaults(name: str, default: Any) -> None:
         ("nTSecurityDescriptor", "Security"),
         ("distinguishedName", "Pathname"),
         ("distinguishedName", "DirectoryPath"),
+        ("distinguishedName", "FullPath"),
     ],
 )
 def test_queue_error_rows(missing: str, asked: str) -> None:
