@@ -919,7 +919,7 @@ def _filter_value_bytes(text: str) -> bytes | None:
             out.append(int(text[i + 1 : i + 3], 16))
             i += 3
         else:
-            out.extend(text[i].encode("utf-8"))
+            out.extend(text[i].encode("utf-8", "surrogatepass"))
             i += 1
     return bytes(out)
 

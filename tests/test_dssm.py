@@ -612,3 +612,21 @@ def test_every_queue_entry_reads_back_with_all_attributes(q: Queue) -> None:
     entry = next(e for e in directory_entries([(q, None)], []) if "objectGUID" in e.attributes)
     read = object_from_ldap("Queue", entry_values(entry), ALL_QUEUE)
     assert isinstance(read, dict) or read.reason.startswith("nTSecurityDescriptor")
+
+
+_FILTER_TEXT = st.text(
+    st.sampled_from(list("()=\\*&|!objectGUID0123456789abcdefABCDEF<>~: ,cnCN\ud800é")),
+    max_size=60,
+)
+
+
+@given(_FILTER_TEXT)
+def test_any_filter_text_names_guids_without_raising(text: str) -> None:
+    """A filter as a server printed it is judged whatever it holds (a lone surrogate too)."""
+    found = guids_named(text)
+    assert all(form in ("compact", "escaped") for _, form in found)
+    assert guids_named(f"(objectGUID={text})") is not None
+
+
+def test_a_lone_surrogate_in_a_filter_names_nothing() -> None:
+    assert guids_named("(objectGUID=\ud800)") == []

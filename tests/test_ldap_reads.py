@@ -7,6 +7,8 @@ import uuid
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from mqcn_model.constants import V2_QM_READ_ATTRIBUTES, V2_QUEUE_READ_ATTRIBUTES
 from mqcn_model.dssm import escaped_guid, guid_filter, ldap_attributes_for
@@ -237,3 +239,16 @@ def test_each_read_is_json_like_a_directory_read_plus_the_ldap_fields() -> None:
         "result",
         "entries",
     }
+
+
+_TEXT = st.text(
+    st.sampled_from(list("()=\\*&|!<>objectGUID0123456789abcdef:, cnCN\ud800")), max_size=50
+)
+
+
+@given(_TEXT, _TEXT, st.sampled_from([0, 1, 2]))
+def test_any_search_is_turned_into_a_read_without_raising(base: str, text: str, scope: int) -> None:
+    """Real traffic is never refused: whatever base and filter a search had, it is judged."""
+    found = reads([search(text, base=base, scope=scope), search(text, base=text, scope=0)])
+    assert all(r["source"] == "ldap" for r in found)
+    assert len(found) <= 2
