@@ -972,6 +972,22 @@ _VIEW_NAMES = {
 }
 
 
+def directory_objects(entries: Iterable[LdapEntry]) -> list[tuple[str, uuid.UUID, str]]:
+    """The queues and queue managers among ``entries`` as ``(dn, objectGUID, object type)``:
+    what :func:`mqcn_model.ldap_reads.reads_from_searches` needs to know them by."""
+    out = []
+    for entry in entries:
+        classes = {str(c).lower() for c in entry.attributes.get("objectClass", [])}
+        guids = entry.attributes.get("objectGUID") or []
+        if not guids or not isinstance(guids[0], bytes) or len(guids[0]) != 16:
+            continue
+        if "msmqqueue" in classes:
+            out.append((entry.dn, uuid.UUID(bytes_le=guids[0]), "Queue"))
+        elif "msmqconfiguration" in classes:
+            out.append((entry.dn, uuid.UUID(bytes_le=guids[0]), "QueueManager"))
+    return out
+
+
 def entry_values(entry: LdapEntry) -> dict[str, list[LdapValue]]:
     """An entry's values as the fixture's server returns them: its DN as distinguishedName,
     in the server's form (:func:`pretty_dn`)."""
@@ -990,16 +1006,10 @@ def published_view(
     """
     entries = directory_entries(queues, queue_managers, root)
     view: dict[str, dict[str, Any]] = {"queues": {}, "queue_managers": {}}
-    for entry in entries:
-        classes = [c.lower() for c in entry.attributes.get("objectClass", [])]  # type: ignore[union-attr]
-        if "msmqqueue" in classes:
-            object_type, key = "Queue", "queues"
-        elif "msmqconfiguration" in classes:
-            object_type, key = "QueueManager", "queue_managers"
-        else:
-            continue
-        guid = uuid.UUID(bytes_le=bytes(entry.attributes["objectGUID"][0]))  # type: ignore[arg-type]
-        read = object_from_ldap(object_type, entry_values(entry), _VIEW_NAMES[object_type])
+    by_dn = {entry.dn: entry for entry in entries}
+    for dn, guid, object_type in directory_objects(entries):
+        key = "queues" if object_type == "Queue" else "queue_managers"
+        read = object_from_ldap(object_type, entry_values(by_dn[dn]), _VIEW_NAMES[object_type])
         if isinstance(read, LdapReadFailure):
             view[key][str(guid)] = read.result.value
         else:

@@ -22,6 +22,7 @@ from mqcn_model.dssm import (
     configuration_dn,
     configuration_naming_context,
     directory_entries,
+    directory_objects,
     entry_values,
     epoch_seconds,
     escaped_guid,
@@ -148,6 +149,18 @@ def test_entries_parents_first_and_plain_msmq_container_without_queue_manager() 
     ]
     assert by_dn[QDN].attributes["distinguishedName"] == [QDN]
     assert len(dns) == len(set(dns))
+
+
+def test_directory_objects_are_the_queues_and_queue_managers() -> None:
+    entries = directory_entries(
+        [(queue(), None), (queue(Identifier=uuid.UUID(int=2), Pathname="qm2\\x"), None)],
+        [(QueueManager(QM, Security=b"\x01"), "qm1")],
+    )
+    assert directory_objects(entries) == [
+        (QMDN, QM, "QueueManager"),
+        (QDN, GUID, "Queue"),
+        ("CN=x,CN=msmq,CN=qm2,CN=Computers," + DEFAULT_ROOT, uuid.UUID(int=2), "Queue"),
+    ]
 
 
 def test_entries_without_distinguished_names() -> None:
