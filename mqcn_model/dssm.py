@@ -39,7 +39,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from mqcn_model.adm import Queue, QueueManager
+from mqcn_model.adm import NO_LIMIT, READ_NAME_TO_ATTRIBUTE, Queue, QueueManager
 from mqcn_model.constants import (
     MSMQ_OS_VALUES,
     V2_QM_READ_ATTRIBUTES,
@@ -108,7 +108,7 @@ QUEUE_MANAGER_LDAP_ATTRIBUTES: dict[str, tuple[str, ...]] = {
 }
 LDAP_ATTRIBUTES = {"Queue": QUEUE_LDAP_ATTRIBUTES, "QueueManager": QUEUE_MANAGER_LDAP_ATTRIBUTES}
 # MS-MQCN 3.2.5.2 writes "Journal" for the Journaling attribute (errata E-17).
-READ_ALIASES = {"Journal": "Journaling"}
+READ_ALIASES = READ_NAME_TO_ATTRIBUTE
 
 
 # === distinguished names (2.2.1) ============================================================
@@ -779,7 +779,7 @@ def _queue_value(name: str, v: _Values) -> Any:
         return 0 if found is None else found
     if name in ("Quota", "JournalQuota"):
         found = _unsigned(v.integer(QUEUE_LDAP_ATTRIBUTES[name][0]))
-        return UINT32_MAX if found is None else found
+        return NO_LIMIT if found is None else found
     if name == "PrivacyLevel":
         level = v.integer("mSMQPrivacyLevel")
         if level is None:
@@ -828,7 +828,7 @@ def _queue_manager_value(name: str, v: _Values) -> Any:
         return 0x00100000 if found is None else found
     if name == "JournalQuota":
         found = _unsigned(v.integer("mSMQJournalQuota"))
-        return UINT32_MAX if found is None else found
+        return NO_LIMIT if found is None else found
     if name in ("ForeignSystem", "RoutingServer", "DirectoryServer", "SupportingServer"):
         found = v.boolean(QUEUE_MANAGER_LDAP_ATTRIBUTES[name][0])
         return 0 if found is None else found

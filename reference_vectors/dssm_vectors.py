@@ -1,7 +1,8 @@
 """Reference vectors of the directory mapping ([MS-MQDSSM] as the suite reads it, see
 docs/directory.md "The mapping"): ``dssm_mapping.json``, described by ``dssm_schema.json``.
 
-Four kinds of test, each stated by hand from the sources (nothing here imports the mapping):
+Four kinds of test, each stated by hand from the sources (nothing here imports the mapping;
+only the constant table, for MS-MQCN 3.2.5.2's attribute lists):
 
 * ``DirectoryEntryTest``: an ADM object (JSON) and the DN and LDAP values of its entry, or the
   ADM and LDAP attribute a value has no LDAP form for;
@@ -18,6 +19,8 @@ from __future__ import annotations
 
 import uuid
 from typing import Any
+
+from mqcn_model.constants import V2_QM_READ_ATTRIBUTES, V2_QUEUE_READ_ATTRIBUTES
 
 NAME = "dssm_mapping.json"
 SCHEMA = "dssm_schema.json"
@@ -289,25 +292,8 @@ def entry_tests() -> list[dict[str, Any]]:
     return tests
 
 
-QUEUE_LIST = [
-    "Type",
-    "Identifier",
-    "BasePriority",
-    "Journal",
-    "Quota",
-    "JournalQuota",
-    "CreateTime",
-    "ModifyTime",
-    "Security",
-    "Pathname",
-    "Label",
-    "Authentication",
-    "PrivacyLevel",
-    "Transactional",
-    "MulticastAddress",
-    "DirectoryPath",
-]
-QM_LIST = ["QueueManagerQuota", "JournalQuota", "Security"]
+QUEUE_LIST = list(V2_QUEUE_READ_ATTRIBUTES)  # MS-MQCN 3.2.5.2, from the constant table
+QM_LIST = list(V2_QM_READ_ATTRIBUTES)
 
 
 def _minimal(**values: Any) -> dict[str, Any]:
