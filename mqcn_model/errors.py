@@ -65,3 +65,18 @@ class DecodeError(ValueError):
 def fail(requirement: str, offset: int | None, message: str) -> DecodeError:
     """Build the DecodeError for ``requirement`` (callers ``raise fail(...)``)."""
     return DecodeError(Violation(requirement, offset, message))
+
+
+class DirectoryValueError(ValueError):
+    """A scenario's directory value cannot be written as the LDAP syntax Active Directory gives
+    its attribute ([MS-MQDSSM] 3.1.6.10, the AD schema): names the object, the ADM attribute,
+    the LDAP attribute, the value and why, in one line.
+    """
+
+    def __init__(self, subject: str, adm: str, ldap: str, value: object, why: str) -> None:
+        super().__init__(f"{subject}: {adm} ({ldap}) = {value!r} cannot be written: {why}")
+        self.subject = subject
+        self.adm = adm
+        self.ldap = ldap
+        self.value = value
+        self.why = why

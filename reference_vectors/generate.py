@@ -10,7 +10,8 @@ fast codec and the content rules agree with every statement.
 
 One module per vector file, next to this one, each a list of named sections:
 ``propvalue_vectors`` (2.2.3), ``update_vectors`` (2.2.6), ``body_vectors`` (2.2.5),
-``message_vectors`` (2.2.4) and ``content_rule_vectors`` (3.3.5.2, [MS-MQMQ]);
+``message_vectors`` (2.2.4) and ``content_rule_vectors`` (3.3.5.2, [MS-MQMQ]), and the
+directory mapping's ``dssm_vectors`` ([MS-MQDSSM], its own schema ``dssm_schema.json``);
 ``vector_building`` holds what they share (fixed identities, wire pieces, the file format).
 This module gathers them, adds the samples and writes (or checks) the files.
 
@@ -42,6 +43,8 @@ if str(ROOT) not in sys.path:  # runnable from a checkout without installing the
 
 from reference_vectors.body_vectors import notification_body_file  # noqa: E402
 from reference_vectors.content_rule_vectors import content_rules_file  # noqa: E402
+from reference_vectors.dssm_vectors import NAME as DSSM_NAME  # noqa: E402
+from reference_vectors.dssm_vectors import dssm_file  # noqa: E402
 from reference_vectors.message_vectors import change_notification_message_file  # noqa: E402
 from reference_vectors.propvalue_vectors import propvalue_file  # noqa: E402
 from reference_vectors.update_vectors import notification_update_file  # noqa: E402
@@ -134,8 +137,10 @@ def render(vector_file: VectorFile) -> str:
 
 
 def build_all() -> dict[str, str]:
-    """File name -> file text, for every vector file."""
-    return {vf.name: render(vf) for vf in (builder() for builder in BUILDERS)}
+    """File name -> file text, for every vector file (the directory mapping's included)."""
+    files = {vf.name: render(vf) for vf in (builder() for builder in BUILDERS)}
+    files[DSSM_NAME] = json.dumps(dssm_file(), indent=2, ensure_ascii=True) + "\n"
+    return files
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,0 +1,645 @@
+"""The MS-MQDSSM mapping (mqcn_model/dssm.py): DN layout (2.2.1), value encodings, the read
+conversions of 3.1.6.11 with each default and each error row, 2.2.6, the GUID filter forms of
+3.1.6.19 and the published view (decode of encode)."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mqcn_model.adm import Queue, QueueManager
+from mqcn_model.constants import MSMQ_OS_VALUES, V2_QM_READ_ATTRIBUTES, V2_QUEUE_READ_ATTRIBUTES
+from mqcn_model.directory import DirectoryOperationResult as R
+from mqcn_model.dssm import (
+    DEFAULT_ROOT,
+    LdapReadFailure,
+    compact_guid,
+    computer_dn,
+    configuration_dn,
+    configuration_naming_context,
+    directory_entries,
+    directory_objects,
+    entry_values,
+    epoch_seconds,
+    escaped_guid,
+    generalized_time,
+    guid_filter,
+    guid_of_dn,
+    guids_named,
+    ldap_attributes_for,
+    normal_dn,
+    object_from_ldap,
+    pretty_dn,
+    published_view,
+    queue_dn,
+    queue_from_ldap,
+    queue_manager_from_ldap,
+    result_of_ldap_code,
+    same_dn,
+    split_dn,
+)
+from mqcn_model.errors import DirectoryValueError
+
+GUID = uuid.UUID("6f9619ff-8b86-d011-b42d-00c04fc964ff")
+QM = uuid.UUID("11111111-2222-3333-4444-555555555555")
+QDN = "CN=orders,CN=msmq,CN=qm1,CN=Computers,DC=mqcn,DC=example"
+QMDN = "CN=msmq,CN=qm1,CN=Computers,DC=mqcn,DC=example"
+ALL_QUEUE = V2_QUEUE_READ_ATTRIBUTES
+
+
+def queue(**changes: Any) -> Queue:
+    base: dict[str, Any] = {
+        "Identifier": GUID,
+        "Pathname": "qm1\\orders",
+        "Security": b"\x01\x00\x04\x80",
+        "CreateTime": 1_700_000_000,
+        "ModifyTime": 1_700_000_001,
+    }
+    base.update(changes)
+    return Queue(**base)
+
+
+def entries_by_dn(*args: Any, **kwargs: Any) -> dict[str, Any]:
+    return {e.dn: e for e in directory_entries(*args, **kwargs)}
+
+
+def minimal_queue_values(**extra: Any) -> dict[str, Any]:
+    """The values a queue entry must have: objectGUID, the times, Security (and its DN)."""
+    values: dict[str, Any] = {
+        "objectGUID": [GUID.bytes_le],
+        "whenCreated": ["20231114221320.0Z"],
+        "whenChanged": ["20231114221321.0Z"],
+        "nTSecurityDescriptor": [b"\x01"],
+        "distinguishedName": [QDN],
+    }
+    values.update(extra)
+    return {k: v for k, v in values.items() if v is not None}
+
+
+# --- distinguished names (2.2.1) --------------------------------------------------------------
+
+
+def test_dn_layout() -> None:
+    assert configuration_naming_context() == "CN=Configuration,DC=mqcn,DC=example"
+    assert computer_dn("qm1.example.com") == "CN=qm1,CN=Computers,DC=mqcn,DC=example"
+    assert configuration_dn("qm1", "DC=x") == "CN=msmq,CN=qm1,CN=Computers,DC=x"
+    assert queue_dn("QM1\\Orders") == "CN=Orders,CN=msmq,CN=QM1,CN=Computers," + DEFAULT_ROOT
+
+
+def test_dn_special_characters_are_escaped_and_read_back() -> None:
+    dn = queue_dn("qm1\\a,b+c")
+    assert dn.startswith("CN=a\\,b\\+c,")
+    assert split_dn(dn)[0] == ("CN", "a,b+c")
+    assert normal_dn("CN=A\\2cB, DC=X") == normal_dn("cn=a\\,b,dc=x")
+
+
+@pytest.mark.parametrize(
+    ("pathname", "why"),
+    [
+        ("orders", "computer\\\\queuename"),
+        ("\\orders", "computer\\\\queuename"),
+        ("qm1\\", "computer\\\\queuename"),
+        ("qm1\\private$\\q", "backslash"),
+        ("qm1\\" + "q" * 64, "2.2.5 hash"),
+        ("c" * 65 + "\\q", "cn's range"),
+    ],
+)
+def test_queue_pathnames_without_a_layout_are_refused(pathname: str, why: str) -> None:
+    with pytest.raises(DirectoryValueError, match=why) as info:
+        directory_entries([(queue(Pathname=pathname), None)], [])
+    assert f"queue {GUID}" in str(info.value) and "Pathname (distinguishedName)" in str(info.value)
+
+
+def test_dns_in_the_servers_form_name_the_same_entries() -> None:
+    """slapd returns DNs with lowercase types and hex escapes (checked against slapd 2.5)."""
+    dn = queue_dn('qm1\\ a,b+c"d<e>f;g=h#')
+    pretty = pretty_dn(dn)
+    assert pretty == (
+        "cn=\\20a\\2Cb\\2Bc\\22d\\3Ce\\3Ef\\3Bg\\3Dh#,cn=msmq,cn=qm1,cn=Computers,dc=mqcn,dc=example"
+    )
+    assert same_dn(pretty, dn) and same_dn(dn.upper(), dn)
+    assert not same_dn(pretty, queue_dn("qm1\\other"))
+    assert [v for _, v in split_dn(pretty)] == [v for _, v in split_dn(dn)]
+
+
+def test_a_queue_name_of_63_characters_is_laid_out() -> None:
+    assert queue_dn("qm1\\" + "q" * 63).startswith("CN=" + "q" * 63 + ",")
+
+
+def test_entries_parents_first_and_plain_msmq_container_without_queue_manager() -> None:
+    entries = directory_entries(
+        [(queue(), None), (queue(Identifier=uuid.UUID(int=2), Pathname="qm2\\x"), "qm2")],
+        [(QueueManager(QM, Security=b"\x01"), "qm1.example.com")],
+    )
+    dns = [e.dn for e in entries]
+    for i, dn in enumerate(dns):
+        parent = dn.split(",", 1)[1] if dn != DEFAULT_ROOT else None
+        assert parent is None or parent in dns[:i], f"{dn} before its parent"
+    by_dn = {e.dn: e for e in entries}
+    plain = by_dn["CN=msmq,CN=qm2,CN=Computers," + DEFAULT_ROOT]
+    assert plain.attributes["objectClass"] == ["top", "container"]
+    assert "objectGUID" not in plain.attributes
+    assert by_dn[QMDN].attributes["objectClass"] == ["top", "mSMQConfiguration"]
+    assert by_dn["CN=qm1,CN=Computers," + DEFAULT_ROOT].attributes["dNSHostName"] == [
+        "qm1.example.com"
+    ]
+    assert by_dn[QDN].attributes["distinguishedName"] == [QDN]
+    assert len(dns) == len(set(dns))
+
+
+def test_directory_objects_are_the_queues_and_queue_managers() -> None:
+    entries = directory_entries(
+        [(queue(), None), (queue(Identifier=uuid.UUID(int=2), Pathname="qm2\\x"), None)],
+        [(QueueManager(QM, Security=b"\x01"), "qm1")],
+    )
+    assert directory_objects(entries) == [
+        (QMDN, QM, "QueueManager"),
+        (QDN, GUID, "Queue"),
+        ("CN=x,CN=msmq,CN=qm2,CN=Computers," + DEFAULT_ROOT, uuid.UUID(int=2), "Queue"),
+    ]
+
+
+def test_entries_without_distinguished_names() -> None:
+    by_dn = entries_by_dn([(queue(), None)], [], distinguished_names=False)
+    assert all("distinguishedName" not in e.attributes for e in by_dn.values())
+
+
+def test_a_root_that_is_not_a_domain_is_refused() -> None:
+    with pytest.raises(ValueError, match="DC="):
+        directory_entries([], [], root="O=example")
+
+
+def test_a_queue_under_another_computer_than_its_owner_is_refused() -> None:
+    with pytest.raises(DirectoryValueError, match=r"owner is on computer 'qm2\.example\.com'"):
+        directory_entries([(queue(), "qm2.example.com")], [])
+    assert directory_entries([(queue(), "QM1.example.com")], [])  # case and domain do not matter
+
+
+def test_two_objects_with_one_guid_or_one_dn_are_refused() -> None:
+    with pytest.raises(DirectoryValueError, match="has it too"):
+        directory_entries([(queue(), None)], [(QueueManager(GUID), "qm9")])
+    other = queue(Identifier=uuid.UUID(int=3), Pathname="QM1\\Orders")
+    with pytest.raises(DirectoryValueError, match="has it"):
+        directory_entries([(queue(), None), (other, None)], [])
+    with pytest.raises(DirectoryValueError, match="two queue managers"):
+        directory_entries([], [(QueueManager(QM), "qm1"), (QueueManager(GUID), "QM1")])
+
+
+# --- value encodings ----------------------------------------------------------------------------
+
+
+def test_queue_values_in_ad_syntaxes() -> None:
+    q = queue(
+        Journaling=1, Quota=0xFFFFFFFF, JournalQuota=2**31, BasePriority=-7, Label="étiquette"
+    )
+    attrs = entries_by_dn([(q, None)], [])[QDN].attributes
+    assert attrs["objectGUID"] == [GUID.bytes_le]
+    assert attrs["mSMQQueueType"] == [bytes(16)]
+    assert attrs["mSMQJournal"] == ["TRUE"] and attrs["mSMQAuthenticate"] == ["FALSE"]
+    assert attrs["mSMQQueueQuota"] == ["-1"]
+    assert attrs["mSMQQueueJournalQuota"] == [str(-(2**31))]
+    assert attrs["mSMQBasePriority"] == ["-7"]
+    assert attrs["mSMQPrivacyLevel"] == ["1"]
+    assert attrs["whenCreated"] == ["20231114221320.0Z"]
+    assert attrs["mSMQLabelEx"] == ["étiquette"]
+    assert attrs["nTSecurityDescriptor"] == [b"\x01\x00\x04\x80"]
+    assert "MSMQ-MulticastAddress" not in attrs  # "" has no LDAP value: the default gives it
+
+
+def test_queue_manager_values_in_ad_syntaxes() -> None:
+    qm = QueueManager(
+        QM, QueueManagerQuota=5, ForeignSystem=1, QueueManagerVersion="v", Security=b"s"
+    )
+    attrs = entries_by_dn([], [(qm, "qm1")])[QMDN].attributes
+    assert attrs["objectGUID"] == [QM.bytes_le]
+    assert attrs["mSMQQuota"] == ["5"] and attrs["mSMQJournalQuota"] == ["-1"]
+    assert attrs["mSMQForeign"] == ["TRUE"] and attrs["mSMQComputerTypeEx"] == ["v"]
+    assert attrs["whenCreated"] == ["19700101000000.0Z"]
+
+
+@pytest.mark.parametrize(
+    ("changes", "adm", "ldap"),
+    [
+        ({"Journaling": 7}, "Journaling", "mSMQJournal"),
+        ({"Authentication": 2}, "Authentication", "mSMQAuthenticate"),
+        ({"Transactional": -1}, "Transactional", "mSMQTransactional"),
+        ({"Quota": 2**32}, "Quota", "mSMQQueueQuota"),
+        ({"JournalQuota": -1}, "JournalQuota", "mSMQQueueJournalQuota"),
+        ({"BasePriority": 2**31}, "BasePriority", "mSMQBasePriority"),
+        ({"PrivacyLevel": -1}, "PrivacyLevel", "mSMQPrivacyLevel"),
+        ({"PrivacyLevel": 3}, "PrivacyLevel", "mSMQPrivacyLevel"),
+        ({"Label": "bad \ud800"}, "Label", "mSMQLabelEx"),
+        ({"MulticastAddress": "\udfff"}, "MulticastAddress", "MSMQ-MulticastAddress"),
+        ({"CreateTime": 10**12}, "CreateTime", "whenCreated"),
+        ({"ModifyTime": "now"}, "ModifyTime", "whenChanged"),
+        ({"Security": "0100"}, "Security", "nTSecurityDescriptor"),
+        ({"Type": "not a guid"}, "Type", "mSMQQueueType"),
+    ],
+)
+def test_queue_values_without_an_ldap_form_are_refused(
+    changes: dict[str, Any], adm: str, ldap: str
+) -> None:
+    with pytest.raises(DirectoryValueError) as info:
+        directory_entries([(queue(**changes), None)], [])
+    err = info.value
+    assert (err.subject, err.adm, err.ldap) == (f"queue {GUID}", adm, ldap)
+    assert repr(next(iter(changes.values()))) in str(err) and err.why in str(err)
+
+
+@pytest.mark.parametrize(
+    ("changes", "adm"),
+    [
+        ({"QueueManagerQuota": 2**32}, "QueueManagerQuota"),
+        ({"JournalQuota": -5}, "JournalQuota"),
+        ({"ForeignSystem": 2}, "ForeignSystem"),
+        ({"OperatingSystemType": 7}, "OperatingSystemType"),
+        ({"QueueManagerVersion": "\ud800"}, "QueueManagerVersion"),
+        ({"ConnectedNetworkIdentifierList": (QM,)}, "ConnectedNetworkIdentifierList"),
+    ],
+)
+def test_queue_manager_values_without_an_ldap_form_are_refused(
+    changes: dict[str, Any], adm: str
+) -> None:
+    with pytest.raises(DirectoryValueError) as info:
+        directory_entries([], [(QueueManager(QM, **changes), "qm1")])
+    assert info.value.adm == adm and f"queue manager {QM}" in str(info.value)
+
+
+def test_generalized_time_round_trip_and_forms() -> None:
+    assert generalized_time(0) == "19700101000000.0Z"
+    assert generalized_time(-1) == "19691231235959.0Z"
+    assert epoch_seconds("19700101000000Z") == 0
+    assert epoch_seconds("197001010100+0100") == 0
+    assert epoch_seconds("19700101000001.9Z") == 1
+    with pytest.raises(ValueError, match="not a GeneralizedTime"):
+        epoch_seconds("2023-11-14")
+
+
+@given(st.integers(min_value=-62_135_596_800, max_value=253_402_300_799))
+def test_generalized_time_is_inverse_of_epoch_seconds(seconds: int) -> None:
+    assert epoch_seconds(generalized_time(seconds)) == seconds
+
+
+# --- Create LDAP Attribute List (3.1.6.10) and 2.2.6 ------------------------------------------
+
+
+def test_ldap_attribute_lists() -> None:
+    names = ldap_attributes_for("Queue", ALL_QUEUE)
+    assert names[:4] == ("mSMQQueueType", "objectGUID", "mSMQBasePriority", "mSMQJournal")
+    assert "distinguishedName" in names and "mSMQQueueNameExt" in names
+    assert len(names) == len(set(names))
+    assert ldap_attributes_for("Queue", ("Scope", "Label")) == ("mSMQLabelEx",)
+    assert ldap_attributes_for("QueueManager", V2_QM_READ_ATTRIBUTES) == (
+        "mSMQQuota",
+        "mSMQJournalQuota",
+        "nTSecurityDescriptor",
+    )
+    with pytest.raises(ValueError, match="unknown directory object type"):
+        ldap_attributes_for("Site", ())
+
+
+@pytest.mark.parametrize(
+    ("code", "result"),
+    [
+        (0, R.Success),
+        (32, R.ObjectNotFound),
+        (16, R.AttributeNotFound),
+        (68, R.ObjectAlreadyExists),
+        (49, R.GenericError),
+        (50, R.GenericError),
+        (1, R.GenericError),
+    ],
+)
+def test_result_codes(code: int, result: R) -> None:
+    assert result_of_ldap_code(code) is result
+
+
+# --- Create ADM Element From LDAP Values (3.1.6.11.2): defaults and errors ---------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "default"),
+    [
+        ("Label", ""),
+        ("Type", uuid.UUID(int=0)),
+        ("Journal", 0),
+        ("Quota", 0xFFFFFFFF),
+        ("JournalQuota", 0xFFFFFFFF),
+        ("Authentication", 0),
+        ("PrivacyLevel", 1),
+        ("Transactional", 0),
+        ("MulticastAddress", ""),
+        ("BasePriority", 0),
+    ],
+)
+def test_queue_defaults(name: str, default: Any) -> None:
+    assert queue_from_ldap(minimal_queue_values(), (name,)) == {name: default}
+
+
+@pytest.mark.parametrize(
+    ("missing", "asked"),
+    [
+        ("objectGUID", "Identifier"),
+        ("whenCreated", "CreateTime"),
+        ("whenChanged", "ModifyTime"),
+        ("nTSecurityDescriptor", "Security"),
+        ("distinguishedName", "Pathname"),
+        ("distinguishedName", "DirectoryPath"),
+        ("distinguishedName", "FullPath"),
+    ],
+)
+def test_queue_error_rows(missing: str, asked: str) -> None:
+    values = minimal_queue_values(**{missing: None})
+    assert queue_from_ldap(values, (asked,)) is R.GenericError
+    failure = object_from_ldap("Queue", values, (asked,))
+    assert isinstance(failure, LdapReadFailure) and missing in failure.reason
+    # an attribute not asked for is not computed, so its absence is no error
+    assert queue_from_ldap(values, ("Label",)) == {"Label": ""}
+
+
+@pytest.mark.parametrize(
+    ("values", "why"),
+    [
+        ({"mSMQJournal": ["YES"]}, "neither TRUE"),
+        ({"mSMQPrivacyLevel": ["3"]}, "not 0, 1 or 2"),
+        ({"mSMQQueueQuota": ["12x"]}, "not an Integer"),
+        ({"mSMQQueueQuota": [str(2**32)]}, "outside a 32-bit"),
+        ({"objectGUID": [b"short"]}, "not 16"),
+        ({"objectGUID": [GUID.hex]}, "octet string"),
+        ({"whenCreated": ["yesterday"]}, "not a GeneralizedTime"),
+        ({"mSMQLabelEx": ["a", "b"]}, "single-valued"),
+        ({"mSMQLabelEx": [b"\xff"]}, "not UTF-8"),
+    ],
+)
+def test_queue_values_of_the_wrong_syntax_fail_the_read(values: dict[str, Any], why: str) -> None:
+    failure = object_from_ldap("Queue", minimal_queue_values(**values), ALL_QUEUE)
+    assert isinstance(failure, LdapReadFailure) and why in failure.reason
+    assert failure.result is R.GenericError
+
+
+def test_queue_read_conversions() -> None:
+    values = minimal_queue_values(
+        mSMQJournal=["TRUE"],
+        msmqauthenticate=["1"],  # names in any case; 1/0 as MS-MQDSSM writes Booleans
+        mSMQQueueQuota=["-1"],
+        mSMQBasePriority=["-7"],
+        mSMQPrivacyLevel=["2"],
+        mSMQLabelEx=[b"\xc3\xa9"],
+        distinguishedName=["CN=Orders, CN=msmq, CN=QM1, CN=Computers, DC=mqcn, DC=example"],
+    )
+    read = queue_from_ldap(values, ALL_QUEUE)
+    assert isinstance(read, dict)
+    assert read["Journal"] == 1 and read["Authentication"] == 1
+    assert read["Quota"] == 0xFFFFFFFF and read["BasePriority"] == -7
+    assert read["PrivacyLevel"] == 2 and read["Label"] == "é"
+    assert read["Pathname"] == "qm1\\orders"
+    assert read["DirectoryPath"].startswith("LDAP://CN=Orders, CN=msmq")
+    assert read["CreateTime"] == 1_700_000_000 and read["Identifier"] == GUID
+    assert list(read) == list(ALL_QUEUE)
+
+
+def test_pathname_of_a_hashed_name_takes_the_extension() -> None:
+    name = "q" * 55 + "#12345678"  # 64 characters: 55 of the name, the 9 of the 2.2.5 hash
+    dn = f"CN={name},CN=msmq,CN=QM1,CN=Computers,DC=x"
+    read = queue_from_ldap({"mSMQQueueNameExt": ["Tail"]}, ("Pathname",), dn=dn)
+    assert read == {"Pathname": "qm1\\" + "q" * 55 + "tail"}
+
+
+def test_dn_given_apart_from_the_values() -> None:
+    assert queue_from_ldap({}, ("DirectoryPath",), dn=QDN) == {"DirectoryPath": "LDAP://" + QDN}
+
+
+# --- 3.1.6.11.1 QueueManager ------------------------------------------------------------------
+
+
+def qm_values(**extra: Any) -> dict[str, Any]:
+    values: dict[str, Any] = {
+        "objectGUID": [QM.bytes_le],
+        "nTSecurityDescriptor": [b"\x01"],
+        "whenCreated": ["19700101000000.0Z"],
+        "whenChanged": ["19700101000000.0Z"],
+        "distinguishedName": [QMDN],
+    }
+    values.update(extra)
+    return {k: v for k, v in values.items() if v is not None}
+
+
+@pytest.mark.parametrize(
+    ("name", "default"),
+    [
+        ("QueueManagerQuota", 0x00100000),
+        ("JournalQuota", 0xFFFFFFFF),
+        ("ForeignSystem", 0),
+        ("QueueManagerVersion", ""),
+        ("OperatingSystemType", 0),
+        ("RoutingServer", 0),
+        ("DirectoryServer", 0),
+        ("SupportingServer", 0),
+        ("RemoteAccessServer", 0),
+        ("SiteIdentifierList", ()),
+        ("PublicEncryptionKeyList", b""),
+    ],
+)
+def test_queue_manager_defaults(name: str, default: Any) -> None:
+    assert queue_manager_from_ldap(qm_values(), (name,)) == {name: default}
+
+
+@pytest.mark.parametrize(
+    ("missing", "asked"),
+    [
+        ("objectGUID", "Identifier"),
+        ("nTSecurityDescriptor", "Security"),
+        ("whenCreated", "CreateTime"),
+        ("whenChanged", "ModifyTime"),
+        ("distinguishedName", "ComputerName"),
+        ("distinguishedName", "FullPath"),
+    ],
+)
+def test_queue_manager_error_rows(missing: str, asked: str) -> None:
+    assert queue_manager_from_ldap(qm_values(**{missing: None}), (asked,)) is R.GenericError
+
+
+def test_queue_manager_conversions_and_unsupported_attribute() -> None:
+    values = qm_values(mSMQQuota=["-2"], mSMQServiceType=["18"], mSMQOSType=["1024"])
+    read = queue_manager_from_ldap(
+        values,
+        ("QueueManagerQuota", "RemoteAccessServer", "OperatingSystemType", "ComputerName"),
+    )
+    assert read == {
+        "QueueManagerQuota": 0xFFFFFFFE,
+        "RemoteAccessServer": 1,
+        "OperatingSystemType": 0x400,
+        "ComputerName": "qm1",
+    }
+    assert queue_manager_from_ldap(qm_values(mSMQOSType=["7"]), ("OperatingSystemType",)) is (
+        R.GenericError
+    )
+    assert queue_manager_from_ldap(values, ("ConnectedNetworkIdentifierList",)) is R.GenericError
+    with pytest.raises(ValueError, match="unknown directory object type"):
+        object_from_ldap("Site", values, ())
+
+
+# --- GUID filters (3.1.6.19, errata) ----------------------------------------------------------
+
+
+def test_guid_forms() -> None:
+    assert compact_guid(GUID) == "6F9619FF8B86D011B42D00C04FC964FF"
+    assert escaped_guid(GUID).startswith("\\ff\\19\\96\\6f\\86\\8b\\11\\d0")
+    assert guid_filter(GUID) == "(objectGuid=6F9619FF8B86D011B42D00C04FC964FF)"
+    with pytest.raises(ValueError, match="unknown GUID filter form"):
+        guid_filter(GUID, "braced")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("(objectGuid=6F9619FF8B86D011B42D00C04FC964FF)", [(GUID, "compact")]),
+        ("(OBJECTGUID=6f9619ff8b86d011b42d00c04fc964ff)", [(GUID, "compact")]),
+        (guid_filter(GUID, "escaped"), [(GUID, "escaped")]),
+        # as slapd prints an escaped value: printable octets as themselves
+        (r"(objectGUID=\FF\19\96o\86\8B\11\D0\B4-\00\C0O\C9d\FF)", [(GUID, "escaped")]),
+        (f"(&(objectClass=*)(objectGUID={GUID.hex}))", [(GUID, "compact")]),
+        (
+            f"(|(objectGUID={QM.hex})(!(objectGUID={escaped_guid(GUID)})))",
+            [(QM, "compact"), (GUID, "escaped")],
+        ),
+        ("(cn=orders)", []),
+        ("(objectGUID=*)", []),
+        ("(objectGUID=6F96*)", []),
+        ("(objectSid=6F9619FF8B86D011B42D00C04FC964FF)", []),
+        ("(objectGUID>=6F9619FF8B86D011B42D00C04FC964FF)", []),
+        ("(objectGUID=6F9619FF)", []),
+    ],
+)
+def test_guids_named(text: str, expected: list[tuple[uuid.UUID, str]]) -> None:
+    assert guids_named(text) == expected
+
+
+@given(st.uuids(), st.sampled_from(["compact", "escaped"]))
+def test_guid_filter_names_its_guid(guid: uuid.UUID, form: str) -> None:
+    assert guids_named(guid_filter(guid, form)) == [(guid, form)]
+
+
+def test_guid_dns() -> None:
+    assert guid_of_dn(f"<GUID={GUID}>") == GUID
+    assert guid_of_dn(f"<guid={GUID.bytes_le.hex()}>") == GUID  # the binary-order hex form
+    assert guid_of_dn("<GUID=nonsense>") is None
+    assert guid_of_dn(QDN) is None
+
+
+# --- round trip: encode -> decode is the published view ----------------------------------------
+
+_u32 = st.integers(min_value=0, max_value=0xFFFFFFFF)
+_time = st.integers(min_value=-(2**31), max_value=2**31 - 1)
+_text = st.text(st.characters(exclude_categories=("Cs",)), max_size=20)
+_name = st.text(
+    st.characters(min_codepoint=32, max_codepoint=0x2FF, exclude_characters="\\"),
+    min_size=1,
+    max_size=63,
+)
+_computer = st.text(
+    st.characters(min_codepoint=48, max_codepoint=122, exclude_characters="\\.:;<=>?@[]^_`"),
+    min_size=1,
+    max_size=15,
+)
+
+
+@st.composite
+def queues(draw: st.DrawFn) -> Queue:
+    return Queue(
+        Identifier=draw(st.uuids()),
+        Type=draw(st.uuids()),
+        BasePriority=draw(st.integers(min_value=-(2**31), max_value=2**31 - 1)),
+        Journaling=draw(st.sampled_from([0, 1])),
+        Quota=draw(_u32),
+        JournalQuota=draw(_u32),
+        CreateTime=draw(_time),
+        ModifyTime=draw(_time),
+        Security=draw(st.binary(max_size=24)),
+        Pathname=draw(_computer) + "\\" + draw(_name),
+        Label=draw(_text),
+        Authentication=draw(st.sampled_from([0, 1])),
+        PrivacyLevel=draw(st.sampled_from([0, 1, 2])),
+        Transactional=draw(st.sampled_from([0, 1])),
+        MulticastAddress=draw(_text),
+    )
+
+
+@st.composite
+def queue_managers(draw: st.DrawFn) -> QueueManager:
+    return QueueManager(
+        Identifier=draw(st.uuids()),
+        ForeignSystem=draw(st.sampled_from([0, 1])),
+        QueueManagerQuota=draw(_u32),
+        JournalQuota=draw(_u32),
+        Security=draw(st.binary(max_size=24)),
+        QueueManagerVersion=draw(_text),
+        OperatingSystemType=draw(st.sampled_from(MSMQ_OS_VALUES)),
+    )
+
+
+@given(queues(), queue_managers(), _computer)
+def test_encode_then_decode_is_the_published_view(q: Queue, qm: QueueManager, host: str) -> None:
+    if q.Identifier == qm.Identifier:
+        return
+    view = published_view([(q, None)], [(qm, host)])
+    got = view["queues"][str(q.Identifier)]
+    if not q.Security:
+        assert got == "GenericError"  # no Security: a read error (3.1.6.11.2)
+    else:
+        expected = q.to_json()
+        expected["Pathname"] = q.Pathname.lower()
+        expected["DirectoryPath"] = "LDAP://" + pretty_dn(queue_dn(q.Pathname))
+        del expected["Scope"]
+        assert got == expected
+    qm_got = view["queue_managers"][str(qm.Identifier)]
+    if not qm.Security:
+        assert qm_got == "GenericError"
+    else:
+        assert qm_got == {
+            k: v
+            for k, v in qm.attributes_json().items()
+            if k in ("Identifier", *V2_QM_READ_ATTRIBUTES)
+        }
+
+
+@given(queues())
+def test_published_view_is_a_fixed_point(q: Queue) -> None:
+    """Writing what was read back and reading it again changes nothing (idempotence); the
+    DirectoryPath of the lowercase Pathname is the same DN in another case."""
+    view = published_view([(q, None)], [])["queues"][str(q.Identifier)]
+    if isinstance(view, str):
+        return
+    again = Queue.from_json({k: v for k, v in view.items() if k != "DirectoryPath"})
+    second = published_view([(again, None)], [])["queues"][str(q.Identifier)]
+    assert normal_dn(second.pop("DirectoryPath")[7:]) == normal_dn(view.pop("DirectoryPath")[7:])
+    assert second == view
+
+
+@given(queues())
+def test_every_queue_entry_reads_back_with_all_attributes(q: Queue) -> None:
+    entry = next(e for e in directory_entries([(q, None)], []) if "objectGUID" in e.attributes)
+    read = object_from_ldap("Queue", entry_values(entry), ALL_QUEUE)
+    assert isinstance(read, dict) or read.reason.startswith("nTSecurityDescriptor")
+
+
+_FILTER_TEXT = st.text(
+    st.sampled_from(list("()=\\*&|!objectGUID0123456789abcdefABCDEF<>~: ,cnCN\ud800é")),
+    max_size=60,
+)
+
+
+@given(_FILTER_TEXT)
+def test_any_filter_text_names_guids_without_raising(text: str) -> None:
+    """A filter as a server printed it is judged whatever it holds (a lone surrogate too)."""
+    found = guids_named(text)
+    assert all(form in ("compact", "escaped") for _, form in found)
+    assert guids_named(f"(objectGUID={text})") is not None
+
+
+def test_a_lone_surrogate_in_a_filter_names_nothing() -> None:
+    assert guids_named("(objectGUID=\ud800)") == []
