@@ -27,10 +27,9 @@ async function main() {
   target = new Target(log, { transport: listener && { host: listener.host, port: listener.port } });
   const rl = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
 
-  // Requests are answered strictly in order, one at a time: a call waits for the one
-  // before it (LDAP mode: a `deliver` answers only after its Read Directory finished).
-  let queue = Promise.resolve();
-  const handle = async (line) => {
+  // Requests are answered strictly in order, one at a time (respondInOrder): a call waits
+  // for the one before it (LDAP mode: a `deliver` answers only after its Read Directory).
+  rl.on('line', (line) => {
     if (!line.trim()) return;
     let req;
     try {
@@ -39,16 +38,12 @@ async function main() {
       log(`ignored a line that is not JSON: ${e.message}`);
       return;
     }
-    const res = await respondInOrder(target, req);
-    process.stdout.write(JSON.stringify(res) + '\n');
-    if (req && req.method === 'shutdown' && res.result === null) {
-      rl.close();
-    }
-  };
-  rl.on('line', (line) => {
-    queue = queue.then(() => handle(line)).catch((e) => log(`internal error: ${e.stack || e}`));
+    respondInOrder(target, req).then((res) => {
+      process.stdout.write(JSON.stringify(res) + '\n');
+      if (req && req.method === 'shutdown' && res.result === null) rl.close();
+    });
   });
-  rl.on('close', () => { queue = queue.then(finish); });
+  rl.on('close', () => { target.turn.then(finish); });
   async function finish() {
     // Messages still on their way out are finished (or fail) first; then stdout drains.
     await target.drain();

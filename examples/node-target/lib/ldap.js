@@ -67,8 +67,9 @@ function timeoutFromEnv(env = process.env) {
 function failureOf(e, stage, otherwise = Status.GenericError) {
   const code = e && Number.isInteger(e.code) ? e.code : null;
   const what = `${stage}: ${(e && e.message) || e}`.replace(/\s+/g, ' ');
-  if (code !== null && otherwise !== Status.DirectoryNotConnected) return new ReadFailure(statusOfLdapCode(code), `${what} (LDAP result ${code}, MS-MQDSSM 2.2.6)`);
-  return new ReadFailure(otherwise, what);
+  if (code === null) return new ReadFailure(otherwise, what);
+  if (otherwise === Status.DirectoryNotConnected) return new ReadFailure(otherwise, `${what} [LDAP result ${code}]`);
+  return new ReadFailure(statusOfLdapCode(code), `${what} [LDAP result ${code}, MS-MQDSSM 2.2.6]`);
 }
 
 class LdapDirectory {

@@ -54,6 +54,7 @@ class Target {
   constructor(log, { transport = null, ldapClient = loadLdapts } = {}) {
     this.log = log || (() => {});
     this.ldapClient = ldapClient;
+    this.turn = Promise.resolve(); // the call respondInOrder is answering (see there)
     this.session = null;
     this.transport = transport;
     this.version = null; // the protocol version agreed in hello
@@ -263,19 +264,23 @@ function respond(target, req) {
   }
 }
 
-// The same, for the JSON-lines loop: a call starts after everything before it has finished
-// (messages that arrived over the transport included) and answers after the work it started
-// has finished, so a `deliver` answers once its Read Directory is done (LDAP mode).
-async function respondInOrder(target, req) {
-  try {
+// The same, for the JSON-lines loop: calls are answered one at a time, in the order they
+// were made; each starts after everything before it has finished (messages that arrived over
+// the transport included) and answers after the work it started has finished, so a `deliver`
+// answers once its Read Directory is done (LDAP mode). Never rejects.
+function respondInOrder(target, req) {
+  const run = async () => {
     await target.settled();
     const res = respond(target, req);
     await target.settled();
     return res;
-  } catch (e) { // settled() never rejects (Server.enqueue logs); kept for safety
+  };
+  const answer = target.turn.then(run).catch((e) => { // settled() never rejects; kept for safety
     target.log(`internal error: ${e.stack || e}`);
     return { id: isObject(req) && Number.isInteger(req.id) ? req.id : null, error: { code: 'internal', message: String(e.message || e) } };
-  }
+  });
+  target.turn = answer;
+  return answer;
 }
 
 module.exports = { Target, respond, respondInOrder, PICS, PROTOCOL_VERSION, TRANSPORT_VERSION, DIRECTORY_CAPABILITIES };
