@@ -9,6 +9,9 @@
 //   MQCN_TEST_LDAP_BIND_DN         the target's account       (default: the writing account)
 //   MQCN_TEST_LDAP_PASSWORD        its password               (default: the writing one)
 //   MQCN_TEST_LDAP_NAMING_CONTEXT  the root naming context    (default DC=mqcn,DC=example)
+//   MQCN_TEST_LDAP_SERVERS         JSON {"dc1.example.com": "ldap://..."}: the listener that
+//                                  plays the DomainController the messages name
+//                                  (default: dc1.example.com is MQCN_TEST_LDAP_URL)
 //
 // The test writes its own objects under CN=Computers,<root> (a computer with a random name,
 // its mSMQConfiguration and one mSMQQueue; the schema must have the MSMQ classes) and
@@ -27,6 +30,7 @@ const GIVEN = env.MQCN_TEST_LDAP_URL && env.MQCN_TEST_LDAP_WRITE_DN && env.MQCN_
 const SKIP = GIVEN ? false : 'no LDAP directory given (set MQCN_TEST_LDAP_URL, MQCN_TEST_LDAP_WRITE_DN, MQCN_TEST_LDAP_WRITE_PASSWORD)';
 const ROOT = env.MQCN_TEST_LDAP_NAMING_CONTEXT || 'DC=mqcn,DC=example';
 const TARGET = path.resolve(__dirname, '..', 'target.js');
+const SERVERS = GIVEN ? JSON.parse(env.MQCN_TEST_LDAP_SERVERS || JSON.stringify({ 'dc1.example.com': env.MQCN_TEST_LDAP_URL })) : {};
 
 const QM = crypto.randomUUID();
 const Q = crypto.randomUUID();
@@ -88,7 +92,7 @@ function setup(password) {
       queues: [{ owner: QM, queue: { Identifier: Q } }, { owner: QM, queue: { Identifier: ABSENT } }],
       queue_managers: [{ Identifier: QM }],
       ldap: { url: env.MQCN_TEST_LDAP_URL, bind_dn: env.MQCN_TEST_LDAP_BIND_DN || env.MQCN_TEST_LDAP_WRITE_DN,
-        password, naming_context: ROOT, servers: { 'dc1.example.com': env.MQCN_TEST_LDAP_URL } },
+        password, naming_context: ROOT, servers: SERVERS },
     },
   };
 }
