@@ -210,3 +210,13 @@ test('LDAP mode set-up errors are one line: bad directory.ldap, misplaced direct
   const dict = respond(noModule, { id: 5, method: 'reset', params: { setup: setup(null) } });
   assert.equal(dict.error, undefined);
 });
+
+test('LDAP mode: a message arriving over MS-MQQB is read in turn; the next call waits for its read', async () => {
+  const { t, call } = await ldapTarget({ entries: ENTRIES, delay: 30 });
+  const env = notification('QueueCreation', Q);
+  // what lib/mqqb's listener hands over (transport.js packetToEnvelope reads it back)
+  t.receive({ body: Buffer.from(env.body, 'hex'), messageId: { sender: QM, ordinal: 1 }, senderIdType: 0, signed: false,
+    timeToReachQueue: 300, delivery: 0, messageClass: 0, hashAlgorithm: 0x800e, destination: `PRIVATE=${QM}\\3` });
+  assert.deepEqual(respond(t, { id: 5, method: 'state', params: {} }).result.queues, {}, 'the read is still running');
+  assert.equal((await call('state')).queues[Q].Label, 'from-ldap');
+});
