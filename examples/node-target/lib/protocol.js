@@ -259,7 +259,8 @@ function respond(target, req) {
     return { id, result: target.handle(req.method, req.params === undefined ? {} : req.params) };
   } catch (e) {
     const code = e instanceof ProtocolError ? e.code : 'internal';
-    if (code === 'internal') target.log(`internal error: ${e.stack || e}`);
+    // an unexpected exception gets its stack; a known one (a missing module) its one line
+    if (code === 'internal') target.log(`internal error: ${e instanceof ProtocolError ? e.message : e.stack || e}`);
     return { id, error: { code, message: String(e.message || e) } };
   }
 }

@@ -203,9 +203,11 @@ test('LDAP mode set-up errors are one line: bad directory.ldap, misplaced direct
   const misplaced = respond(t, { id: 3, method: 'reset', params: { setup: setup(null), directory: { ldap: CONFIG } } });
   assert.equal(misplaced.error.code, 'bad-request');
   assert.match(misplaced.error.message, /setup\.directory/);
-  const noModule = new Target(() => {}, { ldapClient: () => { throw new Error(INSTALL_HINT); } });
+  const stderr = [];
+  const noModule = new Target((m) => stderr.push(m), { ldapClient: () => { throw new Error(INSTALL_HINT); } });
   const r = respond(noModule, { id: 4, method: 'reset', params: { setup: setup() } });
   assert.deepEqual(r.error, { code: 'internal', message: INSTALL_HINT });
+  assert.deepEqual(stderr, [`internal error: ${INSTALL_HINT}`]); // one line, no stack
   // without directory.ldap the module is never asked for: dict mode as before
   const dict = respond(noModule, { id: 5, method: 'reset', params: { setup: setup(null) } });
   assert.equal(dict.error, undefined);
