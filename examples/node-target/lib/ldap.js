@@ -51,9 +51,10 @@ function checkLdapConfig(c) {
   return { url: c.url, bindDn: c.bind_dn, password: c.password, namingContext: c.naming_context, servers };
 }
 
-// How long one connect or one LDAP operation may take (MQCN_NODE_LDAP_TIMEOUT_MS, default 3 s):
-// a read of a stopped server fails within a few of these, well inside the suite's call timeout.
-const DEFAULT_TIMEOUT_MS = 3000;
+// How long one connect or one LDAP operation may take (MQCN_NODE_LDAP_TIMEOUT_MS, default 5 s).
+// A read stops at the first operation that times out, so a stopped server costs one of these
+// (inside the suite's 10 s call timeout), and a slow one may take up to this per operation.
+const DEFAULT_TIMEOUT_MS = 5000;
 function timeoutFromEnv(env = process.env) {
   const v = env.MQCN_NODE_LDAP_TIMEOUT_MS;
   if (v === undefined || v === '') return DEFAULT_TIMEOUT_MS;

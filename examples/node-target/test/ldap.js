@@ -120,7 +120,7 @@ test('directory.ldap is checked field by field; the timeout comes from MQCN_NODE
     assert.throws(() => checkLdapConfig({ ...CONFIG, ...patch }), message);
   }
   assert.throws(() => checkLdapConfig('ldap://x'), /must be an object/);
-  assert.equal(timeoutFromEnv({}), 3000);
+  assert.equal(timeoutFromEnv({}), 5000);
   assert.equal(timeoutFromEnv({ MQCN_NODE_LDAP_TIMEOUT_MS: '250' }), 250);
   assert.throws(() => timeoutFromEnv({ MQCN_NODE_LDAP_TIMEOUT_MS: 'soon' }), /positive integer/);
 });
