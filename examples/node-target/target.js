@@ -11,7 +11,7 @@
 // version agreed and the UserMessages received / sent / not delivered over MS-MQQB.
 const fs = require('node:fs');
 const readline = require('node:readline');
-const { Target, respond } = require('./lib/protocol');
+const { Target, respondInOrder } = require('./lib/protocol');
 const { openFrontDoor } = require('./lib/transport');
 
 const log = (msg) => process.stderr.write(`[node-target] ${msg}\n`);
@@ -27,6 +27,8 @@ async function main() {
   target = new Target(log, { transport: listener && { host: listener.host, port: listener.port } });
   const rl = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
 
+  // Requests are answered strictly in order, one at a time (respondInOrder): a call waits
+  // for the one before it (LDAP mode: a `deliver` answers only after its Read Directory).
   rl.on('line', (line) => {
     if (!line.trim()) return;
     let req;
@@ -36,13 +38,13 @@ async function main() {
       log(`ignored a line that is not JSON: ${e.message}`);
       return;
     }
-    const res = respond(target, req);
-    process.stdout.write(JSON.stringify(res) + '\n');
-    if (req && req.method === 'shutdown' && res.result === null) {
-      rl.close();
-    }
+    respondInOrder(target, req).then((res) => {
+      process.stdout.write(JSON.stringify(res) + '\n');
+      if (req && req.method === 'shutdown' && res.result === null) rl.close();
+    });
   });
-  rl.on('close', async () => {
+  rl.on('close', () => { target.turn.then(finish); });
+  async function finish() {
     // Messages still on their way out are finished (or fail) first; then stdout drains.
     await target.drain();
     if (listener) await listener.close();
@@ -51,7 +53,7 @@ async function main() {
       fs.appendFileSync(process.env.MQCN_NODE_STATS, `${JSON.stringify(line)}\n`);
     }
     process.stdout.write('', () => process.exit(0));
-  });
+  }
 }
 
 process.on('uncaughtException', (e) => log(`uncaught: ${e.stack || e}`));

@@ -2,8 +2,9 @@
 // The directory service as the set-up describes it (docs/adapter-protocol.md: "The server
 // side reads the directory only through the set-up's `directory`"). Objects carry only the
 // attributes that differ from the defaults; lookups return completed copies.
-const { makeQueue, makeQueueManager } = require('./adm');
+const { makeQueue, makeQueueManager, canonicalQueueAttribute } = require('./adm');
 const { normalize } = require('./guid');
+const { ReadFailure, Status } = require('./dssm');
 
 class Directory {
   constructor(dir = { queues: [], queue_managers: [] }) {
@@ -30,6 +31,27 @@ class Directory {
   queueManager(guid) {
     const qm = this.queueManagers.get(guid.toLowerCase());
     return qm ? { ...qm, ConnectedNetworkIdentifierList: [...qm.ConnectedNetworkIdentifierList] } : null;
+  }
+
+  // Read Directory (3.2.5.2) against the set-up: a Queue carries the attributes asked for and
+  // the defaults elsewhere; a QueueManager answer has just the attributes asked for. An
+  // object the set-up does not hold is a ReadFailure (ObjectNotFound), as in lib/ldap.js.
+  read(objectType, identifier, attributes) {
+    if (objectType === 'Queue') {
+      const e = this.queueEntry(identifier);
+      if (!e) return new ReadFailure(Status.ObjectNotFound, 'not in the set-up\'s directory');
+      const q = makeQueue();
+      for (const name of attributes) {
+        const attr = canonicalQueueAttribute(name);
+        q[attr] = e.queue[attr];
+      }
+      return q;
+    }
+    const m = this.queueManager(identifier);
+    if (!m) return new ReadFailure(Status.ObjectNotFound, 'not in the set-up\'s directory');
+    const out = {};
+    for (const name of attributes) out[name] = m[name];
+    return out;
   }
 }
 

@@ -5,6 +5,7 @@
 const { Server } = require('./server');
 const { Client, RequestError } = require('./client');
 const { Directory } = require('./directory');
+const { LdapDirectory, checkLdapConfig, timeoutFromEnv, loadLdapts } = require('./ldap');
 const { VirtualClock } = require('./clock');
 const { isGuidText, normalize } = require('./guid');
 const adm = require('./adm');
@@ -13,6 +14,9 @@ const { packetToEnvelope, Outgoing } = require('./transport');
 const PROTOCOL_VERSION = 1;
 const TRANSPORT_VERSION = 2; // version 1 + an optional transport (transport mode)
 const NAME = 'mqcn-node-target (independent JavaScript implementation of [MS-MQCN] v17.0)';
+// Optional capabilities answered in `hello`: "ldap" = the server side can read an LDAP
+// directory laid out as Active Directory (reset's setup.directory.ldap, lib/ldap.js).
+const DIRECTORY_CAPABILITIES = Object.freeze(['ldap']);
 const PICS = Object.freeze({
   server: { v1: true, v2: true },
   client: { v1: true, v2: true },
@@ -45,9 +49,12 @@ function checkEnvelope(env) {
 
 class Target {
   // transport: {host, port} of this target's MS-MQQB listener, or null (adapter mode: the
-  // target answers protocol version 1 even when the suite offers 2).
-  constructor(log, { transport = null } = {}) {
+  // target answers protocol version 1 even when the suite offers 2). ldapClient: loads the
+  // LDAP client module in LDAP mode (tests pass a fake).
+  constructor(log, { transport = null, ldapClient = loadLdapts } = {}) {
     this.log = log || (() => {});
+    this.ldapClient = ldapClient;
+    this.turn = Promise.resolve(); // the call respondInOrder is answering (see there)
     this.session = null;
     this.transport = transport;
     this.version = null; // the protocol version agreed in hello
@@ -94,7 +101,7 @@ class Target {
 
   hello(p) {
     if (!Array.isArray(p.protocol_versions)) bad('protocol_versions must be a list');
-    const answer = { name: NAME, pics: JSON.parse(JSON.stringify(PICS)) };
+    const answer = { name: NAME, pics: JSON.parse(JSON.stringify(PICS)), directory: [...DIRECTORY_CAPABILITIES] };
     if (this.transport && p.protocol_versions.includes(TRANSPORT_VERSION)) {
       this.version = TRANSPORT_VERSION;
       this.log(`hello: protocol version 2, transport mode (MS-MQQB at ${this.transport.host}:${this.transport.port})`);
@@ -120,7 +127,8 @@ class Target {
     if (typeof s.computer !== 'string' || !s.computer) bad('setup.computer must be a non-empty string');
     if (!isObject(s.client)) bad('setup.client must be an object');
     checkGuid(s.client.identifier, 'setup.client.identifier');
-    let qm; let queues; let directory;
+    if (p.directory !== undefined) bad('directory belongs in setup.directory (LDAP mode: setup.directory.ldap)');
+    let qm; let queues; let directory; let ldap = null;
     try {
       qm = adm.makeQueueManager({ Identifier: qmGuid, ...(s.qm_attributes || {}) });
       queues = new Map();
@@ -129,15 +137,30 @@ class Target {
         queues.set(full.Identifier, full);
       }
       directory = new Directory(s.directory);
+      if (isObject(s.directory) && s.directory.ldap !== undefined) ldap = checkLdapConfig(s.directory.ldap);
     } catch (e) {
       bad(`bad set-up: ${e.message}`);
+    }
+    // LDAP mode: the server side reads the LDAP directory; the client side still takes its
+    // directory objects from the set-up (what it notifies about). A missing npm package is
+    // one line (`internal`: the scenario is an error, never not-applicable).
+    let reader = directory;
+    if (ldap) {
+      try {
+        reader = new LdapDirectory(ldap, { log: this.log, timeoutMs: timeoutFromEnv(), ldapts: this.ldapClient() });
+      } catch (e) {
+        throw new ProtocolError('internal', e.message);
+      }
+      this.log(`reset: LDAP mode, Read Directory goes to ${ldap.url} as ${ldap.bindDn}`
+        + (ldap.servers.size ? ` (servers: ${[...ldap.servers].map(([n, u]) => `${n}=${u}`).join(', ')})` : ''));
     }
     const clock = new VirtualClock();
     this.drain(); // the previous scenario's outgoing session, if any
     this.session = {
       setup: s,
       clock,
-      server: new Server({ qmGuid, computer: s.computer, qm, queues, directory, log: this.log }),
+      ldap: ldap !== null, // LDAP mode: reads are observed at the LDAP server
+      server: new Server({ qmGuid, computer: s.computer, qm, queues, directory: reader, log: this.log }),
       client: new Client({ setupClient: s.client, directory, clock, profile: s.profile, log: this.log }),
       outgoing: null, // transport mode: the client's MS-MQQB session (reset, start_client)
     };
@@ -177,7 +200,15 @@ class Target {
 
   state() { return this.session.server.state(); }
 
-  directory_reads() { return this.session.server.reads.map((r) => ({ ...r, attributes: [...r.attributes] })); }
+  // In LDAP mode the suite sees the reads at the LDAP server; this target's own account is
+  // then not given (the adapter protocol: "not needed", [] allowed).
+  directory_reads() {
+    if (this.session.ldap) return [];
+    return this.session.server.reads.map((r) => ({ ...r, attributes: [...r.attributes] }));
+  }
+
+  // Resolves once the server side has finished every message it has (LDAP reads included).
+  settled() { return this.session ? this.session.server.idle() : Promise.resolve(); }
 
   // Transport mode: `queue_manager` {host, port} (here or at reset) is where the client's
   // messages go, as UserMessages over MS-MQQB; without one the client answers envelopes as
@@ -219,7 +250,8 @@ Target.METHODS = {
   shutdown: Target.prototype.shutdown,
 };
 
-// One request object -> one response object (never throws).
+// One request object -> one response object (never throws). Synchronous: with the set-up's
+// directory every call is finished when it answers; LDAP mode needs respondInOrder.
 function respond(target, req) {
   const id = isObject(req) && Number.isInteger(req.id) ? req.id : null;
   try {
@@ -227,9 +259,29 @@ function respond(target, req) {
     return { id, result: target.handle(req.method, req.params === undefined ? {} : req.params) };
   } catch (e) {
     const code = e instanceof ProtocolError ? e.code : 'internal';
-    if (code === 'internal') target.log(`internal error: ${e.stack || e}`);
+    // an unexpected exception gets its stack; a known one (a missing module) its one line
+    if (code === 'internal') target.log(`internal error: ${e instanceof ProtocolError ? e.message : e.stack || e}`);
     return { id, error: { code, message: String(e.message || e) } };
   }
 }
 
-module.exports = { Target, respond, PICS, PROTOCOL_VERSION, TRANSPORT_VERSION };
+// The same, for the JSON-lines loop: calls are answered one at a time, in the order they
+// were made; each starts after everything before it has finished (messages that arrived over
+// the transport included) and answers after the work it started has finished, so a `deliver`
+// answers once its Read Directory is done (LDAP mode). Never rejects.
+function respondInOrder(target, req) {
+  const run = async () => {
+    await target.settled();
+    const res = respond(target, req);
+    await target.settled();
+    return res;
+  };
+  const answer = target.turn.then(run).catch((e) => { // settled() never rejects; kept for safety
+    target.log(`internal error: ${e.stack || e}`);
+    return { id: isObject(req) && Number.isInteger(req.id) ? req.id : null, error: { code: 'internal', message: String(e.message || e) } };
+  });
+  target.turn = answer;
+  return answer;
+}
+
+module.exports = { Target, respond, respondInOrder, PICS, PROTOCOL_VERSION, TRANSPORT_VERSION, DIRECTORY_CAPABILITIES };

@@ -5,10 +5,12 @@ const { P, CMD_CREATE, CMD_UPDATE, CMD_DELETE, MQDS_QUEUE, EVENT } = require('./
 const { decodeMessage, DecodeError } = require('./codec');
 const { objectTypeOf } = require('./rules');
 const adm = require('./adm');
+const { isFailure } = require('./dssm');
 
 class Server {
   // qm: the local QueueManager ADM element; queues: Map guid -> Queue (its QueueCollection);
-  // directory: the Directory; log: diagnostics to stderr.
+  // directory: what Read Directory asks, `read(objectType, identifier, attributes, server)`
+  // (lib/directory.js: the set-up's; lib/ldap.js: an LDAP server); log: diagnostics to stderr.
   constructor({ qmGuid, computer, qm, queues, directory, log }) {
     this.qmGuid = qmGuid;
     this.computer = computer;
@@ -19,7 +21,24 @@ class Server {
     this.reads = []; // every Read Directory event raised, in order
     this.open = null;
     this.waiting = []; // messages that arrived before the queue was opened
+    // The message being processed while its Read Directory is outstanding (LDAP mode: a
+    // directory whose read answers a Promise), as a Promise; null when idle. Messages are
+    // processed one at a time, in arrival order: the next waits for this one.
+    this.pending = null;
   }
+
+  // Process messages strictly in order: `fn` runs now when nothing is pending (so the dict
+  // directory stays synchronous), else after what is pending.
+  enqueue(fn) {
+    const result = this.pending ? this.pending.then(fn) : fn();
+    if (!result || typeof result.then !== 'function') return;
+    const done = result.then(() => {}, (e) => this.log(`internal error while processing a message: ${e.stack || e}`))
+      .then(() => { if (this.pending === done) this.pending = null; });
+    this.pending = done;
+  }
+
+  // Resolves once every message delivered so far has been processed (its reads finished).
+  idle() { return this.pending || Promise.resolve(); }
 
   // 3.2.3: open NOTIFY_QUEUE_PRIVATE (1.9) = "PRIVATE=<QM GUID>\3" for ReceiveAccess,
   // DenyNone; its path name is <computer>\private$\notify_queue$ (3.2.1.2.1). Then the
@@ -34,7 +53,7 @@ class Server {
       };
       const waiting = this.waiting;
       this.waiting = [];
-      for (const env of waiting) this.process(env);
+      for (const env of waiting) this.enqueue(() => this.process(env));
     }
     return { ...this.open };
   }
@@ -42,7 +61,7 @@ class Server {
   // A message arrives on the notification queue.
   deliver(envelope) {
     if (!this.open) { this.waiting.push(envelope); return; }
-    this.process(envelope);
+    this.enqueue(() => this.process(envelope));
   }
 
   // 3.2.5: parse rMessage.Body as a Change Notification Message and dispatch on Version.
@@ -56,8 +75,8 @@ class Server {
       this.log(`disregarded: ${e.message}`);
       return;
     }
-    if (msg.version === 1) this.processV1(msg, env);
-    else this.processV2(msg.body);
+    if (msg.version === 1) return this.processV1(msg, env);
+    return this.processV2(msg.body); // a Promise while an LDAP read is outstanding
   }
 
   // ---- 3.2.5.1 Version 0x01 --------------------------------------------------------
@@ -190,61 +209,50 @@ class Server {
   }
 
   // ---- 3.2.5.2 Version 0x02 --------------------------------------------------------
-  readDirectory(objectType, identifier, attributes, server) {
+  // Raise Read Directory (recorded for `directory_reads`) and hand the answer to `use`; a
+  // failed read (a ReadFailure: ObjectNotFound, GenericError, DirectoryNotConnected, ...)
+  // gives nothing to take, so the event changes nothing. The directory answers at once
+  // (the set-up's) or with a Promise (LDAP mode), and so does this.
+  readThen(objectType, identifier, attributes, server, use) {
     this.reads.push({ object_type: objectType, identifier, attributes: [...attributes], server });
-    if (objectType === 'Queue') {
-      const e = this.directory.queueEntry(identifier);
-      if (!e) return null;
-      // The returned instance carries the attributes asked for; the rest keep defaults.
-      const q = adm.makeQueue();
-      for (const name of attributes) {
-        const attr = adm.canonicalQueueAttribute(name);
-        q[attr] = e.queue[attr];
+    const finish = (found) => {
+      if (isFailure(found)) {
+        this.log(`Read Directory: ${objectType} ${identifier} failed: ${found}; nothing taken from it`);
+        return;
       }
-      return q;
-    }
-    const m = this.directory.queueManager(identifier);
-    if (!m) return null;
-    const out = {};
-    for (const name of attributes) out[name] = m[name];
-    return out;
+      use(found);
+    };
+    const found = this.directory.read(objectType, identifier, attributes, server);
+    return found && typeof found.then === 'function' ? found.then(finish) : finish(found);
   }
 
   processV2(body) {
     const guid = body.objectGuid;
     const dc = body.domainController;
     switch (body.event) {
-      case EVENT.CREATE_QUEUE: {
-        const q = this.readDirectory('Queue', guid, adm.READ_QUEUE_ATTRIBUTES, dc);
-        if (!q) { this.log(`Read Directory: queue ${guid} not found`); return; }
-        this.createQueue(q);
-        return;
-      }
-      case EVENT.CHANGE_QUEUE: {
-        const q = this.readDirectory('Queue', guid, adm.READ_QUEUE_ATTRIBUTES, dc);
-        if (!q) { this.log(`Read Directory: queue ${guid} not found`); return; }
-        const local = this.queues.get(guid);
-        if (!local) { this.log(`change of queue ${guid}, not in the QueueCollection`); return; }
-        for (const name of adm.READ_QUEUE_ATTRIBUTES) {
-          const attr = adm.canonicalQueueAttribute(name);
-          local[attr] = q[attr];
-        }
-        return;
-      }
+      case EVENT.CREATE_QUEUE:
+        return this.readThen('Queue', guid, adm.READ_QUEUE_ATTRIBUTES, dc, (q) => this.createQueue(q));
+      case EVENT.CHANGE_QUEUE:
+        return this.readThen('Queue', guid, adm.READ_QUEUE_ATTRIBUTES, dc, (q) => {
+          const local = this.queues.get(guid);
+          if (!local) { this.log(`change of queue ${guid}, not in the QueueCollection`); return; }
+          for (const name of adm.READ_QUEUE_ATTRIBUTES) {
+            const attr = adm.canonicalQueueAttribute(name);
+            local[attr] = q[attr];
+          }
+        });
       case EVENT.DELETE_QUEUE:
         // No directory read: the queue whose Identifier equals ObjectGuid is deleted.
         if (this.queues.has(guid)) this.queues.delete(guid);
         else this.log(`deletion of queue ${guid}, not in the QueueCollection`);
-        return;
-      case EVENT.CHANGE_MACHINE: {
-        const m = this.readDirectory('QueueManager', guid, adm.READ_QM_ATTRIBUTES, dc);
-        if (!m) { this.log(`Read Directory: queue manager ${guid} not found`); return; }
-        if (!this.isLocalQueueManager(guid)) { this.log(`machine change for ${guid}, not the local queue manager`); return; }
-        for (const name of adm.READ_QM_ATTRIBUTES) this.qm[name] = m[name];
-        return;
-      }
+        return undefined;
+      case EVENT.CHANGE_MACHINE:
+        return this.readThen('QueueManager', guid, adm.READ_QM_ATTRIBUTES, dc, (m) => {
+          if (!this.isLocalQueueManager(guid)) { this.log(`machine change for ${guid}, not the local queue manager`); return; }
+          for (const name of adm.READ_QM_ATTRIBUTES) this.qm[name] = m[name];
+        });
       default:
-        return; // unreachable: the decoder admits Events 1..4 only
+        return undefined; // unreachable: the decoder admits Events 1..4 only
     }
   }
 
