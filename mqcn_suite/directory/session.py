@@ -88,7 +88,7 @@ class DirectorySession:
         self._put_back(setup, entries)
         self.scenario = _Scenario(
             offset=self.directory.mark(),
-            objects=[(e.dn, *_identity(e)) for e in entries if _identity(e) is not None],
+            objects=dssm.directory_objects(entries),
             listeners=listeners,
         )
         condition = setup.directory_condition or {}
@@ -107,7 +107,7 @@ class DirectorySession:
         }
 
     def _entries(self, setup: Setup) -> list[LdapEntry]:
-        queues = [Queue.from_json(entry["queue"]) for entry in setup.directory_queues]
+        queues = [(Queue.from_json(entry["queue"]), None) for entry in setup.directory_queues]
         managers = [
             (QueueManager.from_json(qm), _computer_of(setup, uuid.UUID(qm["Identifier"])))
             for qm in setup.directory_queue_managers
@@ -125,7 +125,7 @@ class DirectorySession:
             if identity is None:
                 continue
             guid, object_type = identity
-            values = _values(entry)
+            values = dssm.entry_values(entry)
             if object_type == "Queue":
                 found = dssm.queue_from_ldap(values, V2_QUEUE_READ_ATTRIBUTES)
                 if isinstance(found, dict):
@@ -184,21 +184,8 @@ def _computer_of(setup: Setup, guid: uuid.UUID) -> str:
 
 def _identity(entry: LdapEntry) -> tuple[uuid.UUID, str] | None:
     """(objectGUID, ADM type) of an entry that is a queue or a queue manager, else None."""
-    classes = {str(c).lower() for c in entry.attributes.get("objectClass", [])}
-    guid = entry.attributes.get("objectGUID")
-    if not guid:
-        return None
-    identifier = uuid.UUID(bytes_le=bytes(guid[0]))
-    if "msmqqueue" in classes:
-        return identifier, "Queue"
-    if "msmqconfiguration" in classes:
-        return identifier, "QueueManager"
-    return None
-
-
-def _values(entry: LdapEntry) -> dict[str, list[bytes | str]]:
-    """The entry as a read returns it: its attributes and its DN."""
-    return {**entry.attributes, "distinguishedName": [entry.dn]}
+    found = dssm.directory_objects([entry])
+    return (found[0][1], found[0][2]) if found else None
 
 
 def _without(entry: LdapEntry, absent: dict[str, list[str]]) -> LdapEntry:
