@@ -537,13 +537,13 @@ class SlapdDirectory:
         while True:
             if self._process.poll() is not None:
                 tail = self._log_tail()
-                busy = re.search(r"127\.0\.0\.1:(\d+).*\(Address already in use\)|errno=98", tail)
-                if busy:
-                    port = next(
-                        (p for p in self._ports.values() if f":{p}" in tail),
-                        int(busy.group(1) or 0),
-                    )
-                    raise PortInUseError(self._port_message(port))
+                if "errno=98" in tail or "Address already in use" in tail:
+                    # slapd does not say which port: the one something else answers on now
+                    taken = [p for p in self._ports.values() if self._accepts(p)]
+                    if taken:
+                        raise PortInUseError(self._port_message(taken[0]))
+                    ports = ", ".join(str(p) for p in self._ports.values())
+                    raise PortInUseError(f"one of the ports {ports} on {HOST} is in use: {tail}")
                 raise SlapdExitedError(
                     f"slapd exited at start (status {self._process.returncode}): {tail}"
                 )
