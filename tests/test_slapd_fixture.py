@@ -29,7 +29,7 @@ from mqcn_suite.directory.slapd import (
 )
 from mqcn_suite.directory.statslog import StatsLog, parse_searches, unescape_value
 
-pytest_plugins = ["ldap_fixture"]
+pytest_plugins = ["ldap_fixture"]  # the slapd_directory fixture, the ldap xdist group
 
 ROOT = "DC=mqcn,DC=example"
 COMPUTER = f"CN=host1,CN=Computers,{ROOT}"
@@ -110,8 +110,7 @@ def loaded(slapd_directory: SlapdDirectory) -> SlapdDirectory:
 # --- start and stop ------------------------------------------------------------------------------
 
 
-def test_start_and_stop_leave_no_process_and_no_folder() -> None:
-    find_slapd()  # CI has slapd; a machine without it fails here, saying so
+def test_start_and_stop_leave_no_process_and_no_folder(slapd_installed: Path) -> None:
     directory = SlapdDirectory(server_names=["dc1.example.com", "dc2.example.com"])
     with directory:
         pid, folder = directory.pid, directory.folder
@@ -415,8 +414,20 @@ def test_slapd_not_on_the_path_says_how_to_install_it(tmp_path: Path) -> None:
     assert not (tmp_path / "slapd.conf").exists()
 
 
-def test_a_port_in_use_is_named(tmp_path: Path) -> None:
-    find_slapd()
+def test_only_a_missing_slapd_skips_and_the_reason_says_how_to_install_it(
+    monkeypatch: pytest.MonkeyPatch, pytestconfig: pytest.Config
+) -> None:
+    ldap_fixture = pytestconfig.pluginmanager.get_plugin("ldap_fixture")
+
+    def missing(*_: object) -> None:
+        raise SlapdNotInstalledError(f"slapd not found: {slapd_module.INSTALL_HINT}")
+
+    monkeypatch.setattr(ldap_fixture, "find_slapd", missing)
+    with pytest.raises(pytest.skip.Exception, match=r"^slapd not found: apt-get install slapd"):
+        ldap_fixture.slapd_or_skip()
+
+
+def test_a_port_in_use_is_named(slapd_installed: Path, tmp_path: Path) -> None:
     with socket.create_server(("127.0.0.1", 0)) as taken:
         port = taken.getsockname()[1]
         directory = SlapdDirectory(
@@ -428,9 +439,8 @@ def test_a_port_in_use_is_named(tmp_path: Path) -> None:
 
 
 def test_a_port_taken_between_the_check_and_the_start_is_named_from_the_log(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    slapd_installed: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    find_slapd()
     monkeypatch.setattr(slapd_module, "port_is_free", lambda port: True)
     with socket.create_server(("127.0.0.1", 0)) as taken:
         port = taken.getsockname()[1]
@@ -440,22 +450,26 @@ def test_a_port_taken_between_the_check_and_the_start_is_named_from_the_log(
     assert directory.pid is None
 
 
-def test_a_schema_the_server_refuses_gives_slaptests_reason(tmp_path: Path) -> None:
-    find_slapd()
+def test_a_schema_the_server_refuses_gives_slaptests_reason(
+    slapd_installed: Path, tmp_path: Path
+) -> None:
     broken = tmp_path / "broken.schema"
     broken.write_text(
         "attributetype ( 1.2.840.113556.1.4.918 NAME 'mSMQJournal'\n"
         "    EQUALITY noSuchMatch SYNTAX 1.3.6.1.4.1.1466.115.121.1.7 )\n"
     )
+    directory = SlapdDirectory(schema=broken)  # in a folder of its own: removed on failure
     with pytest.raises(SchemaRefusedError) as refused:
-        SlapdDirectory(tmp_path / "dir", schema=broken).start()
+        directory.start()
+    assert directory.folder is None and directory.pid is None
     message = str(refused.value)
     assert "\n" not in message
     assert str(broken) in message and 'MatchingRule not found: "noSuchMatch"' in message
 
 
-def test_slapd_that_exits_at_start_shows_its_last_log_lines(tmp_path: Path) -> None:
-    find_slapd()
+def test_slapd_that_exits_at_start_shows_its_last_log_lines(
+    slapd_installed: Path, tmp_path: Path
+) -> None:
     (tmp_path / "db").mkdir()
     (tmp_path / "db" / "data.mdb").write_bytes(b"not a database" * 512)
     directory = SlapdDirectory(tmp_path)
@@ -509,8 +523,9 @@ def test_entries_of_the_base_tree_are_taken_as_there(slapd_directory: SlapdDirec
 # --- the server down, hung, slow ----------------------------------------------------------------
 
 
-def test_the_server_down_refuses_then_comes_back_with_its_data(tmp_path: Path) -> None:
-    find_slapd()
+def test_the_server_down_refuses_then_comes_back_with_its_data(
+    slapd_installed: Path, tmp_path: Path
+) -> None:
     with SlapdDirectory(tmp_path) as directory:
         directory.load(tiny_tree())
         url = directory.url
@@ -530,8 +545,9 @@ def test_the_server_down_refuses_then_comes_back_with_its_data(tmp_path: Path) -
         )
 
 
-def test_a_paused_server_accepts_but_does_not_answer_until_it_resumes(tmp_path: Path) -> None:
-    find_slapd()
+def test_a_paused_server_accepts_but_does_not_answer_until_it_resumes(
+    slapd_installed: Path, tmp_path: Path
+) -> None:
     with SlapdDirectory(tmp_path) as directory:
         directory.pause(30)
         began = time.monotonic()

@@ -482,20 +482,22 @@ class SlapdDirectory:
         raise SlapdExitedError(f"slapd refuses its configuration {self.conf_path}: {reason}")
 
     def start(self) -> SlapdDirectory:
-        """Write the configuration, start slapd, wait until it answers, write the base tree."""
+        """Write the configuration, start slapd, wait until it answers, write the base tree.
+
+        Whatever fails, nothing is left running (and a folder of its own is removed)."""
         began = time.monotonic()
         self._slapd = find_slapd(self._slapd_program, self._search_path)
-        if self.folder is None:
-            self.folder = Path(tempfile.mkdtemp(prefix="mqcn-slapd-"))
-        self.folder.mkdir(parents=True, exist_ok=True)
-        (self.folder / "db").mkdir(exist_ok=True)
-        self._choose_ports()
-        self.conf_path.write_text(self._config(), "utf-8")
-        self.conf_path.chmod(0o600)  # it holds the rootdn's password
-        (self.folder / "rootdse.ldif").write_text(self._rootdse(), "utf-8")
-        self._check_config()
         atexit.register(self.stop)
         try:
+            if self.folder is None:
+                self.folder = Path(tempfile.mkdtemp(prefix="mqcn-slapd-"))
+            self.folder.mkdir(parents=True, exist_ok=True)
+            (self.folder / "db").mkdir(exist_ok=True)
+            self._choose_ports()
+            self.conf_path.write_text(self._config(), "utf-8")
+            self.conf_path.chmod(0o600)  # it holds the rootdn's password
+            (self.folder / "rootdse.ldif").write_text(self._rootdse(), "utf-8")
+            self._check_config()
             self._spawn()
             self._write(self._base_entries())
         except BaseException:
