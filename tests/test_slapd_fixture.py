@@ -27,7 +27,12 @@ from mqcn_suite.directory.slapd import (
     dn_key,
     find_slapd,
 )
-from mqcn_suite.directory.statslog import StatsLog, parse_searches, unescape_value
+from mqcn_suite.directory.statslog import (
+    UNLOGGED_SCOPE,
+    StatsLog,
+    parse_searches,
+    unescape_value,
+)
 
 pytest_plugins = ["ldap_fixture"]  # the slapd_directory fixture, the ldap xdist group
 
@@ -242,6 +247,8 @@ def test_searches_are_read_from_the_log_with_listener_identity_and_result(
     )
     connection.search(QUEUE, "(objectClass=*)", ldap3.BASE, attributes=["objectGUID", "cn"])
     connection.search(f"CN=gone,{MSMQ}", "(objectClass=*)", ldap3.BASE)
+    connection.search(f"<GUID={QUEUE_GUID}>", "(objectClass=*)", ldap3.BASE)
+    connection.search("", "(&(objectClass=mSMQQueue)(cn=Orders)(objectGuidX=1))", ldap3.SUBTREE)
     connection.unbind()
     loaded.sync()
     seen = [s for s in loaded.searches(since) if "mqcn-sync-" not in s.filter]
@@ -253,6 +260,10 @@ def test_searches_are_read_from_the_log_with_listener_identity_and_result(
         ("", 2, "(objectGUID=00000000000000000000000000000000)", ("*",), 0, 0),
         (dn_key(QUEUE), 0, "(objectClass=*)", ("objectGUID", "cn"), 0, 1),
         (dn_key(f"CN=gone,{MSMQ}"), 0, "(objectClass=*)", ("1.1",), 32, 0),
+        # AD's <GUID=...> form: refused (invalidDNSyntax) before slapd logs scope and filter
+        (dn_key(f"<GUID={QUEUE_GUID}>"), UNLOGGED_SCOPE, "", (), 34, 0),
+        # values of caseIgnore attributes logged normalized; an unknown attribute gets a '?'
+        ("", 2, "(&(objectClass=mSMQQueue)(cn=orders)(?objectGuidX=1))", ("1.1",), 0, 0),
     ]
     assert {loaded.listeners[s.listener] for s in seen} == {"dc1.example.com"}
     assert {dn_key(s.bind_dn) for s in seen} == {dn_key(loaded.target_dn)}
@@ -309,6 +320,8 @@ LINES = [
     'conn=1000 op=2 SRCH base="" scope=2 deref=0 filter="(objectClass=*)"',
     "conn=1000 op=3 ABANDON msg=2",
     'conn=1000 op=4 SRCH base="" scope=2 deref=0 filter="(cn=never)"',
+    'conn=1000 op=5 do_search: invalid dn: "<GUID=6f9619ff-8b86-d011-b42d-00c04fc964ff>"',
+    "conn=1000 op=5 SEARCH RESULT tag=101 err=34 qtime=0 etime=0 nentries=0 text=invalid DN",
     "conn=1000 fd=12 closed",
 ]
 
@@ -321,7 +334,7 @@ def hand_log() -> StatsLog:
 
 def test_the_parser_joins_accept_bind_srch_attr_and_result() -> None:
     searches = hand_log().searches()
-    first, anonymous, abandoned, cut = searches
+    first, anonymous, abandoned, cut, by_guid = searches
     assert (first.listener, first.bind_dn, first.base, first.scope) == (
         "127.0.0.1:38902",
         "cn=mqcn-target,cn=users,dc=mqcn,dc=example",
@@ -340,6 +353,13 @@ def test_the_parser_joins_accept_bind_srch_attr_and_result() -> None:
     assert (anonymous.scope, anonymous.result, anonymous.entries) == (1, 0, 0)
     # abandoned, and cut by the connection's end: no result, but settled
     assert (abandoned.result, cut.result) == (None, None)
+    # AD's <GUID=...> base: slapd refuses it before logging the scope and the filter
+    assert (by_guid.base, by_guid.scope, by_guid.filter, by_guid.result) == (
+        "<GUID=6f9619ff-8b86-d011-b42d-00c04fc964ff>",
+        UNLOGGED_SCOPE,
+        "",
+        34,
+    )
 
 
 def test_the_parser_reports_binds_with_their_result() -> None:
@@ -368,7 +388,7 @@ def test_the_parser_takes_the_log_in_any_chunks() -> None:
     assert pieces.searches() == whole.searches()
     assert pieces.offset == len(data)
     since = data.index(b"conn=1001 op=1 SRCH") - len(PREFIX)
-    assert [s.connection for s in pieces.searches(since)] == [1001, 1000, 1000]
+    assert [s.connection for s in pieces.searches(since)] == [1001, 1000, 1000, 1000]
 
 
 def test_a_restart_ends_the_connections_of_the_last_start() -> None:
@@ -393,7 +413,7 @@ def test_a_restart_ends_the_connections_of_the_last_start() -> None:
 
 def test_parse_searches_reads_a_whole_text() -> None:
     text = "\n".join(PREFIX + line for line in LINES)  # no final newline
-    assert len(parse_searches(text)) == 4
+    assert len(parse_searches(text)) == 5
 
 
 def test_unescape_value_reads_slapds_escapes() -> None:

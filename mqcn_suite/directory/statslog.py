@@ -32,6 +32,10 @@ _ACCEPT = re.compile(r"\bconn=(\d+) fd=\d+ ACCEPT from (\S+) \((\S+)\)")
 _BIND = re.compile(r'\bconn=(\d+) op=(\d+) BIND dn="(.*)" method=(\d+)')
 _BIND_RESULT = re.compile(r"\bconn=(\d+) op=(\d+) RESULT tag=97 err=(\d+)")
 _SRCH = re.compile(r'\bconn=(\d+) op=(\d+) SRCH base="(.*)" scope=(\d+) deref=\d+ filter="(.*)"$')
+# A base slapd cannot parse (``<GUID=...>``, AD's alternative DN form) is refused before the
+# SRCH line: this line and the SEARCH RESULT (err=34) are all the log has of that search.
+_INVALID_BASE = re.compile(r'\bconn=(\d+) op=(\d+) do_search: invalid dn: "(.*)"$')
+UNLOGGED_SCOPE = -1  # the scope of a search whose base slapd refused (not in the log)
 _SRCH_ATTR = re.compile(r"\bconn=(\d+) op=(\d+) SRCH attr=(.*)$")
 _SEARCH_RESULT = re.compile(r"\bconn=(\d+) op=(\d+) SEARCH RESULT tag=101 err=(\d+)(.*)$")
 _NENTRIES = re.compile(r"\bnentries=(\d+)")
@@ -133,6 +137,8 @@ class StatsLog:
             self._restart()
         elif match := _SRCH.search(line):
             self._search(match, offset)
+        elif match := _INVALID_BASE.search(line):
+            self._search(match, offset, refused_base=True)
         elif match := _SRCH_ATTR.search(line):
             self._attributes(match)
         elif match := _SEARCH_RESULT.search(line):
@@ -148,7 +154,8 @@ class StatsLog:
         elif match := _CLOSED.search(line):
             self._close(int(match.group(1)))
 
-    def _search(self, match: re.Match[str], offset: int) -> None:
+    def _search(self, match: re.Match[str], offset: int, refused_base: bool = False) -> None:
+        """A SRCH line, or a base slapd refused (scope :data:`UNLOGGED_SCOPE`, no filter)."""
         conn, op = int(match.group(1)), int(match.group(2))
         state = self._conn(conn)
         search = LdapSearch(
@@ -157,8 +164,8 @@ class StatsLog:
             listener=state.listener,
             bind_dn=state.bind_dn,
             base=match.group(3),
-            scope=int(match.group(4)),
-            filter=match.group(5),
+            scope=UNLOGGED_SCOPE if refused_base else int(match.group(4)),
+            filter="" if refused_base else match.group(5),
         )
         self._open[(conn, op)] = len(self._searches)
         state.open_ops.add(op)
