@@ -379,6 +379,43 @@ def test_the_parser_settles_searches_on_result_abandon_and_close() -> None:
     assert log.unsettled() == []
 
 
+def test_the_parser_keeps_searches_logged_before_their_binds_result() -> None:
+    """slapd logs from several threads: a bind's RESULT may come after the next SRCH."""
+    for err, bound in [(0, "cn=a,dc=x"), (49, "")]:
+        log = StatsLog()
+        log.feed(
+            "".join(
+                f"{PREFIX}{line}\n"
+                for line in [
+                    "conn=1000 fd=12 ACCEPT from IP=127.0.0.1:5 (IP=127.0.0.1:389)",
+                    'conn=1000 op=0 BIND dn="cn=a,dc=x" method=128',
+                    'conn=1000 op=1 SRCH base="" scope=2 deref=0 filter="(cn=q)"',
+                    f"conn=1000 op=0 RESULT tag=97 err={err} qtime=0 etime=0 text=",
+                    'conn=1000 op=2 SRCH base="" scope=2 deref=0 filter="(cn=r)"',
+                ]
+            ).encode()
+        )
+        assert [s.bind_dn for s in log.searches()] == [bound, bound]
+
+
+def test_the_parser_takes_a_result_logged_after_the_close() -> None:
+    log = StatsLog()
+    log.feed(
+        "".join(
+            f"{PREFIX}{line}\n"
+            for line in [
+                "conn=1000 fd=12 ACCEPT from IP=127.0.0.1:5 (IP=127.0.0.1:389)",
+                'conn=1000 op=1 SRCH base="" scope=2 deref=0 filter="(cn=q)"',
+                "conn=1000 fd=12 closed",
+            ]
+        ).encode()
+    )
+    assert log.unsettled() == [] and len(log.unanswered()) == 1  # gone, maybe answered late
+    log.feed(f"{PREFIX}conn=1000 op=1 SEARCH RESULT tag=101 err=0 nentries=3 text=\n".encode())
+    [search] = log.searches()
+    assert (search.result, search.entries, log.unanswered()) == (0, 3, [])
+
+
 def test_the_parser_takes_the_log_in_any_chunks() -> None:
     data = "".join(f"{PREFIX}{line}\n" for line in LINES).encode()
     whole = hand_log()
@@ -488,14 +525,39 @@ def test_a_schema_the_server_refuses_gives_slaptests_reason(
 
 
 def test_slapd_that_exits_at_start_shows_its_last_log_lines(
-    slapd_installed: Path, tmp_path: Path
+    slapd_installed: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    (tmp_path / "db").mkdir()
-    (tmp_path / "db" / "data.mdb").write_bytes(b"not a database" * 512)
-    directory = SlapdDirectory(tmp_path)
-    with pytest.raises(SlapdExitedError, match=r"slapd exited at start \(status \d+\): .*mdb"):
+    broken = tmp_path / "broken.schema"
+    broken.write_text("attributetype ( 1.2.3.4 NAME 'x' SYNTAX 9.9.9 )\n")
+    directory = SlapdDirectory(tmp_path / "dir", schema=broken)
+    monkeypatch.setattr(directory, "_check_config", lambda: None)  # slaptest would say it first
+    with pytest.raises(SlapdExitedError) as exited:
         directory.start()
+    message = str(exited.value)
+    assert message.startswith("slapd exited at start (status 1): ")
+    assert 'Syntax not found: "9.9.9"' in message and "\n" not in message
     assert directory.pid is None
+
+
+def test_a_folder_used_again_starts_a_new_directory(slapd_installed: Path, tmp_path: Path) -> None:
+    with SlapdDirectory(tmp_path) as first:
+        first.load(tiny_tree())
+        search(first.target_credentials, "(objectClass=mSMQQueue)")
+        first.sync()
+        assert first.searches()
+    with SlapdDirectory(tmp_path) as second:
+        assert search(second.target_credentials, "(objectClass=mSMQQueue)") == []
+        second.sync()
+        assert [s.filter for s in second.searches() if "mqcn-sync" not in s.filter] == [
+            "(objectClass=mSMQQueue)"
+        ]
+
+
+def test_bad_arguments_are_refused_at_once() -> None:
+    with pytest.raises(ValueError, match="must start with DC="):
+        SlapdDirectory(root="CN=x,DC=example")
+    with pytest.raises(ValueError, match=r"listeners that do not exist: \['dc9'\]"):
+        SlapdDirectory(ports={"dc9": 389})
 
 
 @pytest.mark.parametrize(

@@ -42,13 +42,17 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
+from typing import TYPE_CHECKING
 
 from mqcn_model.ldap_records import LdapEntry, LdapSearch
 from mqcn_suite.directory.statslog import LdapBind, StatsLog
+
+if TYPE_CHECKING:  # ldap3 is imported where it is used: the module loads without it
+    import ldap3
 
 HOST = "127.0.0.1"
 SCHEMA = Path(__file__).parent / "schema" / "msmq.schema"
@@ -61,6 +65,7 @@ SBIN = ("/usr/sbin", "/usr/local/sbin", "/sbin")
 START_TIMEOUT = 20.0  # seconds for slapd to answer (a loaded CI machine)
 GRACE = 5.0  # seconds between SIGTERM and SIGKILL
 SYNC_TIMEOUT = 10.0
+LATE_RESULT_GRACE = 0.2  # seconds sync() waits for the result of a search whose connection ended
 LOG_TAIL = 6  # log lines quoted in an error
 SYNC_MARK = "mqcn-sync-"  # the cn of the suite's marker searches (no entry has it)
 
@@ -463,21 +468,27 @@ class SlapdDirectory:
         which = f"the listener for {name!r}" if name else "the default listener"
         return f"port {HOST}:{port} ({which}) is in use: the directory cannot listen there"
 
-    def _check_config(self) -> None:
-        """slaptest (``slapd -Tt``) on the configuration: a refused schema says why."""
+    def _slaptest(self, dry_run: bool) -> tuple[int, str]:
+        """slaptest (``slapd -Tt``) on the configuration: its status and its reason, one line.
+
+        ``dry_run`` (``-u``) leaves the database unopened."""
         assert self._slapd is not None
         check = subprocess.run(
-            [str(self._slapd), "-Tt", "-u", "-f", str(self.conf_path)],
+            [str(self._slapd), "-Tt", *(["-u"] if dry_run else []), "-f", str(self.conf_path)],
             capture_output=True,
             text=True,
             timeout=self.start_timeout,
             check=False,
         )
-        if check.returncode == 0:
-            return
         lines = [ln.strip() for ln in check.stderr.splitlines() if ln.strip()]
-        reason = " | ".join(lines[-LOG_TAIL:]) or f"exit status {check.returncode}"
-        if str(self.schema) in check.stderr or self.schema.name in check.stderr:
+        return check.returncode, " | ".join(lines[-LOG_TAIL:]) or f"exit status {check.returncode}"
+
+    def _check_config(self) -> None:
+        """slaptest before the start: a refused schema says why (slapd's stats log would not)."""
+        status, reason = self._slaptest(dry_run=True)
+        if status == 0:
+            return
+        if str(self.schema) in reason or self.schema.name in reason:
             raise SchemaRefusedError(f"slapd refuses the schema {self.schema}: {reason}")
         raise SlapdExitedError(f"slapd refuses its configuration {self.conf_path}: {reason}")
 
@@ -492,7 +503,11 @@ class SlapdDirectory:
             if self.folder is None:
                 self.folder = Path(tempfile.mkdtemp(prefix="mqcn-slapd-"))
             self.folder.mkdir(parents=True, exist_ok=True)
-            (self.folder / "db").mkdir(exist_ok=True)
+            # every start is a new directory: an empty database, a new log
+            shutil.rmtree(self.folder / "db", ignore_errors=True)
+            (self.folder / "db").mkdir()
+            self.log_path.write_bytes(b"")
+            self._log, self._read_position = StatsLog(), 0
             self._choose_ports()
             self.conf_path.write_text(self._config(), "utf-8")
             self.conf_path.chmod(0o600)  # it holds the rootdn's password
@@ -546,8 +561,11 @@ class SlapdDirectory:
                         raise PortInUseError(self._port_message(taken[0]))
                     ports = ", ".join(str(p) for p in self._ports.values())
                     raise PortInUseError(f"one of the ports {ports} on {HOST} is in use: {tail}")
+                # the stats level does not log configuration errors: slaptest says them
+                status, reason = self._slaptest(dry_run=False)
+                said = f"{tail} | slaptest: {reason}" if status != 0 else tail
                 raise SlapdExitedError(
-                    f"slapd exited at start (status {self._process.returncode}): {tail}"
+                    f"slapd exited at start (status {self._process.returncode}): {said}"
                 )
             if self._started_since(start_of_log) and all(
                 self._accepts(port) for port in self._ports.values()
@@ -635,7 +653,7 @@ class SlapdDirectory:
         """The server comes back: slapd again, on the same ports, with the same data."""
         if self.running:
             return
-        self._read_log()
+        self._read_log()  # to the end: the new start's "slapd starting" is looked for after it
         self._spawn()
 
     def pause(self, seconds: float) -> None:
@@ -666,7 +684,7 @@ class SlapdDirectory:
 
     # --- writing ---------------------------------------------------------------------------
 
-    def _connection(self, credentials: DirectoryCredentials, timeout: float) -> object:
+    def _connection(self, credentials: DirectoryCredentials, timeout: float) -> ldap3.Connection:
         import ldap3  # the client is needed only here (the project's LDAP client)
 
         seconds = max(1, math.ceil(timeout))  # ldap3 sets socket options from whole seconds
@@ -696,11 +714,11 @@ class SlapdDirectory:
         try:
             for entry in sorted(entries, key=lambda e: dn_depth(e.dn)):  # parents first
                 attributes = with_distinguished_name(entry)
-                if not connection.add(entry.dn, attributes=attributes):  # type: ignore[attr-defined]
-                    result = connection.result  # type: ignore[attr-defined]
+                if not connection.add(entry.dn, attributes=attributes):
+                    result = connection.result
                     raise DirectoryValueError(refusal(entry.dn, attributes, result))
         finally:
-            connection.unbind()  # type: ignore[attr-defined]
+            connection.unbind()
 
     def load(self, entries: Sequence[LdapEntry]) -> None:
         """Replace everything below ``CN=Computers,<root>`` with ``entries`` (parents first).
@@ -731,19 +749,19 @@ class SlapdDirectory:
 
         connection = self._connection(self.suite_credentials, timeout)
         try:
-            connection.search(  # type: ignore[attr-defined]
+            connection.search(
                 self.computers_dn, "(objectClass=*)", ldap3.SUBTREE, attributes=["1.1"]
             )
             dns = [
                 item["dn"]
                 for item in connection.response or []
                 if item.get("type") == "searchResEntry"
-            ]  # type: ignore[attr-defined]
+            ]
             for dn in sorted(dns, key=dn_depth, reverse=True):  # children first
                 if dn_key(dn) != dn_key(self.computers_dn):
-                    connection.delete(dn)  # type: ignore[attr-defined]
+                    connection.delete(dn)
         finally:
-            connection.unbind()  # type: ignore[attr-defined]
+            connection.unbind()
 
     # --- observing -------------------------------------------------------------------------
 
@@ -783,19 +801,25 @@ class SlapdDirectory:
         deadline = time.monotonic() + timeout
         connection = self._connection(self.suite_credentials, timeout)
         try:
-            connection.search(self.root, marker, ldap3.BASE, attributes=["1.1"])  # type: ignore[attr-defined]
+            connection.search(self.root, marker, ldap3.BASE, attributes=["1.1"])
         except ldap3.core.exceptions.LDAPException as error:
             raise DirectoryTimeoutError(
                 f"the directory did not answer the suite's marker search: {error}"
             ) from error
         finally:
             with contextlib.suppress(Exception):
-                connection.unbind()  # type: ignore[attr-defined]
+                connection.unbind()
+        grace_until: float | None = None
         while True:
             self._read_log()
             state = self._log.state_of(marker)
             if state is not None and state[1] and not self._log.unsettled(before=state[0]):
-                return
+                # a search cut off by its connection's close may still have its result
+                # logged late by another thread: wait a moment for it, no more
+                now = time.monotonic()
+                grace_until = grace_until or now + LATE_RESULT_GRACE
+                if not self._log.unanswered(before=state[0]) or now >= grace_until:
+                    return
             if time.monotonic() > deadline:
                 waiting = self._log.unsettled(before=state[0] if state else None)
                 raise DirectoryTimeoutError(
@@ -803,11 +827,3 @@ class SlapdDirectory:
                     f"({len(waiting)} search(es) without a result)"
                 )
             time.sleep(0.01)
-
-
-@contextlib.contextmanager
-def running_directory(folder: Path | None = None, **options: object) -> Iterator[SlapdDirectory]:
-    """A started :class:`SlapdDirectory`, stopped on the way out whatever happened."""
-    directory = SlapdDirectory(folder, **options)  # type: ignore[arg-type]
-    with directory:
-        yield directory

@@ -87,23 +87,31 @@ class LdapBind:
 
 @dataclass
 class _Connection:
+    """What is known of one connection: its listener, who it is bound as, a bind in flight.
+
+    slapd logs from several threads: the RESULT of a bind may come after the SRCH lines of
+    the searches the client sent once it had that result (RFC 4511 4.2.1: no request while a
+    bind is in progress).  Such searches wait in ``waiting`` for the bind's outcome."""
+
     listener: str = ""
     bind_dn: str = ""
-    binding: dict[int, str] = field(default_factory=dict)  # op -> dn asked for
-    open_ops: set[int] = field(default_factory=set)  # searches without a result yet
+    pending_bind: tuple[int, str] | None = None  # (op, dn) of a bind without its RESULT yet
+    waiting: list[int] = field(default_factory=list)  # searches made during pending_bind
 
 
 @dataclass
 class _Pending:
     offset: int
     search: LdapSearch
-    settled: bool = False
+    gone: bool = False  # abandoned, or its connection (or server) ended before a result
 
 
 class StatsLog:
     """The searches and binds of a stats log, joined per connection (see the module)."""
 
     def __init__(self) -> None:
+        # connection numbers are unique within one server start: a connection is kept after
+        # it closed, since a thread may log the last result after another logged the close
         self._connections: dict[int, _Connection] = {}
         self._searches: list[_Pending] = []
         self._open: dict[tuple[int, int], int] = {}  # (conn, op) -> index in _searches
@@ -150,9 +158,10 @@ class StatsLog:
         elif match := _BIND_RESULT.search(line):
             self._bind_result(match)
         elif match := _ABANDON.search(line):
-            self._settle(int(match.group(1)), int(match.group(2)))
+            self._gone(int(match.group(1)), {int(match.group(2))})
         elif match := _CLOSED.search(line):
-            self._close(int(match.group(1)))
+            conn = int(match.group(1))
+            self._gone(conn, {op for c, op in self._open if c == conn})
 
     def _search(self, match: re.Match[str], offset: int, refused_base: bool = False) -> None:
         """A SRCH line, or a base slapd refused (scope :data:`UNLOGGED_SCOPE`, no filter)."""
@@ -167,8 +176,10 @@ class StatsLog:
             scope=UNLOGGED_SCOPE if refused_base else int(match.group(4)),
             filter="" if refused_base else match.group(5),
         )
-        self._open[(conn, op)] = len(self._searches)
-        state.open_ops.add(op)
+        index = len(self._searches)
+        self._open[(conn, op)] = index
+        if state.pending_bind is not None:
+            state.waiting.append(index)
         self._searches.append(_Pending(offset, search))
 
     def _attributes(self, match: re.Match[str]) -> None:
@@ -179,8 +190,7 @@ class StatsLog:
             pending.search = replace(pending.search, attributes=pending.search.attributes + names)
 
     def _search_result(self, match: re.Match[str]) -> None:
-        conn, op = int(match.group(1)), int(match.group(2))
-        index = self._open.pop((conn, op), None)
+        index = self._open.pop((int(match.group(1)), int(match.group(2))), None)
         if index is None:
             return
         entries = _NENTRIES.search(match.group(4))
@@ -190,47 +200,43 @@ class StatsLog:
             result=int(match.group(3)),
             entries=int(entries.group(1)) if entries else 0,
         )
-        pending.settled = True
-        self._conn(conn).open_ops.discard(op)
 
     def _bind(self, match: re.Match[str], offset: int) -> None:
         conn, op = int(match.group(1)), int(match.group(2))
         state = self._conn(conn)
-        state.binding[op] = match.group(3)
+        state.pending_bind = (op, match.group(3))
         self._open_binds[(conn, op)] = len(self._binds)
         self._binds.append(LdapBind(conn, op, state.listener, match.group(3), None, offset))
 
     def _bind_result(self, match: re.Match[str]) -> None:
         conn, op, err = int(match.group(1)), int(match.group(2)), int(match.group(3))
-        state = self._conn(conn)
-        dn = state.binding.pop(op, None)
         index = self._open_binds.pop((conn, op), None)
         if index is not None:
             self._binds[index] = replace(self._binds[index], result=err)
+        state = self._conn(conn)
+        if state.pending_bind is None or state.pending_bind[0] != op:
+            return  # the RESULT of another operation kind with tag 97 (none in LDAPv3)
         # a failed bind leaves the connection anonymous (RFC 4511 4.2.1)
-        state.bind_dn = dn if err == 0 and dn is not None else ""
+        state.bind_dn = state.pending_bind[1] if err == 0 else ""
+        for waiting in state.waiting:
+            pending = self._searches[waiting]
+            pending.search = replace(pending.search, bind_dn=state.bind_dn)
+        state.pending_bind, state.waiting = None, []
 
-    def _settle(self, conn: int, op: int) -> None:
-        index = self._open.pop((conn, op), None)
-        if index is not None:
-            self._searches[index].settled = True
-            self._conn(conn).open_ops.discard(op)
+    def _gone(self, conn: int, ops: set[int]) -> None:
+        """Operations that will get no result (abandoned, or their connection closed).
 
-    def _close(self, conn: int) -> None:
-        state = self._connections.pop(conn, None)
-        if state is not None:
-            for op in list(state.open_ops):
-                self._settle_gone(conn, op)
-
-    def _settle_gone(self, conn: int, op: int) -> None:
-        index = self._open.pop((conn, op), None)
-        if index is not None:
-            self._searches[index].settled = True
+        They stay open: a result logged late by another thread still fills them in."""
+        for op in ops:
+            index = self._open.get((conn, op))
+            if index is not None:
+                self._searches[index].gone = True
 
     def _restart(self) -> None:
         """A new server start: every connection and open operation of the last one ended."""
-        for conn, op in list(self._open):
-            self._settle_gone(conn, op)
+        for index in self._open.values():
+            self._searches[index].gone = True
+        self._open.clear()
         self._open_binds.clear()
         self._connections.clear()
 
@@ -245,18 +251,28 @@ class StatsLog:
         return [b for b in self._binds if b.offset >= since]
 
     def unsettled(self, before: int | None = None) -> list[LdapSearch]:
-        """The searches still waiting for their result (whose line starts before ``before``)."""
+        """The searches that may still get a result: none yet, not abandoned, connection open
+        (those whose line starts before ``before``)."""
         return [
             p.search
             for p in self._searches
-            if not p.settled and (before is None or p.offset < before)
+            if p.search.result is None and not p.gone and (before is None or p.offset < before)
+        ]
+
+    def unanswered(self, before: int | None = None) -> list[LdapSearch]:
+        """The searches without a result, gone ones included (line before ``before``)."""
+        return [
+            p.search
+            for p in self._searches
+            if p.search.result is None and (before is None or p.offset < before)
         ]
 
     def state_of(self, filter_text: str) -> tuple[int, bool] | None:
-        """The offset and settledness of the last search with exactly this filter (or None)."""
+        """The offset of the last search with exactly this filter, and whether it has its
+        result (None: no such search)."""
         for pending in reversed(self._searches):
             if pending.search.filter == filter_text:
-                return pending.offset, pending.settled
+                return pending.offset, pending.search.result is not None
         return None
 
 
