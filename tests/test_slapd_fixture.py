@@ -398,6 +398,27 @@ def test_the_parser_keeps_searches_logged_before_their_binds_result() -> None:
         assert [s.bind_dn for s in log.searches()] == [bound, bound]
 
 
+def test_the_parser_gives_the_listener_of_an_accept_logged_late() -> None:
+    log = StatsLog()
+    log.feed(
+        "".join(
+            f"{PREFIX}{line}\n"
+            for line in [
+                'conn=1000 op=0 BIND dn="cn=a,dc=x" method=128',
+                "conn=1000 op=0 RESULT tag=97 err=0 qtime=0 etime=0 text=",
+                'conn=1000 op=1 SRCH base="" scope=2 deref=0 filter="(cn=q)"',
+                "conn=1000 fd=12 ACCEPT from IP=127.0.0.1:5 (IP=127.0.0.1:389)",
+            ]
+        ).encode()
+    )
+    [search], [bind] = log.searches(), log.binds()
+    assert (search.listener, search.bind_dn, bind.listener) == (
+        "127.0.0.1:389",
+        "cn=a,dc=x",
+        "127.0.0.1:389",
+    )
+
+
 def test_the_parser_takes_a_result_logged_after_the_close() -> None:
     log = StatsLog()
     log.feed(

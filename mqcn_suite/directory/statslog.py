@@ -91,12 +91,16 @@ class _Connection:
 
     slapd logs from several threads: the RESULT of a bind may come after the SRCH lines of
     the searches the client sent once it had that result (RFC 4511 4.2.1: no request while a
-    bind is in progress).  Such searches wait in ``waiting`` for the bind's outcome."""
+    bind is in progress).  Such searches wait in ``waiting`` for the bind's outcome.  Likewise
+    the listener thread's ACCEPT may come after the first lines of the connection: the
+    records made before it get their listener when it comes."""
 
     listener: str = ""
     bind_dn: str = ""
     pending_bind: tuple[int, str] | None = None  # (op, dn) of a bind without its RESULT yet
     waiting: list[int] = field(default_factory=list)  # searches made during pending_bind
+    searches: list[int] = field(default_factory=list)  # its searches (indexes)
+    binds: list[int] = field(default_factory=list)  # its binds (indexes)
 
 
 @dataclass
@@ -152,7 +156,7 @@ class StatsLog:
         elif match := _SEARCH_RESULT.search(line):
             self._search_result(match)
         elif match := _ACCEPT.search(line):
-            self._connections[int(match.group(1))] = _Connection(_listener(match.group(3)))
+            self._accept(int(match.group(1)), _listener(match.group(3)))
         elif match := _BIND.search(line):
             self._bind(match, offset)
         elif match := _BIND_RESULT.search(line):
@@ -162,6 +166,15 @@ class StatsLog:
         elif match := _CLOSED.search(line):
             conn = int(match.group(1))
             self._gone(conn, {op for c, op in self._open if c == conn})
+
+    def _accept(self, conn: int, listener: str) -> None:
+        state = self._conn(conn)
+        state.listener = listener
+        for index in state.searches:
+            pending = self._searches[index]
+            pending.search = replace(pending.search, listener=listener)
+        for index in state.binds:
+            self._binds[index] = replace(self._binds[index], listener=listener)
 
     def _search(self, match: re.Match[str], offset: int, refused_base: bool = False) -> None:
         """A SRCH line, or a base slapd refused (scope :data:`UNLOGGED_SCOPE`, no filter)."""
@@ -180,6 +193,7 @@ class StatsLog:
         self._open[(conn, op)] = index
         if state.pending_bind is not None:
             state.waiting.append(index)
+        state.searches.append(index)
         self._searches.append(_Pending(offset, search))
 
     def _attributes(self, match: re.Match[str]) -> None:
@@ -206,6 +220,7 @@ class StatsLog:
         state = self._conn(conn)
         state.pending_bind = (op, match.group(3))
         self._open_binds[(conn, op)] = len(self._binds)
+        state.binds.append(len(self._binds))
         self._binds.append(LdapBind(conn, op, state.listener, match.group(3), None, offset))
 
     def _bind_result(self, match: re.Match[str]) -> None:
