@@ -457,6 +457,8 @@ class SlapdDirectory:
             port = self._fixed_ports.get(name)
             if port is None:
                 port = free_port()
+                while port in self._ports.values() or port in self._fixed_ports.values():
+                    port = free_port()  # the kernel may hand out a port twice
             elif not port_is_free(port):
                 raise PortInUseError(self._port_message(port))
             self._ports[name] = port
