@@ -149,6 +149,21 @@ def test_the_rootdse_names_the_naming_contexts(slapd_directory: SlapdDirectory) 
     assert values["defaultNamingContext"] == [ROOT.encode()]
 
 
+def test_the_reset_params_name_the_target_account_and_every_server(
+    slapd_directory: SlapdDirectory,
+) -> None:
+    params = slapd_directory.reset_ldap_params()
+    assert params == {
+        "url": slapd_directory.url,
+        "bind_dn": f"CN=mqcn-target,CN=Users,{ROOT}",
+        "password": slapd_directory.target_credentials.password,
+        "naming_context": ROOT,
+        "servers": {"dc1.example.com": slapd_directory.urls["dc1.example.com"]},
+    }
+    for url in [params["url"], *params["servers"].values()]:  # each one answers the target
+        assert search(slapd_directory.target_credentials, "(cn=Users)", url=url)
+
+
 def test_load_then_read_back_with_the_target_account(loaded: SlapdDirectory) -> None:
     [queue] = search(loaded.target_credentials, "(objectClass=mSMQQueue)", base=ROOT)
     raw = queue["raw_attributes"]

@@ -377,6 +377,18 @@ class SlapdDirectory:
         """The read-only account a target binds with."""
         return self._credentials(self.target_dn, self._target_password)
 
+    def reset_ldap_params(self) -> dict[str, object]:
+        """The ``ldap`` object of a ``reset`` in LDAP mode (docs/adapter-protocol.md): the
+        target's credentials and ``servers``, each DomainController name -> its listener."""
+        credentials = self.target_credentials
+        return {
+            "url": credentials.url,
+            "bind_dn": credentials.bind_dn,
+            "password": credentials.password,
+            "naming_context": credentials.naming_context,
+            "servers": {name: url for name, url in self.urls.items() if name},
+        }
+
     @property
     def suite_credentials(self) -> DirectoryCredentials:
         """The suite's own writer (the rootdn)."""
