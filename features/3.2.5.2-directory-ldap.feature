@@ -42,7 +42,7 @@ Feature: 3.2.5.2 against a real directory - a read that finds nothing, lacks an 
     When the target receives the message
     Then the new queue was read from the directory with the 16 attributes of 3.2.5.2 (MQCN-3.2.5.2-3)
     And the message changed exactly: the new queue added (MQCN-3.2.5.2-4)
-    And the new queue now holds what the directory read returned (MQCN-3.2.5.2-4)
+    And the new queue now holds what the directory publishes (MQCN-3.2.5.2-4)
 
     Examples:
       | attribute        |

@@ -166,7 +166,8 @@ def reads_from_searches(
         named = guids_named(search.filter)
         guid: uuid.UUID | None = named[0][0] if named else None
         at_dn = False
-        if guid is None and search.scope == SCOPE_BASE:
+        # a server may refuse a <GUID=...> base before logging its scope (-1: not logged)
+        if guid is None and (search.scope == SCOPE_BASE or search.scope < 0):
             guid = guid_of_dn(base)
             if guid is None:
                 try:

@@ -38,7 +38,9 @@ class LdapSearch:
 
     ``connection``/``operation`` identify it in the server's log; ``listener`` is the address
     (``host:port``) the client connected to; ``bind_dn`` the identity it bound with (empty:
-    anonymous); ``scope`` is 0 base, 1 one level, 2 subtree; ``filter`` the filter as the
+    anonymous); ``scope`` is 0 base, 1 one level, 2 subtree (-1: the server refused the
+    request before it logged the scope, as slapd does with a ``<GUID=...>`` base); ``filter``
+    the filter as the
     server printed it; ``attributes`` the attribute list asked for (empty: all user
     attributes); ``result`` the LDAP result code and ``entries`` how many entries were
     returned (None while the server has not answered).

@@ -252,3 +252,21 @@ def test_any_search_is_turned_into_a_read_without_raising(base: str, text: str, 
     found = reads([search(text, base=base, scope=scope), search(text, base=text, scope=0)])
     assert all(r["source"] == "ldap" for r in found)
     assert len(found) <= 2
+
+
+def test_a_guid_base_refused_before_its_scope_was_logged_is_a_read_of_that_object() -> None:
+    """slapd answers 34 to a ``<GUID=...>`` base and logs no scope (-1): still a read."""
+    guid = uuid.UUID("6f9619ff-8b86-d011-b42d-00c04fc964ff")
+    search = LdapSearch(
+        connection=7,
+        operation=1,
+        listener="127.0.0.1:1",
+        bind_dn="cn=t",
+        base=f"<GUID={guid}>",
+        scope=-1,
+        filter="",
+        result=34,
+        entries=0,
+    )
+    (read,) = reads_from_searches([search], [], {}, [])
+    assert read["identifier"] == str(guid)

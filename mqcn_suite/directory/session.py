@@ -73,40 +73,40 @@ class DirectorySession:
     def publish(self, setup: Setup) -> dict[str, Any]:
         """Write ``setup``'s directory, put back what reads of it return, and give the
         ``setup.ldap`` member of ``reset`` (module docstring)."""
-        self.directory.restore()  # a previous scenario may have stopped or slowed it
+        directory = self.directory
+        directory.restore()  # a previous scenario may have stopped or slowed it
         names = list(dict.fromkeys(setup.directory_servers))
         if len(names) > SERVER_POOL:
             raise TargetError(f"a scenario may name at most {SERVER_POOL} directory servers")
-        slots = [SLOT.format(i) for i in range(len(names))]
-        servers = {name: self.directory.urls[slot] for name, slot in zip(names, slots, strict=True)}
-        listeners = {
-            self.directory.address_of(slot): name for name, slot in zip(names, slots, strict=True)
-        }
-        listeners[self.directory.address_of("")] = ""
+        slots = dict(zip(names, (SLOT.format(i) for i in range(len(names))), strict=True))
+        address_of = {name: address for address, name in directory.listeners.items()}
         entries = self._entries(setup)
-        self.directory.load(entries)
+        directory.load(entries)
         self._put_back(setup, entries)
         self.scenario = _Scenario(
-            offset=self.directory.mark(),
+            offset=directory.mark(),
             objects=dssm.directory_objects(entries),
-            listeners=listeners,
+            listeners={address_of[slot]: name for name, slot in slots.items()}
+            | {address_of[""]: ""},
         )
         condition = setup.directory_condition or {}
-        if condition.get("down"):
-            self.directory.go_down()
-            self.scenario.down = True
-        elif condition.get("delay"):
-            self.directory.slow_down(float(condition["delay"]))
-        account = self.directory.target_credentials
-        return {
-            "url": account.url,
-            "bind_dn": account.bind_dn,
-            "password": account.password,
-            "naming_context": account.naming_context,
-            "servers": servers,
+        delay = float(condition.get("delay") or 0)
+
+        def url(slot: str) -> str:  # a slow server is a delaying proxy before the listener
+            return directory.slow_url(slot, delay) if delay else directory.urls[slot]
+
+        params = {
+            **directory.reset_ldap_params(),
+            "url": url(""),
+            "servers": {name: url(slot) for name, slot in slots.items()},
         }
+        if condition.get("down"):
+            directory.stop_listening()
+            self.scenario.down = True
+        return params
 
     def _entries(self, setup: Setup) -> list[LdapEntry]:
+        _one_object_per_name(setup)
         queues = [(Queue.from_json(entry["queue"]), None) for entry in setup.directory_queues]
         managers = [
             (QueueManager.from_json(qm), _computer_of(setup, uuid.UUID(qm["Identifier"])))
@@ -172,6 +172,25 @@ class DirectorySession:
     def close(self) -> None:
         if self.owned:
             self.directory.stop()
+
+
+def _one_object_per_name(setup: Setup) -> None:
+    """Make the scenario's directory one an LDAP server can hold: an object published twice
+    is the later publication (as the in-memory directory keeps it), and a queue whose Pathname
+    another queue already has is renamed ``<name>-<first 8 hex digits of its GUID>`` (a DN
+    names one entry; the dict directory keeps queues by GUID and does not care)."""
+    latest = {entry["queue"]["Identifier"]: entry for entry in setup.directory_queues}
+    setup.directory_queues[:] = list(latest.values())
+    taken: set[str] = set()
+    for entry in setup.directory_queues:
+        queue = entry["queue"]
+        path = str(queue.get("Pathname", ""))
+        if path.lower() in taken:
+            path = f"{path}-{uuid.UUID(queue['Identifier']).hex[:8]}"
+            entry["queue"] = {**queue, "Pathname": path}
+        taken.add(path.lower())
+    managers = {qm["Identifier"]: qm for qm in setup.directory_queue_managers}
+    setup.directory_queue_managers[:] = list(managers.values())
 
 
 def _computer_of(setup: Setup, guid: uuid.UUID) -> str:

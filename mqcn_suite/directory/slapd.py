@@ -688,6 +688,17 @@ class SlapdDirectory:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(self._process.pid, signal.SIGCONT)
 
+    def restore(self) -> None:
+        """Undo every failure helper: the server up, not paused, no slow proxy."""
+        if self._resume_timer is not None:
+            self._resume_timer.cancel()
+            self._resume_timer = None
+        self.resume()
+        for proxy in self._proxies:
+            proxy.close()
+        self._proxies.clear()
+        self.start_listening()
+
     def slow_url(self, name: str = "", delay: float = 1.0) -> str:
         """The URL of a slow copy of listener ``name``: each request is held ``delay`` s."""
         if name not in self._ports:

@@ -344,6 +344,13 @@ def verdict_of(requirement: Requirement, evidence: _Evidence | None) -> str:
     return "inconclusive"
 
 
+def _read_sources(world: dict[str, Any]) -> dict[str, list[str]]:
+    """``{"read_sources": [...]}``: where the scenario's Read Directory events were learnt
+    (``ldap``: at the suite's LDAP server; ``target``: from the target), if it judged any."""
+    sources = sorted({str(r.get("source", "target")) for r in world.get("directory_reads", [])})
+    return {"read_sources": sources} if sources else {}
+
+
 def _scenario_entries(
     rid: str, static: list[ScenarioRef], evidence: _Evidence | None
 ) -> list[dict[str, Any]]:
@@ -364,6 +371,7 @@ def _scenario_entries(
                 "tagged": rid in item.requirements,
                 "duration": round(item.duration, 6),
                 "stopped_by": stopped_by if item.outcome in ("failed", "error") else [],
+                **_read_sources(item.world),
             }
         )
     for scenario in static:

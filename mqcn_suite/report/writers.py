@@ -169,8 +169,12 @@ def group_scenarios(scenarios: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 "runs": 0,
                 "outcomes": {},
                 "stopped_by": [],
+                "read_sources": [],
             },
         )
+        for source in scenario.get("read_sources", []):
+            if source not in group["read_sources"]:
+                group["read_sources"].append(source)
         for rid in scenario.get("stopped_by", []):
             if rid not in group["stopped_by"]:
                 group["stopped_by"].append(rid)

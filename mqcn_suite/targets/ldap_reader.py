@@ -20,6 +20,7 @@ LDAP result codes become DirectoryOperationResult values as 2.2.6 says.
 
 from __future__ import annotations
 
+import contextlib
 import uuid
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,8 +31,8 @@ from ldap3.core.exceptions import LDAPException
 from mqcn_model import dssm
 from mqcn_model.directory import DirectoryOperationResult, DirectoryRead
 
-CONNECT_TIMEOUT = 5.0  # seconds; a slower server is a directory that is not connected
-RECEIVE_TIMEOUT = 8.0
+CONNECT_TIMEOUT = 5  # whole seconds (ldap3 packs them into socket options); slower: not connected
+RECEIVE_TIMEOUT = 8
 # The object class a read of each ADM type must find (a GUID of another class: not found)
 OBJECT_CLASS = {"Queue": "msmqqueue", "QueueManager": "msmqconfiguration"}
 
@@ -123,10 +124,8 @@ class LdapDirectory:
     def _drop(self, url: str) -> None:
         connection = self._connections.pop(url, None)
         if connection is not None:
-            try:
+            with contextlib.suppress(LDAPException):
                 connection.unbind()
-            except LDAPException:
-                pass
 
     def close(self) -> None:
         """Unbind every connection (a reset, the end of the run)."""
