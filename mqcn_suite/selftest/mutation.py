@@ -70,6 +70,8 @@ DEFAULT_FILES = (
     "mqcn_model/wire/*.py",
     "mqcn_model/scapy_base.py",
     "mqcn_model/mqqb/*.py",
+    "mqcn_model/dssm.py",
+    "mqcn_model/ldap_reads.py",
 )
 # The scenarios judge messages, not bytes on a wire: they barely reach the capture reader and
 # the wire codec, so the mutants of those files are measured by their unit tests.  When no
@@ -88,7 +90,15 @@ _WIRE_AND_CAPTURE_TESTS = (
     "tests/test_mutants_capture.py",
     "tests/test_mutants_wire.py",
 )
+# The directory mapping and the read judge run only in LDAP mode (the mutation tool's
+# scenarios run in dict mode): their own tests measure them.
+_DIRECTORY_TESTS = ("tests/test_dssm.py", "tests/test_dssm_vectors.py", "tests/test_ldap_reads.py")
 DEFAULT_TESTS: dict[str, tuple[str, ...]] = {
+    "mqcn_model/dssm.py": _DIRECTORY_TESTS,
+    "mqcn_model/ldap_reads.py": _DIRECTORY_TESTS,
+    # a Read Directory that fails: dict-mode scenarios never make one
+    "mqcn_model/server.py": ("tests/test_directory_failures.py",),
+    "mqcn_model/directory.py": ("tests/test_directory_failures.py",),
     "mqcn_model/capture/*.py": _WIRE_AND_CAPTURE_TESTS,
     "mqcn_model/wire/*.py": _WIRE_AND_CAPTURE_TESTS,
     # the MS-MQQB session machine: its own tests (the driver's run it over real sockets)
