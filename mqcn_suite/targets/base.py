@@ -20,9 +20,11 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from mqcn_model.envelope import Envelope
+
+_Layer = TypeVar("_Layer")
 
 
 class TargetError(RuntimeError):
@@ -157,6 +159,16 @@ class Target(Protocol):
     ) -> list[Envelope]: ...
 
     def close(self) -> None: ...
+
+
+def layer_of(target: Any, kind: type[_Layer]) -> _Layer | None:
+    """The ``kind`` among ``target`` and the targets it wraps (``inner``, ``inner.inner``…):
+    the transport mode behind a PICS guard, say; None when there is none."""
+    while target is not None:
+        if isinstance(target, kind):
+            return target
+        target = vars(target).get("inner") if hasattr(target, "__dict__") else None
+    return None
 
 
 class TargetWrapper:

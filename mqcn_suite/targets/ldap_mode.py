@@ -18,7 +18,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from mqcn_suite.targets.base import Setup, Target, TargetBroken, TargetError, TargetWrapper
+from mqcn_suite.targets.base import (
+    Setup,
+    Target,
+    TargetBroken,
+    TargetError,
+    TargetWrapper,
+    layer_of,
+)
 
 DIRECTORY_MODES = ("dict", "ldap")
 
@@ -47,19 +54,14 @@ def with_directory(target: Target, spec: str) -> Target:
             f"the target {target.name!r} does not read an LDAP directory (its hello names "
             'no "directory": ["ldap"]; docs/adapter-protocol.md)'
         )
-    from mqcn_suite.directory.session import DirectorySession  # the LDAP client, only here
+    from mqcn_suite.directory.ldap_session import DirectorySession  # the LDAP client, only here
 
     return LdapMode(target, DirectorySession.open(spec))
 
 
 def ldap_mode_of(target: Target) -> LdapMode | None:
     """The LdapMode under ``target`` (behind its PICS guard), if the run has one."""
-    candidate: Any = target
-    while candidate is not None:
-        if isinstance(candidate, LdapMode):
-            return candidate
-        candidate = candidate.__dict__.get("inner") if hasattr(candidate, "__dict__") else None
-    return None
+    return layer_of(target, LdapMode)
 
 
 class LdapMode(TargetWrapper):

@@ -45,6 +45,7 @@ from mqcn_suite.targets.base import (
     TargetBroken,
     TargetError,
     TargetWrapper,
+    layer_of,
 )
 from mqcn_suite.transport import Listener, Session, Transcript, TransportError, connect
 
@@ -282,9 +283,4 @@ def with_transport(
 def transport_mode_of(target: Target) -> TransportMode | None:
     """The TransportMode under ``target`` (behind its PICS guard, its directory mode), if it
     runs in one."""
-    candidate: Any = target
-    while candidate is not None:
-        if isinstance(candidate, TransportMode):
-            return candidate
-        candidate = candidate.__dict__.get("inner") if hasattr(candidate, "__dict__") else None
-    return None
+    return layer_of(target, TransportMode)
