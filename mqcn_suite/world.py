@@ -9,6 +9,7 @@ the messages the steps deliver live in :mod:`mqcn_suite.scenarios`.
 
 from __future__ import annotations
 
+import dataclasses
 import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -526,7 +527,9 @@ class World:
         from mqcn_suite.targets.reference import ReferenceTarget  # targets import the world
 
         reference = ReferenceTarget(readings=readings)
-        reference.reset(self.setup)
+        # from the set-up as written (LDAP mode put back what reads return): the reference
+        # reads it in memory, so no search of its own joins the target's at the LDAP server
+        reference.reset(dataclasses.replace(self.setup, ldap=None))
         reference.start_server()
         for action, argument in self.script:
             if action == "deliver":
