@@ -94,3 +94,18 @@ def test_every_single_reading_spells_back_to_itself() -> None:
         text = spelt(readings)
         assert (following(*text.split(",")) if text else STRICT) == readings, text
     assert spelt(following("letter", "E-14")) == "letter,E-14"
+
+
+def _anchor(heading: str) -> str:
+    """The anchor a Markdown renderer (GitHub's rule) gives a heading."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def test_the_directory_guide_links_every_directory_item_to_its_section() -> None:
+    """docs/directory.md lists the D-nn items by link; each link lands on its item's section."""
+    guide = (ROOT / "docs" / "directory.md").read_text("utf-8")
+    links = re.findall(r"\[(D-\d{2})\]\(errata\.md#([^)\s]+)\)", guide)
+    anchors = {_anchor(h) for h in re.findall(r"^#+ (.*)$", TEXT, re.MULTILINE)}
+    assert {i for i, _ in links} == {i for i in ERRATA if i.startswith("D-")}
+    for errata_id, anchor in links:
+        assert anchor in anchors and anchor.startswith(f"{errata_id.lower()}--"), anchor
