@@ -2,9 +2,9 @@ Feature: 3.2.5.2 against a real directory - a read that finds nothing, lacks an 
   With --directory ldap the scenario's directory is an LDAP server laid out as Active Directory
   holds it ([MS-MQDSSM]), and the suite sees every search the queue manager makes there. When a
   Read Directory fails, [MS-MQDMPR] 3.1.7.1.20 leaves what it returns undefined and MS-MQCN says
-  no more, so these scenarios ask only what every reading admits: that the read was made as
-  3.2.5.2 says, that a read which succeeds with a default is copied as it came back, and that the
-  queue manager goes on serving. Without --directory ldap they are not applicable.
+  no more, so these scenarios ask only what every reading admits (errata D-08): that the read was
+  made as 3.2.5.2 says, that a read which succeeds with a default is copied as it came back, and
+  that the queue manager goes on serving. Without --directory ldap they are not applicable.
 
   Background:
     Given the directory is an LDAP server

@@ -11,7 +11,7 @@ LDAP Values (3.1.6.11): the attribute values a search returned become ADM values
 defaults and the error rows of the 3.1.6.11 tables; :func:`ldap_attributes_for` is Create LDAP
 Attribute List (3.1.6.10); :func:`result_of_ldap_code` is the table of 2.2.6.
 
-Finding an object by its Identifier (3.1.6.19 and the suite's errata): :func:`guid_filter`
+Finding an object by its Identifier (3.1.6.19 and errata D-01): :func:`guid_filter`
 builds either form of the objectGUID filter, :func:`guids_named` finds them in a filter as a
 server prints it.
 
@@ -51,7 +51,7 @@ from mqcn_model.json_views import value_to_json
 from mqcn_model.ldap_records import LdapEntry, LdapValue
 
 DEFAULT_ROOT = "DC=mqcn,DC=example"
-MAX_QUEUE_NAME = 63  # longer names take the 2.2.5 hash and mSMQQueueNameExt: not supported
+MAX_QUEUE_NAME = 63  # longer: the 2.2.5 hash and mSMQQueueNameExt, not supported (errata D-18)
 MAX_CN = 64  # rangeUpper of cn ([MS-ADA1] 2.110)
 INT32_MIN, INT32_MAX, UINT32_MAX = -(2**31), 2**31 - 1, 2**32 - 1
 ZERO_GUID = uuid.UUID(int=0)
@@ -200,7 +200,8 @@ def pretty_dn(dn: str) -> str:
     ``,+"\\<>;=`` and a leading ``#`` or space and a trailing space as ``\\XX`` hex escapes.
 
     The fixture's server gives every DN in this form (entry DNs and distinguishedName alike);
-    Active Directory writes the types in capitals.  Compare DNs with :func:`same_dn`.
+    Active Directory writes the types in capitals.  Compare DNs with :func:`same_dn` (errata
+    D-13).
 
     >>> pretty_dn("CN=a\\\\,b,DC=x")
     'cn=a\\\\2Cb,dc=x'
@@ -231,6 +232,7 @@ def configuration_naming_context(root: str = DEFAULT_ROOT) -> str:
 
 
 def computers_dn(root: str = DEFAULT_ROOT) -> str:
+    """Where 2.2.1 puts computers and their MSMQ objects (not the configuration NC: errata D-02)."""
     return f"CN=Computers,{root}"
 
 
@@ -265,7 +267,8 @@ def configuration_dn(computer: str, root: str = DEFAULT_ROOT) -> str:
 
 def pathname_parts(pathname: str, subject: str = "queue") -> tuple[str, str]:
     """``(computer, queue name)`` of an ADM Pathname ``computer\\queuename`` ([MS-MQMQ] 2.1.1);
-    a DirectoryValueError when the Pathname has no such form or the fixture cannot lay it out.
+    a DirectoryValueError when the Pathname has no such form or the fixture cannot lay it out
+    (errata D-18).
     """
     computer, sep, name = pathname.partition("\\")
 
@@ -307,7 +310,8 @@ def escaped_guid(guid: uuid.UUID) -> str:
 
 def guid_filter(guid: uuid.UUID, form: str = "compact") -> str:
     """The filter that finds the object whose objectGUID is ``guid``: ``compact`` (the letter
-    of 3.1.6.19) or ``escaped`` (the 16 bytes, as Active Directory clients send them).
+    of 3.1.6.19) or ``escaped`` (the 16 bytes, as Active Directory clients send them); both
+    pass (errata D-01).
 
     >>> guid_filter(uuid.UUID(int=1), "escaped")[:27]
     '(objectGUID=\\\\00\\\\00\\\\00\\\\00\\\\00'
@@ -353,11 +357,12 @@ def epoch_seconds(text: str) -> int:
 def _boolean(value: int, subject: str, adm: str, ldap: str) -> str:
     if isinstance(value, bool) or value not in (0, 1):
         raise DirectoryValueError(subject, adm, ldap, value, "a Boolean is 0 or 1")
-    return "TRUE" if value else "FALSE"
+    return "TRUE" if value else "FALSE"  # the LDAP Boolean AD returns, not 1/0 (errata D-04)
 
 
 def _unsigned32(value: int, subject: str, adm: str, ldap: str) -> str:
-    """An unsigned 32-bit ADM value as AD's 32-bit signed Integer (two's complement)."""
+    """An unsigned 32-bit ADM value as AD's 32-bit signed Integer (two's complement; errata
+    D-05)."""
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= UINT32_MAX:
         raise DirectoryValueError(subject, adm, ldap, value, "not an unsigned 32-bit integer")
     return str(value - 2**32 if value > INT32_MAX else value)
@@ -431,8 +436,8 @@ def base_entries(root: str = DEFAULT_ROOT) -> list[LdapEntry]:
 def queue_attributes(queue: Queue, dn: str) -> dict[str, list[LdapValue]]:
     """The mSMQQueue attribute values of ``queue`` (3.1.6.10.2 names, AD syntaxes).
 
-    Empty strings and an empty Security are left out (LDAP has no empty value); the reader's
-    defaults give "" back, and no Security is a read error (3.1.6.11.2).
+    Empty strings and an empty Security are left out (LDAP has no empty value, errata D-15); the
+    reader's defaults give "" back, and no Security is a read error (3.1.6.11.2).
     """
     who = f"queue {queue.Identifier}"
     name = split_dn(dn)[0][1]
@@ -480,7 +485,7 @@ def queue_manager_attributes(qm: QueueManager, computer: str) -> dict[str, list[
     """The mSMQConfiguration attribute values of ``qm`` (3.1.6.10.1 names, AD syntaxes).
 
     The suite's QueueManager has no CreateTime/ModifyTime; whenCreated/whenChanged (present on
-    every AD object) are written as the epoch.
+    every AD object) are written as the epoch (errata D-19).
     """
     who = f"queue manager {qm.Identifier}"
     if qm.ConnectedNetworkIdentifierList:
@@ -704,7 +709,7 @@ class _Values:
         if not re.fullmatch(r"-?\d+", text.strip()):
             raise _Failed(f"{name} = {text!r} is not an Integer")
         number = int(text)
-        if not INT32_MIN <= number <= UINT32_MAX:
+        if not INT32_MIN <= number <= UINT32_MAX:  # signed as AD stores it, or not (D-05)
             raise _Failed(f"{name} = {number} is outside a 32-bit Integer")
         return number
 
@@ -712,7 +717,7 @@ class _Values:
         text = self.text(name)
         if text is None:
             return None
-        word = text.strip().upper()
+        word = text.strip().upper()  # AD's TRUE/FALSE, or MS-MQDSSM's 1/0 (errata D-04)
         if word in ("TRUE", "1"):
             return 1
         if word in ("FALSE", "0"):
@@ -815,7 +820,7 @@ def _queue_manager_value(name: str, v: _Values) -> Any:
     if name == "OperatingSystemType":
         os_type = v.integer("mSMQOSType")
         if os_type is None:
-            return 0
+            return 0  # 3.1.6.11.1's "Unknown" is not in the table (errata D-17)
         if os_type not in MSMQ_OS_VALUES:
             raise _Failed(f"mSMQOSType = {os_type:#x} is not in the 3.1.6.11.1.2 table")
         return os_type
@@ -825,7 +830,7 @@ def _queue_manager_value(name: str, v: _Values) -> Any:
         return _required(v.time("whenChanged"), "whenChanged")
     if name == "QueueManagerQuota":
         found = _unsigned(v.integer("mSMQQuota"))
-        return 0x00100000 if found is None else found
+        return 0x00100000 if found is None else found  # note <10>: XP 0xFFFFFFFF (D-16)
     if name == "JournalQuota":
         found = _unsigned(v.integer("mSMQJournalQuota"))
         return NO_LIMIT if found is None else found
@@ -861,7 +866,8 @@ def object_from_ldap(
     entry's DN as distinguishedName or ``dn``), or the failure and why.
 
     Names the mapping does not compute (3.1.6.10's "ignored") are left out.  Asking a
-    QueueManager for ConnectedNetworkIdentifierList is GenericError (3.1.6.3.2.1).
+    QueueManager for ConnectedNetworkIdentifierList is GenericError (3.1.6.3.2.1, errata D-19);
+    so is a value of the wrong syntax (errata D-20).
     """
     convert = _queue_value if object_type == "Queue" else _queue_manager_value
     _table(object_type)
@@ -951,7 +957,8 @@ def guids_named(filter_text: str) -> list[tuple[uuid.UUID, str]]:
 
 def guid_of_dn(dn: str) -> uuid.UUID | None:
     """The GUID of an AD ``<GUID=...>`` DN ([MS-ADTS] 3.1.1.3.1.2.4): dashed string form, or
-    32 hex digits of the binary ([MS-DTYP]) form; None for any other DN."""
+    32 hex digits of the binary ([MS-DTYP]) form; None for any other DN.  slapd refuses such
+    bases (errata D-09)."""
     match = re.fullmatch(r"\s*<GUID=([^>]*)>\s*", dn, re.IGNORECASE)
     if match is None:
         return None

@@ -1,9 +1,10 @@
 """Every errata item of docs/errata.md, the readings this suite takes, and the letter.
 
-Where MS-MQCN (or the MSMQ wire documents) is inconsistent or silent, :data:`ERRATA` holds one
-:class:`Item` per ID (E-01..E-24, W-01..W-10): its topic, the suite's reading, *the letter*
-(what an implementer who does exactly what the words say does), and either the
-:class:`Switch` that accepts the other readings or why the words admit one behaviour only.
+Where MS-MQCN (or the MSMQ wire documents, or the directory documents of LDAP mode) is
+inconsistent or silent, :data:`ERRATA` holds one :class:`Item` per ID (E-01..E-24,
+W-01..W-10, D-01..D-20): its topic, the suite's reading, *the letter* (what an implementer who
+does exactly what the words say does), and either the :class:`Switch` that accepts the other
+readings or why the words admit one behaviour only.
 
 A switch has named readings, the suite's own first; a binary switch keeps the names
 ``strict`` and ``lenient``.  :class:`Readings` holds one value per switch: a ``bool`` field for
@@ -639,6 +640,223 @@ ERRATA: dict[str, Item] = {
             "0x00008003 is MD5 in [MS-MQMQ] 2.2.19.3 and [MS-MQDMPR] 3.1.7.1.32, MD4 in the "
             "3.1.7.1.31 table.",
             "the same number travels whatever it is called; no behaviour depends on the name.",
+        ),
+        # --- directory errata (D-nn): MS-MQDSSM, MS-MQDMPR and the AD schema, and the LDAP
+        # fixture (docs/directory.md); every reading real directories differ on passes
+        _item(
+            "D-01",
+            "The objectGUID search filter: hex text against a 16-byte value",
+            "the letter's compact hex filter and AD practice's escaped 16 bytes both name the "
+            "object",
+            'Find Object By GUID (3.1.6.19) searches the whole subtree from base "" with '
+            "`(objectGuid=<CompactGuid>)`: the 32 hex digits of the braced string form, in "
+            "string order.",
+            "both forms pass: the fixture's rwm rules make slapd match the compact text against "
+            "the 16 stored bytes, the escaped bytes match as they are, and the read judge names "
+            "the object from either form, so no target is judged by the form it sends.",
+        ),
+        _item(
+            "D-02",
+            "The naming context that holds queue and queue manager objects",
+            "`CN=Computers` under the root domain naming context, as 2.2.1 lays them out",
+            "2.2.1 puts mSMQConfiguration and mSMQQueue under `CN=Computers,<rootDomain"
+            "NamingContext>`, while Search Using LDAP (3.1.6.15) looks for them under "
+            "configurationNamingContext.",
+            "a read by Identifier (3.1.6.3, 3.1.6.14, 3.1.6.19), the only read MS-MQCN 3.2.5.2 "
+            'raises, searches from base "", which the fixture serves from the root, so it '
+            "reaches the objects under either layout; no scenario depends on the base of a "
+            "Read Directory Begin.",
+        ),
+        _item(
+            "D-03",
+            "[MS-ADA2] sections cited wrongly, and a mislabelled table",
+            "attributes are identified by name, never by the section cited",
+            "mSMQDsServices is cited as [MS-ADA2] 2.585 (that is mSMQServices), "
+            "mSMQQueueJournalQuota as 2.564 (that is mSMQJournalQuota), and the Queue table of "
+            "3.1.6.10.2 is introduced as mSMQConfiguration attributes.",
+            "the attribute names on the wire are the same whichever section is cited; a "
+            "citation or a heading changes no behaviour.",
+        ),
+        _item(
+            "D-04",
+            "Boolean values: TRUE/FALSE or 1/0",
+            "written `TRUE`/`FALSE`; `TRUE`, `FALSE`, `1` and `0` are read",
+            "MS-MQDSSM writes and reads Boolean attributes as 1 and 0 (3.1.6.1.2.2, 3.1.6.11.2) "
+            "or 0x01 and 0x00 (3.1.6.1.1.2, 3.1.6.11.1); the AD Boolean syntax is the LDAP "
+            "`TRUE`/`FALSE`.",
+            "the fixture holds what an Active Directory server returns (`TRUE`/`FALSE`), the "
+            "form every reading must read; the reference and the Node example read 1/0 too, and "
+            "no scenario writes a value a reader could take either way.",
+        ),
+        _item(
+            "D-05",
+            "Integer attributes are signed 32-bit; ADM quotas are unsigned",
+            "values of 2^31 and more are written as their two's complement negative and read "
+            "back masked to 32 bits",
+            "3.1.6.11 copies mSMQQueueQuota, mSMQQuota and the journal quotas into ADM "
+            "attributes that run to 0xFFFFFFFF (their default); the AD Integer syntax is 32-bit "
+            "signed ([MS-ADTS] 3.1.1.2.2.2), so 0xFFFFFFFF can only be stored as -1.",
+            "a reader that masks and one that reads an unsigned decimal get the same ADM value "
+            "from what the fixture holds (-1 is 0xFFFFFFFF either way a server shows it), and "
+            "the suite compares ADM values only.",
+        ),
+        _item(
+            "D-06",
+            "A Find Object By GUID that finds nothing",
+            "ObjectNotFound",
+            "3.1.6.19 extracts distinguishedName from the result and sets Success; it says "
+            "nothing of a search that succeeds with no entry.",
+            "a result with no entry gives no DN to read, so every reading ends the read without "
+            "an object, and what follows a failed read is D-08's; the judge counts the search "
+            "as a read of the GUID in its filter, so the status a target names is never "
+            "judged.",
+        ),
+        _item(
+            "D-07",
+            "The attributes a read asks the server for",
+            "a read seen at the server must cover 3.2.5.2's list; asking for more passes",
+            "Get Object Properties (3.1.6.14) sends an empty attribute list (every attribute), "
+            "although 3.1.6.10 builds the list of the LDAP attributes needed.",
+            "the judge requires only that the LDAP attributes of 3.2.5.2's list (3.1.6.10) "
+            "were asked for: the letter's empty list covers them, and so does a list of "
+            "exactly those names.",
+        ),
+        _item(
+            "D-08",
+            "What a failed Read Directory leaves",
+            "nothing of the failed read is taken; the queue manager goes on serving",
+            "[MS-MQDMPR] 3.1.7.1.20 leaves rDirectoryObject undefined when rStatus is not "
+            "Success, and MS-MQCN 3.2.5.2 does not say what the queue manager does then.",
+            "the words give no behaviour to judge, so the failure scenarios of "
+            "features/3.2.5.2-directory-ldap.feature demand only the read 3.2.5.2 asks for and "
+            "that the next notification is served (3.2.5).",
+        ),
+        _item(
+            "D-09",
+            "`<GUID=...>` search bases",
+            "a base-scope search at `<GUID=...>` reads that object",
+            "Active Directory accepts a DN of the form `<GUID=...>` ([MS-ADTS] 3.1.1.3.1.2.4); "
+            "MS-MQDSSM itself never sends one (3.1.6.14 uses the DN that 3.1.6.19 found).",
+            "it is a limit of the fixture, not a reading: slapd refuses such a base as invalid "
+            "DN syntax (result 34), so a target using it reads nothing there; the read judge "
+            "still counts the search as a read of that object, and the letter never depends on "
+            "it.",
+        ),
+        _item(
+            "D-10",
+            "Simple bind instead of SASL GSS-SPNEGO",
+            "the target binds with the DN and password `reset` gives it (LDAP simple bind)",
+            "access to Active Directory is authenticated with SASL GSS-SPNEGO (5.1, [MS-ADTS] "
+            "5.1.1).",
+            "the suite judges what the queue manager reads, not how it authenticates; a "
+            "Kerberos realm is beyond a test fixture, so every target binds the one way the "
+            "fixture offers, and a bind that fails is DirectoryNotConnected (3.1.6.18).",
+        ),
+        _item(
+            "D-11",
+            "AD's `top` and `name` in an OpenLDAP schema",
+            "what AD's top gives every object is optional on every class; `name` is left out",
+            "every AD object has the attributes of `top` ([MS-ADSC] 2.266), objectGUID among "
+            "them, and `name` ([MS-ADA3] 2.1).",
+            "slapd cannot redefine `top`, and AD's `name` clashes with OpenLDAP's core `name`: "
+            "only queues and queue managers carry objectGUID, a read of `name` returns "
+            "nothing, and a scenario can leave nTSecurityDescriptor out. MS-MQCN's reads ask "
+            "for neither missing part, so no reading a target could take is affected.",
+        ),
+        _item(
+            "D-12",
+            "The classes around the MSMQ objects",
+            "computer is `SUP top`; domainDNS, the rootDSE naming contexts and AD's ranges are "
+            "the fixture's approximations",
+            "computer is a subclass of user ([MS-ADSC] 2.21), domainDNS and the rootDSE "
+            "attributes have AD's own definitions, and AD enforces each attribute's range.",
+            "a 3.2.5.2 read touches none of these: it finds mSMQQueue and mSMQConfiguration "
+            "objects by objectGUID and reads their own attributes, which have AD's names, OIDs "
+            "and syntaxes; the rootDSE still names every naming context (3.1.3).",
+        ),
+        _item(
+            "D-13",
+            "DNs as the server returns them",
+            "search bases and bind DNs compare as DNs; DirectoryPath is the DN as the server "
+            "returned it",
+            "DirectoryPath is `LDAP://` followed by distinguishedName as read (3.1.6.11.2); "
+            "Active Directory spells attribute types `CN=`, slapd `cn=`, and each escapes in "
+            "its own way.",
+            "a target that keeps the DN the server returned, as the letter says, holds what the "
+            "expectations hold (a read of the fixture, put back into the scenario); the DNs a "
+            "target sends are compared as DNs, so every spelling of the same DN reads alike.",
+        ),
+        _item(
+            "D-14",
+            "A queue name shared by two queues of a scenario",
+            "the later queue is published as `<name>-<first 8 hex digits of its GUID>`",
+            "2.2.1 makes a queue's DN from its Pathname, so a directory holds one queue per "
+            "name; the in-memory directory keeps queues by GUID.",
+            "the scenario's data is adjusted before the target is reset, and the expectations "
+            "use the renamed queue; what a target does with the name it reads is judged as "
+            "before.",
+        ),
+        _item(
+            "D-15",
+            "Empty values",
+            'an empty Label or MulticastAddress is not written and reads back as ""; an '
+            "empty Security is not written and the read fails",
+            "LDAP holds no empty value; 3.1.6.11 gives the absent text attributes the default "
+            '"" and makes an absent nTSecurityDescriptor an error.',
+            "what the directory holds is the same for every reader, and the reader's defaults "
+            "and error rows are the words' own; the suite puts back into each scenario what a "
+            "read of the fixture returns.",
+        ),
+        _item(
+            "D-16",
+            "The QueueManagerQuota default",
+            "0x00100000 (3.1.6.11.1)",
+            "3.1.6.11.1 gives an absent mSMQQuota the default 0x00100000; its note <10> says "
+            "Windows XP uses 0xFFFFFFFF.",
+            "the fixture always writes mSMQQuota, so no scenario reads a default and either "
+            "value passes.",
+        ),
+        _item(
+            "D-17",
+            'OperatingSystemType of "Unknown"',
+            "an absent mSMQOSType reads 0",
+            "3.1.6.11.1 defaults OperatingSystemType to Unknown, a value the table of "
+            "3.1.6.11.1.2 does not list.",
+            "MS-MQCN 3.2.5.2 reads no OperatingSystemType and the fixture writes mSMQOSType "
+            "from the scenario, so no scenario sees the default.",
+        ),
+        _item(
+            "D-18",
+            "Queue names the fixture cannot hold",
+            "names over 63 characters, names with a backslash and queues on another computer "
+            "than their Pathname names are refused with one line",
+            "names over 63 characters take the hash of 2.2.5 and mSMQQueueNameExt (2.2.5 is "
+            "not among the sources); the DN of 2.2.1 follows the Pathname.",
+            "the refusal is the suite's, before the target is reset, and names the queue; no "
+            "scenario uses such a name, and the read side still takes a 64-character RDN with "
+            "mSMQQueueNameExt as 3.1.6.11.2.1 says.",
+        ),
+        _item(
+            "D-19",
+            "QueueManager attributes outside the AD object",
+            "whenCreated and whenChanged are written as the epoch; "
+            "ConnectedNetworkIdentifierList is not stored",
+            "AD gives every object whenCreated and whenChanged; ConnectedNetworkIdentifierList "
+            "is not stored in the directory (3.1.6.20.1), and a read asking for it is "
+            "GenericError (3.1.6.3.2.1).",
+            "MS-MQCN 3.2.5.2 reads three other QueueManager attributes; the fixture needs a "
+            "time for every object and refuses a non-empty network list, so nothing a target "
+            "reads depends on these.",
+        ),
+        _item(
+            "D-20",
+            "Values of the wrong syntax",
+            "a read that meets one is GenericError",
+            "the tables of 3.1.6.11 convert well-formed values and name error rows for absent "
+            "ones; they say nothing of a value of the wrong syntax.",
+            "the fixture's server refuses such values when the suite writes them (one line "
+            "naming the entry and the attribute), so a target never reads one; the GenericError "
+            "reading only decides what the suite's own reader does.",
         ),
     )
 }

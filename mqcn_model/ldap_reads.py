@@ -3,11 +3,12 @@ directory is a real server and the reads are observed there (MS-MQCN 3.2.5.2, [M
 3.1.6.14 and 3.1.6.19).
 
 A queue manager reading an object by its Identifier searches for its objectGUID (Find Object
-By GUID, 3.1.6.19: the compact form of the letter or the escaped octets of AD practice), then
-reads the object's attributes with a base-scope search at the DN found (Get Object Properties,
-3.1.6.14).  :func:`reads_from_searches` folds such a pair, on one connection, into one read,
-and says which object it read, which attributes (the ADM names of 3.2.5.2's lists whose LDAP
-attributes were all asked for), which server it went to and how it ended.
+By GUID, 3.1.6.19: the compact form of the letter or the escaped octets of AD practice,
+errata D-01), then reads the object's attributes with a base-scope search at the DN found (Get
+Object Properties, 3.1.6.14).  :func:`reads_from_searches` folds such a pair, on one
+connection, into one read, and says which object it read, which attributes (the ADM names of
+3.2.5.2's lists whose LDAP attributes were all asked for), which server it went to and how it
+ended.
 
 A search that names no object by its GUID or DN (``(cn=orders)``) is still a read: of no
 identifier, with its filter kept, so a judge can say what was searched instead.  The rootDSE,
@@ -53,8 +54,8 @@ def asks_all(attributes: Iterable[str]) -> bool:
 
 def names_asked(object_type: str | None, ldap_attributes: Iterable[str]) -> list[str]:
     """The names of MS-MQCN 3.2.5.2's list for ``object_type`` whose LDAP attributes
-    (3.1.6.10) were all asked for; every name when all were.  An unknown object type takes
-    the names of either list, Queue's first."""
+    (3.1.6.10) were all asked for; every name when all were (errata D-07).  An unknown object
+    type takes the names of either list, Queue's first."""
     asked_list = list(ldap_attributes)
     everything = asks_all(asked_list)
     asked = {a.strip().lower() for a in asked_list}
@@ -166,7 +167,7 @@ def reads_from_searches(
         named = guids_named(search.filter)
         guid: uuid.UUID | None = named[0][0] if named else None
         at_dn = False
-        # a server may refuse a <GUID=...> base before logging its scope (-1: not logged)
+        # a server may refuse a <GUID=...> base before logging its scope (-1: not logged; D-09)
         if guid is None and (search.scope == SCOPE_BASE or search.scope < 0):
             guid = guid_of_dn(base)
             if guid is None:

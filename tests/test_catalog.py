@@ -327,7 +327,7 @@ def test_every_switch_is_a_readings_field_and_every_field_a_switch() -> None:
     assert sorted(switched) == sorted(fields)  # each field switched by exactly one erratum
     assert [s.field for s in SWITCHES] == [f.name for f in dataclasses.fields(Readings)]
     for errata_id in ERRATA:
-        assert re.fullmatch(r"[EW]-\d{2}", errata_id)
+        assert re.fullmatch(r"[EWD]-\d{2}", errata_id)
 
 
 def test_strict_and_lenient_readings() -> None:
@@ -340,7 +340,7 @@ def test_strict_and_lenient_readings() -> None:
 
 def test_errata_document_lists_the_same_items_and_switches() -> None:
     text = (ROOT / "docs" / "errata.md").read_text("utf-8")
-    rows = re.findall(r"^\| ([EW]-\d{2}) \|[^|]*\| (.*?) \|$", text, re.MULTILINE)
+    rows = re.findall(r"^\| ([EWD]-\d{2}) \|[^|]*\| (.*?) \|$", text, re.MULTILINE)
     table = {errata_id: switch.strip("`") for errata_id, switch in rows}
     assert set(table) == set(ERRATA)
     for errata_id, item in ERRATA.items():

@@ -35,8 +35,9 @@ def _labelled(section: str, label: str) -> str | None:
 
 
 def test_every_item_is_in_the_registry_and_the_document() -> None:
-    headings = set(re.findall(r"^### ([EW]-\d{2}) ", TEXT, re.MULTILINE))
+    headings = set(re.findall(r"^### ([EWD]-\d{2}) ", TEXT, re.MULTILINE))
     expected = {f"E-{n:02d}" for n in range(1, 25)} | {f"W-{n:02d}" for n in range(1, 11)}
+    expected |= {f"D-{n:02d}" for n in range(1, 21)}
     assert set(ERRATA) == headings == expected
 
 
@@ -93,3 +94,18 @@ def test_every_single_reading_spells_back_to_itself() -> None:
         text = spelt(readings)
         assert (following(*text.split(",")) if text else STRICT) == readings, text
     assert spelt(following("letter", "E-14")) == "letter,E-14"
+
+
+def _anchor(heading: str) -> str:
+    """The anchor a Markdown renderer (GitHub's rule) gives a heading."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def test_the_directory_guide_links_every_directory_item_to_its_section() -> None:
+    """docs/directory.md lists the D-nn items by link; each link lands on its item's section."""
+    guide = (ROOT / "docs" / "directory.md").read_text("utf-8")
+    links = re.findall(r"\[(D-\d{2})\]\(errata\.md#([^)\s]+)\)", guide)
+    anchors = {_anchor(h) for h in re.findall(r"^#+ (.*)$", TEXT, re.MULTILINE)}
+    assert {i for i, _ in links} == {i for i in ERRATA if i.startswith("D-")}
+    for errata_id, anchor in links:
+        assert anchor in anchors and anchor.startswith(f"{errata_id.lower()}--"), anchor

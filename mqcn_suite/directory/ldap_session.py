@@ -178,7 +178,8 @@ def _one_object_per_name(setup: Setup) -> None:
     """Make the scenario's directory one an LDAP server can hold: an object published twice
     is the later publication (as the in-memory directory keeps it), and a queue whose Pathname
     another queue already has is renamed ``<name>-<first 8 hex digits of its GUID>`` (a DN
-    names one entry; the dict directory keeps queues by GUID and does not care)."""
+    names one entry; the dict directory keeps queues by GUID and does not care; errata
+    D-14)."""
     latest = {entry["queue"]["Identifier"]: entry for entry in setup.directory_queues}
     setup.directory_queues[:] = list(latest.values())
     taken: set[str] = set()

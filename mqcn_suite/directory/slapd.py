@@ -69,7 +69,7 @@ LATE_RESULT_GRACE = 0.2  # seconds sync() waits for the result of a search whose
 LOG_TAIL = 6  # log lines quoted in an error
 SYNC_MARK = "mqcn-sync-"  # the cn of the suite's marker searches (no entry has it)
 
-# The rwm rules that let the compact GUID filter match the 16-byte objectGUID (see the file).
+# The rwm rules that let the compact GUID filter match the 16-byte objectGUID (errata D-01).
 RWM_RULES = Path(__file__).parent / "schema" / "objectguid-rwm.conf"
 
 

@@ -35,7 +35,7 @@ _SRCH = re.compile(r'\bconn=(\d+) op=(\d+) SRCH base="(.*)" scope=(\d+) deref=\d
 # A base slapd cannot parse (``<GUID=...>``, AD's alternative DN form) is refused before the
 # SRCH line: this line and the SEARCH RESULT (err=34) are all the log has of that search.
 _INVALID_BASE = re.compile(r'\bconn=(\d+) op=(\d+) do_search: invalid dn: "(.*)"$')
-UNLOGGED_SCOPE = -1  # the scope of a search whose base slapd refused (not in the log)
+UNLOGGED_SCOPE = -1  # the scope of a search whose base slapd refused (not logged; errata D-09)
 _SRCH_ATTR = re.compile(r"\bconn=(\d+) op=(\d+) SRCH attr=(.*)$")
 _SEARCH_RESULT = re.compile(r"\bconn=(\d+) op=(\d+) SEARCH RESULT tag=101 err=(\d+)(.*)$")
 _NENTRIES = re.compile(r"\bnentries=(\d+)")

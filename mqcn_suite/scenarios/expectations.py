@@ -356,8 +356,8 @@ def ldap_attribute_problem(got: list[str] | None, wanted: tuple[str, ...]) -> st
 
     At the server a read is one or more searches, and the attributes they asked for name
     LDAP attributes ([MS-MQDSSM] 3.1.6.10), often more than the ADM list needs: the letter
-    itself asks for every attribute (3.1.6.14).  So only a missing attribute is a problem;
-    ``got`` holds the ADM names whose LDAP attributes were all asked for.
+    itself asks for every attribute (3.1.6.14; errata D-07).  So only a missing attribute is a
+    problem; ``got`` holds the ADM names whose LDAP attributes were all asked for.
 
     >>> ldap_attribute_problem(["Quota", "Label", "FullPath"], ("Quota",)) is None
     True
@@ -383,7 +383,7 @@ def read_problems(
         problems.append(f"filtered on Identifier {read.get('identifier')!r}, not {guid}")
     if read.get("source") == "ldap" and read.get("object_type") is None:
         # seen at the server, a read of an object the directory does not hold ends with
-        # Find Object By GUID ([MS-MQDSSM] 3.1.6.19): no type, no attributes to judge
+        # Find Object By GUID ([MS-MQDSSM] 3.1.6.19): no type, no attributes to judge (D-06)
         return problems
     if str(read.get("object_type", "")).lower() != object_type.lower():
         problems.append(f"read a {read.get('object_type')!r}, not a {object_type!r}")

@@ -7,10 +7,11 @@ Read Directory (:class:`mqcn_model.directory.Directory`), this module performs i
 
 1. Prepare an LDAP connection (3.1.6.18): connect and bind to the directory service the
    notification named (the scenario's ``servers`` table, else the default URL).  A server
-   that cannot be reached or refuses the bind is ``DirectoryNotConnected`` (3.1.6.14).
+   that cannot be reached or refuses the bind is ``DirectoryNotConnected`` (3.1.6.14).  A
+   simple bind with the account ``reset`` gives, not SASL GSS-SPNEGO (errata D-10).
 2. Find the object by its GUID (3.1.6.19): a subtree search from base "" with the filter
    ``(objectGuid=<CompactGuid>)``, the letter's form (the Node example uses the other
-   reading, the escaped 16 bytes; docs/errata.md).
+   reading, the escaped 16 bytes; errata D-01).  No entry is ObjectNotFound (D-06).
 3. Get its properties (3.1.6.14): a base search at the DN found, asking for every attribute.
 4. Build the ADM object (3.1.6.11, :func:`mqcn_model.dssm.queue_from_ldap`), with its
    defaults and error rows.
@@ -86,7 +87,7 @@ class LdapDirectory:
         if not connection.entries:
             return DirectoryOperationResult.ObjectNotFound
         dn = connection.entries[0].entry_dn
-        # 3.1.6.14: every attribute of the object, from a base search at its DN
+        # 3.1.6.14: every attribute of the object, from a base search at its DN (errata D-07)
         connection.search(dn, "(objectClass=*)", search_scope=ldap3.BASE, attributes=["*"])
         got = _status(connection)
         if got is not DirectoryOperationResult.Success:

@@ -184,13 +184,15 @@ function integerOf(text) {
   if (!Number.isSafeInteger(n)) throw new TypeError(`${text} is out of range`);
   return n;
 }
-// An unsigned 32-bit ADM quota stored in AD's 32-bit signed Integer: read back masked.
+// An unsigned 32-bit ADM quota stored in AD's 32-bit signed Integer: read back masked
+// (errata D-05).
 const unsigned32Of = (text) => {
   const n = integerOf(text);
   if (n < -(2 ** 31) || n >= 2 ** 32) throw new TypeError(`${text} does not fit 32 bits`);
   return n >>> 0;
 };
 // Boolean syntax (RFC 4517 3.3.3) is TRUE / FALSE; MS-MQDSSM writes the same values as 1 / 0
+// (errata D-04)
 // (3.1.6.11: "equals 1 ... equals 0"), which is accepted too.
 function booleanOf(text) {
   if (text === 'TRUE' || text === '1') return 1;

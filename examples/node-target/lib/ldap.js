@@ -7,7 +7,8 @@
 //   connect + simple bind (3.1.6.18; a failure is DirectoryNotConnected, 3.1.6.14)
 //   find the DN by objectGUID: subtree search under the naming context with the AD-practice
 //     filter (objectGUID=\xx..) (3.1.6.19; the suite's reference sends the letter's compact
-//     form, so the two together show both pass); no entry is ObjectNotFound
+//     form, so the two together show both pass: errata D-01); no entry is ObjectNotFound
+//     (errata D-06); the bind is a simple bind, not SASL GSS-SPNEGO (errata D-10)
 //   base-scope search at that DN for the LDAP attributes of the ADM list (3.1.6.14, 3.1.6.10)
 //   the ADM element from the values (3.1.6.11, lib/dssm.js); unbind.
 // Any LDAP result code maps per 2.2.6. Every answer is either the ADM element or a
