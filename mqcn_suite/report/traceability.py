@@ -351,6 +351,12 @@ def _read_sources(world: dict[str, Any]) -> dict[str, list[str]]:
     return {"read_sources": sources} if sources else {}
 
 
+def _directory(world: dict[str, Any]) -> dict[str, Any]:
+    """``{"directory": {...}}``: what the scenario published in the directory (its
+    ``setup.directory`` without credentials), for ``mqcn directory serve --report``."""
+    return {"directory": world["directory"]} if world.get("directory") else {}
+
+
 def _scenario_entries(
     rid: str, static: list[ScenarioRef], evidence: _Evidence | None
 ) -> list[dict[str, Any]]:
@@ -372,6 +378,7 @@ def _scenario_entries(
                 "duration": round(item.duration, 6),
                 "stopped_by": stopped_by if item.outcome in ("failed", "error") else [],
                 **_read_sources(item.world),
+                **_directory(item.world),
             }
         )
     for scenario in static:
