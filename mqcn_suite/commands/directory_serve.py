@@ -124,9 +124,13 @@ def setup_from_document(document: object, source: str) -> Setup:
     for index, entry in enumerate(queues):
         if not isinstance(entry, dict) or not isinstance(entry.get("queue"), dict):
             raise UsageError(f'{where}: queues[{index}] is not {{"owner": GUID, "queue": {{...}}}}')
+        if "Identifier" not in entry["queue"]:
+            raise UsageError(f"{where}: queues[{index}].queue has no Identifier")
     for index, entry in enumerate(managers):
         if not isinstance(entry, dict):
             raise UsageError(f"{where}: queue_managers[{index}] is not a mapping")
+        if "Identifier" not in entry:
+            raise UsageError(f"{where}: queue_managers[{index}] has no Identifier")
     setup.directory_queues = [dict(entry) for entry in queues]
     setup.directory_queue_managers = [dict(entry) for entry in managers]
     return setup
@@ -278,17 +282,22 @@ def serve(
             raise UsageError("--server: a name is empty")
         setup, source = _chosen_data(data, report, scenario)
         directory = _directory(root, names, number)
+        entries = entries_of(setup, directory.root, source)  # bad data: before slapd starts
         try:
-            entries = entries_of(setup, directory.root, source)
+            directory.start()
             try:
                 directory.load(entries)
             except DirectoryValueError as error:
                 raise UsageError(f"{source}: {error}") from None
             state = directory.write_state()
             console = Console(highlight=False, soft_wrap=True)
-            _print_served(console, directory, entries, source, state)
             pid = directory.pid
-            code = _serve_until_stopped(directory, seconds)
+            with _sigterm_stops():  # from the first line printed: a stop is never a traceback
+                try:
+                    _print_served(console, directory, entries, source, state)
+                    code = _serve_until_stopped(directory, seconds)
+                except (KeyboardInterrupt, _Stopped):
+                    code = ExitCode.OK
             said = directory.log_tail() if code != ExitCode.OK else ""
         finally:
             directory.stop()
@@ -316,7 +325,7 @@ def _chosen_data(data: str | None, report: str | None, scenario: str | None) -> 
 
 
 def _directory(root: str, names: list[str], port: int) -> SlapdDirectory:
-    """The started directory: its default listener on ``port`` (0: a free one)."""
+    """The directory to start: its default listener on ``port`` (0: a free one)."""
     from mqcn_suite.directory.slapd import SlapdDirectory
 
     try:
@@ -325,7 +334,7 @@ def _directory(root: str, names: list[str], port: int) -> SlapdDirectory:
         )
     except ValueError as error:
         raise UsageError(f"--root {root}: {error}") from None
-    return directory.start()
+    return directory
 
 
 def _print_served(
@@ -393,16 +402,12 @@ def _sigterm_stops() -> Iterator[None]:
 
 
 def _serve_until_stopped(directory: SlapdDirectory, seconds: float | None) -> ExitCode:
-    """Until Ctrl-C, SIGTERM or ``seconds``: OK; INTERNAL if slapd ends on its own."""
+    """Until ``seconds`` (Ctrl-C and SIGTERM raise): OK; INTERNAL if slapd ends on its own."""
     deadline = None if seconds is None else time.monotonic() + seconds
-    with _sigterm_stops():
-        try:
-            while deadline is None or time.monotonic() < deadline:
-                if not directory.running:
-                    return ExitCode.INTERNAL
-                time.sleep(TICK)
-        except (KeyboardInterrupt, _Stopped):
-            pass
+    while deadline is None or time.monotonic() < deadline:
+        if not directory.running:
+            return ExitCode.INTERNAL
+        time.sleep(TICK)
     return ExitCode.OK
 
 

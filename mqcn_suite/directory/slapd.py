@@ -325,6 +325,9 @@ class SlowProxy:
                 client, _ = self._listener.accept()
             except OSError:
                 return
+            if self._closed.is_set():
+                client.close()
+                return
             try:
                 server = socket.create_connection((HOST, self.target_port), timeout=5)
             except OSError:
@@ -345,8 +348,11 @@ class SlowProxy:
             sink.shutdown(socket.SHUT_WR)
 
     def close(self) -> None:
-        """Stop accepting and drop every connection."""
+        """Stop accepting (connections to the port are refused from now on) and drop every
+        connection."""
         self._closed.set()
+        with contextlib.suppress(OSError):  # wakes the accept(): close() alone would not
+            self._listener.shutdown(socket.SHUT_RDWR)
         for sock in [self._listener, *self._sockets]:
             with contextlib.suppress(OSError):
                 sock.close()
