@@ -284,9 +284,10 @@ def test_a_scenario_of_a_report_is_loaded_by_part_of_its_name(
     other = {"name": "Event 2 about nothing", "nodeid": "steps/t.py::b"}
     document = {
         "requirements": [
-            {"scenarios": [{**entry, "directory": DIRECTORY}, other]},
-            {"scenarios": [{**entry, "directory": DIRECTORY}]},  # one scenario, two rows
-        ]
+            {"scenarios": [entry, other]},
+            {"scenarios": [entry]},  # one scenario, two requirements
+        ],
+        "directories": {entry["nodeid"]: DIRECTORY},
     }
     (report / "traceability.json").write_text(json.dumps(document))
     with served("--report", str(report), "--scenario", "QUEUE ORDERS", "--for", "60") as server:
@@ -368,13 +369,9 @@ def test_a_scenario_that_matches_none_or_several_is_one_line_listing_candidates(
     names = ["Event 1 about a queue", "Event 2 about a queue", "Event 4 about a manager"]
     document = {
         "requirements": [
-            {
-                "scenarios": [
-                    {"name": name, "nodeid": f"n{i}", "directory": DIRECTORY}
-                    for i, name in enumerate(names)
-                ]
-            }
-        ]
+            {"scenarios": [{"name": name, "nodeid": f"n{i}"} for i, name in enumerate(names)]}
+        ],
+        "directories": {f"n{i}": DIRECTORY for i in range(len(names))},
     }
     (tmp_path / "traceability.json").write_text(json.dumps(document))
     several = one_line_error("--report", str(tmp_path), "--scenario", "queue")
@@ -437,12 +434,14 @@ def test_a_run_attached_to_a_served_directory_sees_its_reads_and_passes(
     assert ("ldap",) in sources and ("target",) not in sources
     names = " ".join(ran)
     assert "server_is_down" in names and "after_a_second_and_a_half" in names
-    published = [s for s in ran.values() if s.get("directory")]
-    assert published and all("ldap" not in s["directory"] for s in published)
+    published = document["directories"]
+    assert published and set(published) <= set(ran)
+    assert all(set(d) == {"queues", "queue_managers"} for d in published.values())  # no ldap
     assert document["run"]["options"].get("--mqcn-directory") == server.url
     # serve --report: the directory of one of those scenarios, found by GUID
-    chosen = next(s for s in published if s["directory"]["queues"])
-    guid = uuid.UUID(chosen["directory"]["queues"][0]["queue"]["Identifier"])
+    nodeid = next(n for n, d in published.items() if d["queues"])
+    chosen = ran[nodeid]
+    guid = uuid.UUID(published[nodeid]["queues"][0]["queue"]["Identifier"])
     with served("--report", str(report), "--scenario", chosen["name"], "--for", "60") as again:
         assert len(target_search(again, by_guid(guid))) == 1
 

@@ -152,7 +152,8 @@ def setup_from_file(name: str) -> Setup:
 
 def scenario_directory(report: str, text: str) -> tuple[str, dict[str, Any] | None]:
     """The name of the one scenario of ``report``'s traceability.json whose name holds
-    ``text`` (any case; an exact name wins), and what it published (None: nothing).
+    ``text`` (any case; an exact name wins), and what it published (its entry of the
+    document's ``directories``; None: nothing).
 
     :class:`UsageError` when the report cannot be read, or when no scenario or several match
     (the candidates listed)."""
@@ -173,13 +174,14 @@ def scenario_directory(report: str, text: str) -> tuple[str, dict[str, Any] | No
     wanted = text.strip().lower()
     if not wanted:
         raise UsageError("--scenario: the text is empty")
+    directories = document.get("directories") or {}
     found = [e for e in ran.values() if wanted in e["name"].lower()]
     exact = [e for e in found if e["name"].lower() == wanted]
     found = exact or found
     if len(found) == 1:
-        return found[0]["name"], found[0].get("directory")
+        return found[0]["name"], directories.get(found[0]["nodeid"])
     if not found:
-        published = sorted({e["name"] for e in ran.values() if e.get("directory")})
+        published = sorted({e["name"] for e in ran.values() if e["nodeid"] in directories})
         raise UsageError(
             f"--scenario {text!r}: no scenario of {path} has it in its name; "
             f"{len(published)} published a directory, e.g. {_listed(published)}"

@@ -351,10 +351,15 @@ def _read_sources(world: dict[str, Any]) -> dict[str, list[str]]:
     return {"read_sources": sources} if sources else {}
 
 
-def _directory(world: dict[str, Any]) -> dict[str, Any]:
-    """``{"directory": {...}}``: what the scenario published in the directory (its
-    ``setup.directory`` without credentials), for ``mqcn directory serve --report``."""
-    return {"directory": world["directory"]} if world.get("directory") else {}
+def published_directories(results: Iterable[ItemResult]) -> dict[str, dict[str, Any]]:
+    """Node id -> what the scenario published in the directory (its ``setup.directory``
+    without credentials), for ``mqcn directory serve --report``; one entry per scenario
+    that published something, however many requirements list it."""
+    return {
+        item.nodeid: item.world["directory"]
+        for item in results
+        if item.world.get("directory") and item.nodeid
+    }
 
 
 def _scenario_entries(
@@ -378,7 +383,6 @@ def _scenario_entries(
                 "duration": round(item.duration, 6),
                 "stopped_by": stopped_by if item.outcome in ("failed", "error") else [],
                 **_read_sources(item.world),
-                **_directory(item.world),
             }
         )
     for scenario in static:
@@ -581,4 +585,5 @@ def build_traceability(
             {"feature": f.feature, "name": f.name, "scenarios": f.scenarios}
             for f in (coverage.features if coverage is not None else [])
         ],
+        "directories": published_directories(results),
     }
