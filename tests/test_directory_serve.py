@@ -73,6 +73,7 @@ PRINTED = (
     "target password",
     "suite bind DN",
     "suite password",
+    "slapd log",
     "state file",
     "pid",
 )
@@ -216,11 +217,12 @@ def test_an_empty_directory_serves_the_base_tree_until_for_ends(
         assert server.printed["naming context"] == "DC=mqcn,DC=example"
         assert server.printed["target bind DN"] == "CN=mqcn-target,CN=Users,DC=mqcn,DC=example"
         assert server.printed["suite bind DN"] == "CN=mqcn-suite,DC=mqcn,DC=example"
-        assert re.search(r"│ dc1\.example\.com\s+│ ldap://127\.0\.0\.1:\d+", server.text)
+        assert re.search(r"^  dc1\.example\.com  ldap://127\.0\.0\.1:\d+$", server.text, re.M)
         state = Path(server.printed["state file"])
         assert state.parent == tmpdir_env and state.stat().st_mode & 0o777 == 0o600
         saved = json.loads(state.read_text())
         assert saved["pid"] == server.pid and set(saved["ports"]) == {"", "dc1.example.com"}
+        assert saved["log"] == server.printed["slapd log"]
         found = target_search(server, "(objectClass=container)")
         assert {dn_key(item["dn"]) for item in found} == {
             "cn=computers,dc=mqcn,dc=example",
@@ -260,7 +262,8 @@ def test_data_from_a_yaml_file_is_found_by_guid(
     data = tmp_path / "directory.yaml"
     data.write_text(yaml.safe_dump(document))
     with served("--data", str(data), "--for", "60") as server:
-        assert str(QUEUE) in server.text and str(QM) in server.text  # the objects table
+        assert re.search(rf"^  {QUEUE}  Queue\s+CN=orders,CN=msmq,CN=qm7,", server.text, re.M)
+        assert re.search(rf"^  {QM}  QueueManager  CN=msmq,", server.text, re.M)
         assert "2 object(s)" in server.text
         queues = target_search(server, by_guid(QUEUE))
         assert [item["attributes"]["mSMQLabelEx"] for item in queues] == [["Orders"]]

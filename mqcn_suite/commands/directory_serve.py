@@ -43,7 +43,6 @@ import typer
 import yaml
 from rich.console import Console
 from rich.markup import escape
-from rich.table import Table
 
 from mqcn_suite.commands._common import (
     PROG,
@@ -358,28 +357,24 @@ def _print_served(
         ("target password", target.password),
         ("suite bind DN", suite.bind_dn),
         ("suite password", suite.password),
+        ("slapd log", str(directory.log_path)),
         ("state file", str(state)),
         ("pid", str(directory.pid)),
     ]
     console.print(f"{PROG} {COMMAND}: serving {escape(source)}, {len(objects)} object(s)")
     for label, value in lines:
         console.print(f"{label + ':':17}{escape(value)}")
-    servers = Table(title="servers (DomainController name -> listener)", title_justify="left")
-    servers.add_column("server", no_wrap=True)
-    servers.add_column("url", no_wrap=True)
-    servers.add_row("(default)", directory.url)
-    for name, url in directory.urls.items():
-        if name:
-            servers.add_row(escape(name), url)
-    console.print(servers)
+    # plain aligned lines, not a table: a DN or a URL is copied whole, never folded
+    listeners = [("(default)", directory.url)]
+    listeners += [(name, url) for name, url in directory.urls.items() if name]
+    width = max(len(name) for name, _ in listeners)
+    console.print("servers (DomainController name -> listener):")
+    for name, url in listeners:
+        console.print(f"  {escape(name):{width}}  {url}")
     if objects:
-        held = Table(title="objects", title_justify="left")
-        held.add_column("objectGUID", no_wrap=True)
-        held.add_column("type", no_wrap=True)
-        held.add_column("DN", overflow="fold")
+        console.print("objects (objectGUID, ADM type, DN):")
         for dn, guid, kind in objects:
-            held.add_row(str(guid), kind, escape(dn))
-        console.print(held)
+            console.print(f"  {guid}  {kind:12}  {escape(dn)}")
     console.print(
         f"attach a run: mqcn run --directory {directory.url}   (Ctrl-C stops the directory)"
     )
