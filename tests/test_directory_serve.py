@@ -476,6 +476,23 @@ def test_a_url_without_a_state_file_is_one_line(tmpdir_env: Path, tmp_path: Path
     assert any("only such a server can be attached" in line for line in errors), errors
 
 
+def test_a_served_directory_is_not_shared_by_xdist_workers(tmp_path: Path) -> None:
+    run = subprocess.run(
+        [
+            *(sys.executable, "-m", "mqcn_suite", "run", "--report", str(tmp_path / "r")),
+            *("--directory", f"ldap://127.0.0.1:{free_port()}", "--", "-k", "event", "-n", "2"),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+    )
+    assert run.returncode == 2
+    errors = [line for line in run.stderr.splitlines() if line.strip()]
+    assert any("serves one run at a time" in line and "without -n" in line for line in errors)
+    assert "Traceback" not in run.stdout + run.stderr
+
+
 def test_a_stale_or_foreign_state_file_is_refused(tmpdir_env: Path) -> None:
     port = free_port()
     path = state_path(port)
