@@ -32,6 +32,7 @@ from mqcn_suite.commands.catalog_list import (
 )
 from mqcn_suite.commands.catalog_verify import VERIFY_HELP, verify
 from mqcn_suite.commands.decode import DECODE_HELP, decode
+from mqcn_suite.commands.directory_serve import register as register_directory
 from mqcn_suite.commands.listen import LISTEN_HELP, listen
 from mqcn_suite.commands.pics_query import PICS_HELP, pics
 from mqcn_suite.commands.pipeline import register as register_pipeline
@@ -94,6 +95,7 @@ app.command("pics", help=PICS_HELP)(pics)
 app.command("listen", help=LISTEN_HELP)(listen)
 register_pipeline(app)  # corpus generate, audit, fuzz (Spark is imported only when they run)
 register_selftest(app)  # selftest mutation (its modules are imported only when it runs)
+register_directory(app)  # directory serve (the LDAP fixture is imported only when it runs)
 
 catalog_app = typer.Typer(
     name="catalog",

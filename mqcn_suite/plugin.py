@@ -253,12 +253,19 @@ def pytest_configure(config: pytest.Config) -> None:
     except TargetError as exc:
         target.close()
         raise pytest.UsageError(f"--mqcn-target: {exc}") from None
+    directory = config.getoption("--mqcn-directory", default="dict")
     if not _xdist_controller(config):  # each xdist worker brings a directory of its own
         try:
-            target = with_directory(target, config.getoption("--mqcn-directory", default="dict"))
+            target = with_directory(target, directory)
         except TargetError as exc:
             target.close()
             raise pytest.UsageError(f"--mqcn-directory: {exc}") from None
+    elif directory not in ("dict", "ldap"):  # a served directory: workers cannot share it
+        target.close()
+        raise pytest.UsageError(
+            f"--mqcn-directory {directory}: a directory `mqcn directory serve` runs serves one "
+            "run at a time, not pytest-xdist workers: run without -n (or use --directory ldap)"
+        )
     config.stash[_TARGET] = ClaimsGuard(target, claims)
     if _xdist_controller(config):
         target.close()  # each pytest-xdist worker starts and drives its own target

@@ -550,7 +550,19 @@ class World:
             "emitted": [e.to_json() for e in self.emitted],
             "message_hex": self.message.hex(),
             **({"directory_reads": self.reads_seen} if self.reads_seen else {}),
+            **self._published_directory(),
         }
+
+    def _published_directory(self) -> dict[str, Any]:
+        """``{"directory": ...}``: what the scenario published (the ``setup.directory`` of the
+        adapter protocol, without ``ldap``: no credentials in reports), for ``mqcn directory
+        serve --report``; nothing when it published nothing."""
+        setup = self.setup
+        if not (setup.directory_queues or setup.directory_queue_managers):
+            return {}
+        directory = dict(setup.to_json()["directory"])
+        directory.pop("ldap", None)
+        return {"directory": directory}
 
     # --- client side (3.3) and message-format families ---------------------------------------
     def start_client(self, destination: uuid.UUID = QM_GUID) -> dict[str, Any] | None:

@@ -28,7 +28,7 @@ from mqcn_model.json_views import value_to_json
 from mqcn_model.ldap_reads import reads_from_searches
 from mqcn_model.ldap_records import LdapEntry
 from mqcn_model.server import queue_from_read
-from mqcn_suite.targets.base import Setup, TargetError
+from mqcn_suite.targets.base import NotApplicable, Setup, TargetError
 
 SERVER_POOL = 6  # listeners that can play a DomainController name in one scenario
 SLOT = "dc-slot-{}"  # their names at the fixture
@@ -75,12 +75,9 @@ class DirectorySession:
         ``setup.ldap`` member of ``reset`` (module docstring)."""
         directory = self.directory
         directory.restore()  # a previous scenario may have stopped or slowed it
-        names = list(dict.fromkeys(setup.directory_servers))
-        if len(names) > SERVER_POOL:
-            raise TargetError(f"a scenario may name at most {SERVER_POOL} directory servers")
-        slots = dict(zip(names, (SLOT.format(i) for i in range(len(names))), strict=True))
+        slots = self._slots(setup.directory_servers)
         address_of = {name: address for address, name in directory.listeners.items()}
-        entries = self._entries(setup)
+        entries = scenario_entries(setup, directory.root)
         directory.load(entries)
         self._put_back(setup, entries)
         self.scenario = _Scenario(
@@ -91,29 +88,49 @@ class DirectorySession:
         )
         condition = setup.directory_condition or {}
         delay = float(condition.get("delay") or 0)
+        down = bool(condition.get("down"))
+        # a slow server is a delaying proxy before the listener; a served server (attached) is
+        # never stopped: "down" is a proxy before each listener, closed once the target has
+        # been told its URL (connections refused, as from a stopped server)
+        proxied = bool(delay) or (down and not self.owned)
 
-        def url(slot: str) -> str:  # a slow server is a delaying proxy before the listener
-            return directory.slow_url(slot, delay) if delay else directory.urls[slot]
+        def url(slot: str) -> str:
+            return directory.slow_url(slot, delay) if proxied else directory.urls[slot]
 
         params = {
             **directory.reset_ldap_params(),
             "url": url(""),
             "servers": {name: url(slot) for name, slot in slots.items()},
         }
-        if condition.get("down"):
-            directory.stop_listening()
+        if down:
+            if self.owned:
+                directory.stop_listening()
+            else:
+                directory.drop_proxies()
             self.scenario.down = True
         return params
 
-    def _entries(self, setup: Setup) -> list[LdapEntry]:
-        _one_object_per_name(setup)
-        queues = [(Queue.from_json(entry["queue"]), None) for entry in setup.directory_queues]
-        managers = [
-            (QueueManager.from_json(qm), _computer_of(setup, uuid.UUID(qm["Identifier"])))
-            for qm in setup.directory_queue_managers
-        ]
-        entries = dssm.directory_entries(queues, managers, root=self.directory.root)
-        return [_without(entry, setup.directory_absent) for entry in entries]
+    def _slots(self, servers: list[str]) -> dict[str, str]:
+        """Each DomainController name the scenario's messages carry -> the listener that plays
+        it: the listener of that very name (a served directory's ``--server``), else a free
+        one of the pool.  More names than listeners: a TargetError for the suite's own
+        directory, not applicable for a served one (the message says how to serve enough)."""
+        names = list(dict.fromkeys(servers))
+        pool = list(self.directory.server_names)
+        named = {listener.lower(): listener for listener in pool}
+        slots = {name: named[name.lower()] for name in names if name.lower() in named}
+        free = [listener for listener in pool if listener not in slots.values()]
+        wanting = [name for name in names if name not in slots]
+        if len(wanting) > len(free):
+            if self.owned:
+                raise TargetError(f"a scenario may name at most {SERVER_POOL} directory servers")
+            serve = " ".join(f"--server {name}" for name in names)
+            raise NotApplicable(
+                f"the served directory has {len(pool)} server listener(s), the scenario's "
+                f"messages name {len(names)} DomainController(s) ({', '.join(names)}): "
+                f"serve it with `mqcn directory serve {serve}`"
+            )
+        return slots | dict(zip(wanting, free, strict=False))
 
     @staticmethod
     def _put_back(setup: Setup, entries: list[LdapEntry]) -> None:
@@ -172,6 +189,22 @@ class DirectorySession:
     def close(self) -> None:
         if self.owned:
             self.directory.stop()
+
+
+def scenario_entries(setup: Setup, root: str) -> list[LdapEntry]:
+    """The LDAP entries of ``setup``'s directory (:func:`mqcn_model.dssm.directory_entries`),
+    base tree included, without the attributes the scenario leaves out; an object published
+    twice, or two queues of one Pathname, made fit for one DN each first (it changes
+    ``setup``).  A value with no LDAP form raises the model's DirectoryValueError; a JSON
+    object that is no Queue / QueueManager raises ValueError, KeyError or TypeError."""
+    _one_object_per_name(setup)
+    queues = [(Queue.from_json(entry["queue"]), None) for entry in setup.directory_queues]
+    managers = [
+        (QueueManager.from_json(qm), _computer_of(setup, uuid.UUID(qm["Identifier"])))
+        for qm in setup.directory_queue_managers
+    ]
+    entries = dssm.directory_entries(queues, managers, root=root)
+    return [_without(entry, setup.directory_absent) for entry in entries]
 
 
 def _one_object_per_name(setup: Setup) -> None:

@@ -23,6 +23,11 @@ the same ports with the same data); :meth:`~SlapdDirectory.pause` (the server hu
 SIGCONT after a while -- connections are accepted by the kernel, nothing answers);
 :meth:`~SlapdDirectory.slow_url` (a slow server: a proxy that holds each request ``delay``
 seconds before passing it on).
+
+Serving one by hand: ``mqcn directory serve`` starts a directory and writes
+:meth:`~SlapdDirectory.write_state` (a JSON file at :func:`state_path` of its port, mode 0600,
+removed at stop); :meth:`SlapdDirectory.attach` rebuilds from that file a directory that loads,
+marks, reads the log, binds and syncs like a started one, but never starts or stops slapd.
 """
 
 from __future__ import annotations
@@ -30,7 +35,9 @@ from __future__ import annotations
 import atexit
 import base64
 import contextlib
+import fcntl
 import hashlib
+import json
 import math
 import os
 import re
@@ -42,11 +49,12 @@ import subprocess
 import tempfile
 import threading
 import time
+import urllib.parse
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, Any
 
 from mqcn_model.ldap_records import LdapEntry, LdapSearch
 from mqcn_suite.directory.statslog import LdapBind, StatsLog
@@ -68,6 +76,10 @@ SYNC_TIMEOUT = 10.0
 LATE_RESULT_GRACE = 0.2  # seconds sync() waits for the result of a search whose connection ended
 LOG_TAIL = 6  # log lines quoted in an error
 SYNC_MARK = "mqcn-sync-"  # the cn of the suite's marker searches (no entry has it)
+
+STATE_PREFIX = "mqcn-directory-"  # state files of `mqcn directory serve`: <prefix><port>.json
+SERVE_COMMAND = "mqcn directory serve"
+STATE_KEYS = ("root", "folder", "ports", "suite", "target", "log", "pid")
 
 # The rwm rules that let the compact GUID filter match the 16-byte objectGUID (errata D-01).
 RWM_RULES = Path(__file__).parent / "schema" / "objectguid-rwm.conf"
@@ -104,6 +116,11 @@ class DirectoryTimeoutError(DirectoryFixtureError):
     """The server did not answer within the time allowed (paused, down, or overloaded)."""
 
 
+class NotAttachableError(DirectoryFixtureError):
+    """A URL that names no server ``mqcn directory serve`` runs on this machine (or one that
+    another run is attached to already)."""
+
+
 # --- small helpers -----------------------------------------------------------------------------
 
 
@@ -133,6 +150,29 @@ def port_is_free(port: int) -> bool:
         except OSError:
             return False
     return True
+
+
+def state_path(port: int) -> Path:
+    """Where ``mqcn directory serve`` with its default listener on ``port`` describes its
+    server for runs that attach to it (``$TMPDIR/mqcn-directory-<port>.json``)."""
+    return Path(tempfile.gettempdir()) / f"{STATE_PREFIX}{port}.json"
+
+
+def attachable_port(url: str) -> int:
+    """The port of ``ldap://127.0.0.1:PORT`` (or ``localhost``); :class:`NotAttachableError`
+    for any other URL: a served directory is described by a file on this machine."""
+    parsed = urllib.parse.urlsplit(url)
+    try:
+        port = parsed.port
+    except ValueError:
+        port = None
+    if parsed.scheme.lower() != "ldap" or parsed.hostname not in (HOST, "localhost") or not port:
+        raise NotAttachableError(
+            f"cannot attach to {url}: only a directory started by `{SERVE_COMMAND}` on this "
+            f"machine can be attached, by the URL it printed (ldap://{HOST}:PORT); start one "
+            f"with `{SERVE_COMMAND}`"
+        )
+    return port
 
 
 def find_slapd(program: str | None = None, search_path: str | None = None) -> Path:
@@ -174,6 +214,41 @@ def dn_key(dn: str) -> str:
 def dn_depth(dn: str) -> int:
     """How many RDNs ``dn`` has (parents have fewer)."""
     return len([part for part in re.split(r"(?<!\\),", dn) if part.strip()])
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` exists (and is not a zombie waiting for its parent)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        status = Path(f"/proc/{pid}/stat").read_text("ascii", "replace")
+    except OSError:
+        return True  # no /proc: the signal said it exists
+    return status.rsplit(")", 1)[-1].split()[:1] != ["Z"]
+
+
+def _parse_state(path: Path, text: str) -> dict[str, Any]:
+    """The state file's JSON; :class:`NotAttachableError` naming what is wrong with it."""
+    try:
+        state = json.loads(text)
+    except ValueError as error:
+        raise NotAttachableError(f"{path} is not JSON: {error}") from None
+    missing = [key for key in STATE_KEYS if not isinstance(state, dict) or key not in state]
+    if missing:
+        raise NotAttachableError(
+            f"{path} is not a state file of `{SERVE_COMMAND}`: no {', '.join(missing)}"
+        )
+    ports = state["ports"]
+    if not isinstance(ports, dict) or not isinstance(ports.get(""), int):
+        raise NotAttachableError(f'{path}: ports has no default listener ("")')
+    for account in ("suite", "target"):
+        if not isinstance(state[account], dict) or "password" not in state[account]:
+            raise NotAttachableError(f"{path}: {account} has no password")
+    return state
 
 
 def _ldif_line(name: str, value: str) -> str:
@@ -250,6 +325,9 @@ class SlowProxy:
                 client, _ = self._listener.accept()
             except OSError:
                 return
+            if self._closed.is_set():
+                client.close()
+                return
             try:
                 server = socket.create_connection((HOST, self.target_port), timeout=5)
             except OSError:
@@ -270,8 +348,11 @@ class SlowProxy:
             sink.shutdown(socket.SHUT_WR)
 
     def close(self) -> None:
-        """Stop accepting and drop every connection."""
+        """Stop accepting (connections to the port are refused from now on) and drop every
+        connection."""
         self._closed.set()
+        with contextlib.suppress(OSError):  # wakes the accept(): close() alone would not
+            self._listener.shutdown(socket.SHUT_RDWR)
         for sock in [self._listener, *self._sockets]:
             with contextlib.suppress(OSError):
                 sock.close()
@@ -324,6 +405,9 @@ class SlapdDirectory:
         self._resume_timer: threading.Timer | None = None
         self._proxies: list[SlowProxy] = []
         self._slapd: Path | None = None
+        self._attached_pid: int | None = None  # the slapd of a served directory (attach())
+        self._attach_lock: IO[str] | None = None  # held while attached: one run at a time
+        self._state_file: Path | None = None  # written by write_state(), removed by stop()
         self.start_seconds: float | None = None  # how long the last start took
 
     # --- names -----------------------------------------------------------------------------
@@ -396,7 +480,102 @@ class SlapdDirectory:
 
     @property
     def running(self) -> bool:
+        if self._attached_pid is not None:
+            return _alive(self._attached_pid)
         return self._process is not None and self._process.poll() is None
+
+    @property
+    def attached(self) -> bool:
+        """Attached to a served directory (:meth:`attach`): the suite never starts or stops it."""
+        return self._attached_pid is not None
+
+    # --- serving by hand, attaching ----------------------------------------------------------
+
+    def state(self) -> dict[str, Any]:
+        """What a run needs to use this server: root, folder, ports by listener name ("" the
+        default), both accounts, the log's path and slapd's pid."""
+        if self.pid is None or self.folder is None:
+            raise DirectoryFixtureError("the directory is not running: it has no state")
+        return {
+            "root": self.root,
+            "folder": str(self.folder),
+            "ports": dict(self._ports),
+            "suite": {"bind_dn": self.suite_dn, "password": self._suite_password},
+            "target": {"bind_dn": self.target_dn, "password": self._target_password},
+            "log": str(self.log_path),
+            "pid": self.pid,
+        }
+
+    def write_state(self) -> Path:
+        """Write :meth:`state` to :func:`state_path` of the default port (mode 0600: it holds
+        both passwords), for :meth:`attach`; :meth:`stop` removes it."""
+        path = state_path(self._ports[""])
+        partial = path.with_name(f"{path.name}.{os.getpid()}.partial")
+        descriptor = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(descriptor, "w", encoding="utf-8") as sink:
+            json.dump(self.state(), sink, indent=1)
+        os.replace(partial, path)  # whole or not at all, for a run that reads it now
+        self._state_file = path
+        return path
+
+    @classmethod
+    def attach(cls, url: str, timeout: float = SYNC_TIMEOUT) -> SlapdDirectory:
+        """The directory ``mqcn directory serve`` runs at ``url`` (its default listener),
+        rebuilt from its state file: it loads, marks, reads the log, binds and syncs, and never
+        starts or stops slapd (:meth:`stop` lets it go).  One run at a time may be attached.
+
+        :class:`NotAttachableError` when no served directory listens there (one line saying
+        how to start one), when the state file is not one, or when another run holds it."""
+        port = attachable_port(url)
+        path = state_path(port)
+        start_one = f"start one with `{SERVE_COMMAND} --port {port}`"
+        try:
+            text = path.read_text("utf-8")
+        except FileNotFoundError:
+            raise NotAttachableError(
+                f"no directory started by `{SERVE_COMMAND}` listens at {url} (no {path}): "
+                f"only such a server can be attached; {start_one}"
+            ) from None
+        except OSError as error:
+            raise NotAttachableError(f"cannot read {path}: {error.strerror or error}") from None
+        state = _parse_state(path, text)
+        ports = {str(name): int(number) for name, number in state["ports"].items()}
+        directory = cls(
+            Path(state["folder"]),
+            root=state["root"],
+            server_names=[name for name in ports if name],
+            ports=ports,
+        )
+        directory._own_folder = False
+        directory._ports = ports
+        directory._suite_password = state["suite"]["password"]
+        directory._target_password = state["target"]["password"]
+        directory._attached_pid = int(state["pid"])
+        if not directory.running or not directory.log_path.exists():
+            raise NotAttachableError(
+                f"the directory {path} describes is gone (process {state['pid']} ended): "
+                f"{start_one}"
+            )
+        directory._hold(path)
+        try:  # it answers, and the passwords are its own
+            directory._connection(directory.suite_credentials, timeout).unbind()
+        except DirectoryFixtureError as error:
+            directory.stop()
+            raise NotAttachableError(f"the directory at {url} ({path}): {error}") from None
+        return directory
+
+    def _hold(self, path: Path) -> None:
+        """Lock the state file for this run (released by :meth:`stop` or at exit)."""
+        handle = path.open("r", encoding="utf-8")
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.close()
+            raise NotAttachableError(
+                f"another run is attached to the directory of {path}: a served directory "
+                "serves one run at a time (no `-n` either; start another server for another run)"
+            ) from None
+        self._attach_lock = handle
 
     # --- configuration ---------------------------------------------------------------------
 
@@ -511,6 +690,8 @@ class SlapdDirectory:
 
         Whatever fails, nothing is left running (and a folder of its own is removed)."""
         began = time.monotonic()
+        if self.attached:
+            raise DirectoryFixtureError("an attached directory is started by its own server")
         self._slapd = find_slapd(self._slapd_program, self._search_path)
         atexit.register(self.stop)
         try:
@@ -552,7 +733,7 @@ class SlapdDirectory:
             )
         self._wait_ready()
 
-    def _log_tail(self, lines: int = LOG_TAIL) -> str:
+    def log_tail(self, lines: int = LOG_TAIL) -> str:
         try:
             text = self.log_path.read_text("utf-8", "replace")
         except OSError:
@@ -567,7 +748,7 @@ class SlapdDirectory:
         start_of_log = self._read_position
         while True:
             if self._process.poll() is not None:
-                tail = self._log_tail()
+                tail = self.log_tail()
                 if "errno=98" in tail or "Address already in use" in tail:
                     # slapd does not say which port: the one something else answers on now
                     taken = [p for p in self._ports.values() if self._accepts(p)]
@@ -587,7 +768,7 @@ class SlapdDirectory:
                 return
             if time.monotonic() > deadline:
                 raise SlapdExitedError(
-                    f"slapd did not answer within {self.start_timeout:g} s: {self._log_tail()}"
+                    f"slapd did not answer within {self.start_timeout:g} s: {self.log_tail()}"
                 )
             time.sleep(0.02)
 
@@ -608,15 +789,22 @@ class SlapdDirectory:
         """Stop slapd by process group (SIGTERM, then SIGKILL), the proxies, the timer.
 
         Safe to call twice and on a directory that never started; a folder the directory
-        made itself is removed."""
+        made itself is removed, and so is its state file (:meth:`write_state`).  An attached
+        directory is only let go: its proxies closed, its lock released; slapd runs on."""
         with contextlib.suppress(Exception):
             atexit.unregister(self.stop)
         if self._resume_timer is not None:
             self._resume_timer.cancel()
             self._resume_timer = None
-        for proxy in self._proxies:
-            proxy.close()
-        self._proxies.clear()
+        self.drop_proxies()
+        if self._attach_lock is not None:
+            self._attach_lock.close()  # releases the flock
+            self._attach_lock = None
+        if self.attached:
+            return
+        if self._state_file is not None:
+            self._state_file.unlink(missing_ok=True)
+            self._state_file = None
         self._stop_process()
         if self._own_folder and self.folder is not None:
             shutil.rmtree(self.folder, ignore_errors=True)
@@ -639,6 +827,8 @@ class SlapdDirectory:
     @property
     def pid(self) -> int | None:
         """The slapd process id (its process group's id too), None when not running."""
+        if self._attached_pid is not None:
+            return self._attached_pid
         return self._process.pid if self._process is not None else None
 
     def __enter__(self) -> SlapdDirectory:
@@ -657,16 +847,29 @@ class SlapdDirectory:
     def stop_listening(self) -> None:
         """The server goes down: slapd stops; connections to every listener are refused.
 
-        The data stays (the database is on disk); :meth:`start_listening` brings it back."""
+        The data stays (the database is on disk); :meth:`start_listening` brings it back.
+        The suite never stops an attached directory (:class:`DirectoryFixtureError`)."""
+        if self.attached:
+            raise DirectoryFixtureError(
+                f"the suite does not stop a directory it did not start ({self.url} is served "
+                f"by `{SERVE_COMMAND}`)"
+            )
         if self._resume_timer is not None:
             self._resume_timer.cancel()
             self._resume_timer = None
         self._stop_process()
 
     def start_listening(self) -> None:
-        """The server comes back: slapd again, on the same ports, with the same data."""
+        """The server comes back: slapd again, on the same ports, with the same data.
+
+        An attached directory that is gone is a :class:`DirectoryTimeoutError` (the suite
+        does not start it)."""
         if self.running:
             return
+        if self.attached:
+            raise DirectoryTimeoutError(
+                f"the served directory at {self.url} is gone (process {self.pid} ended)"
+            )
         self._read_log()  # to the end: the new start's "slapd starting" is looked for after it
         self._spawn()
 
@@ -674,7 +877,10 @@ class SlapdDirectory:
         """The server hangs for ``seconds``: SIGSTOP now, SIGCONT later (returns at once).
 
         While paused the kernel still accepts connections; no request gets an answer, so a
-        client waits for its own timeout.  :meth:`resume` ends the pause early."""
+        client waits for its own timeout.  :meth:`resume` ends the pause early.  Not on an
+        attached directory (:class:`DirectoryFixtureError`)."""
+        if self.attached:
+            raise DirectoryFixtureError("the suite does not pause a directory it did not start")
         if self._process is None:
             raise DirectoryFixtureError("cannot pause the directory: slapd is not running")
         os.killpg(self._process.pid, signal.SIGSTOP)
@@ -694,10 +900,15 @@ class SlapdDirectory:
             self._resume_timer.cancel()
             self._resume_timer = None
         self.resume()
+        self.drop_proxies()
+        self.start_listening()
+
+    def drop_proxies(self) -> None:
+        """Close every proxy :meth:`slow_url` made: their URLs refuse connections from now on
+        (how a served directory is "down" for a target without being stopped)."""
         for proxy in self._proxies:
             proxy.close()
         self._proxies.clear()
-        self.start_listening()
 
     def slow_url(self, name: str = "", delay: float = 1.0) -> str:
         """The URL of a slow copy of listener ``name``: each request is held ``delay`` s."""

@@ -351,6 +351,17 @@ def _read_sources(world: dict[str, Any]) -> dict[str, list[str]]:
     return {"read_sources": sources} if sources else {}
 
 
+def published_directories(results: Iterable[ItemResult]) -> dict[str, dict[str, Any]]:
+    """Node id -> what the scenario published in the directory (its ``setup.directory``
+    without credentials), for ``mqcn directory serve --report``; one entry per scenario
+    that published something, however many requirements list it."""
+    return {
+        item.nodeid: item.world["directory"]
+        for item in results
+        if item.world.get("directory") and item.nodeid
+    }
+
+
 def _scenario_entries(
     rid: str, static: list[ScenarioRef], evidence: _Evidence | None
 ) -> list[dict[str, Any]]:
@@ -574,4 +585,5 @@ def build_traceability(
             {"feature": f.feature, "name": f.name, "scenarios": f.scenarios}
             for f in (coverage.features if coverage is not None else [])
         ],
+        "directories": published_directories(results),
     }

@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from mqcn_suite.targets.base import (
+    NotApplicable,
     Setup,
     Target,
     TargetBroken,
@@ -78,7 +79,7 @@ class LdapMode(TargetWrapper):
         """Write the scenario's directory, then reset the target with where to read it."""
         try:
             setup.ldap = self.session.publish(setup)
-        except TargetError:
+        except (TargetError, NotApplicable):
             raise
         except Exception as exc:  # the suite's directory, not the target, is at fault
             raise DirectoryUnavailable(f"the suite's LDAP directory: {exc}") from exc
