@@ -26,7 +26,6 @@ import fcntl
 import json
 import os
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -39,13 +38,14 @@ from pathlib import Path
 
 import pyspark
 
+from mqcn_suite.processes import stop_group
+
 SPARK_HOME = Path(pyspark.__file__).resolve().parent
 SPARK_CLASS = SPARK_HOME / "bin" / "spark-class"
 HOST = "127.0.0.1"
 EXECUTOR_PACKAGES = ("pyarrow", "pandas", "numpy")
 WORKER_MEMORY = "1g"
 START_TIMEOUT = 90.0  # seconds for a master or a worker to come up (a loaded CI machine)
-GRACE = 10.0  # seconds between SIGTERM and SIGKILL
 # The JVMs of the tests live for seconds: the C1 compiler alone and the serial collector cost
 # about 30 % less CPU than HotSpot's defaults there (measured on `corpus generate`), on two
 # cores shared by two test workers.  Drivers get them through SPARK_SUBMIT_OPTS (set for
@@ -105,22 +105,6 @@ def bare_python() -> Path:
 
 
 # --- processes ---------------------------------------------------------------------------------
-
-
-def stop_group(process: subprocess.Popen[bytes], grace: float = GRACE) -> None:
-    """End ``process`` and its process group: SIGTERM, then SIGKILL after ``grace`` s."""
-    if process.poll() is not None:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(process.pid, signal.SIGKILL)  # children that outlived their leader
-        return
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(process.pid, signal.SIGTERM)
-    with contextlib.suppress(subprocess.TimeoutExpired):
-        process.wait(grace)
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(process.pid, signal.SIGKILL)
-    with contextlib.suppress(subprocess.TimeoutExpired):
-        process.wait(grace)
 
 
 def _clean_env(**extra: str) -> dict[str, str]:

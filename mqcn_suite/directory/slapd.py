@@ -38,7 +38,6 @@ import contextlib
 import fcntl
 import hashlib
 import json
-import math
 import os
 import re
 import secrets
@@ -58,6 +57,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from mqcn_model.ldap_records import LdapEntry, LdapSearch
 from mqcn_suite.directory.statslog import LdapBind, StatsLog
+from mqcn_suite.processes import stop_group
 
 if TYPE_CHECKING:  # ldap3 is imported where it is used: the module loads without it
     import ldap3
@@ -812,17 +812,8 @@ class SlapdDirectory:
 
     def _stop_process(self) -> None:
         process, self._process = self._process, None
-        if process is None:
-            return
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(process.pid, signal.SIGCONT)  # a paused slapd cannot handle SIGTERM
-            os.killpg(process.pid, signal.SIGTERM)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            process.wait(GRACE)
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(process.pid, signal.SIGKILL)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            process.wait(GRACE)
+        if process is not None:
+            stop_group(process, GRACE)
 
     @property
     def pid(self) -> int | None:
@@ -923,14 +914,10 @@ class SlapdDirectory:
     def _connection(self, credentials: DirectoryCredentials, timeout: float) -> ldap3.Connection:
         import ldap3  # the client is needed only here (the project's LDAP client)
 
-        seconds = max(1, math.ceil(timeout))  # ldap3 sets socket options from whole seconds
-        server = ldap3.Server(credentials.url, get_info=ldap3.NONE, connect_timeout=seconds)
-        connection = ldap3.Connection(
-            server,
-            user=credentials.bind_dn,
-            password=credentials.password,
-            receive_timeout=seconds,
-            raise_exceptions=False,
+        from mqcn_suite.directory.ldap_client import connection as open_connection
+
+        connection = open_connection(
+            credentials.url, credentials.bind_dn, credentials.password, timeout
         )
         try:
             bound = connection.bind()

@@ -31,9 +31,9 @@ from ldap3.core.exceptions import LDAPException
 
 from mqcn_model import dssm
 from mqcn_model.directory import DirectoryOperationResult, DirectoryRead
+from mqcn_suite.directory.ldap_client import connection as open_connection
 
-CONNECT_TIMEOUT = 5  # whole seconds (ldap3 packs them into socket options); slower: not connected
-RECEIVE_TIMEOUT = 8
+TIMEOUT = 5  # seconds to connect and for each answer; a slower server is not connected
 # The object class a read of each ADM type must find (a GUID of another class: not found)
 OBJECT_CLASS = {"Queue": "msmqqueue", "QueueManager": "msmqconfiguration"}
 
@@ -108,14 +108,7 @@ class LdapDirectory:
         connection = self._connections.get(url)
         if connection is not None and not connection.closed:
             return connection
-        server = ldap3.Server(url, connect_timeout=CONNECT_TIMEOUT, get_info=ldap3.NONE)
-        connection = ldap3.Connection(
-            server,
-            user=self.bind_dn,
-            password=self.password,
-            receive_timeout=RECEIVE_TIMEOUT,
-            raise_exceptions=False,
-        )
+        connection = open_connection(url, self.bind_dn, self.password, TIMEOUT)
         if not connection.bind():
             connection.unbind()
             return None
