@@ -336,11 +336,26 @@ class SendsDefect(ZooTarget):
 # --- Read Directory against an LDAP server ([MS-MQDSSM] 3.1.6; LDAP mode only) -------------------
 
 
-class LdapZooTarget(ZooTarget):
+class _OwnLdapReader(ReferenceTarget):
     """A reference whose LDAP reader is ``reader_class``, a small subclass of
-    :class:`~mqcn_suite.targets.ldap_reader.LdapDirectory` with one fault.  Its fault shows only
-    in LDAP mode (``--directory ldap``): with the dict directory it is the reference.  ``SAYS``
-    is what the report's message for the read requirements says about it."""
+    :class:`~mqcn_suite.targets.ldap_reader.LdapDirectory`, plugged in where the reference
+    builds its reader (``_server_directory``).  With the dict directory it is the reference."""
+
+    reader_class: ClassVar[type[LdapDirectory]] = LdapDirectory
+
+    def _server_directory(self, setup: Any) -> Any:
+        directory = super()._server_directory(setup)
+        if setup.ldap is None:
+            return directory
+        self._close_ldap()
+        self.ldap_directory = self.reader_class.from_setup(setup.ldap)
+        return self.ldap_directory
+
+
+class LdapZooTarget(_OwnLdapReader, ZooTarget):
+    """A zoo member whose fault is in its LDAP reader: it shows only in LDAP mode
+    (``--directory ldap``).  ``SAYS`` is what the report's message for the read requirements
+    (``READS``) says about it."""
 
     BREAKS = req("MQCN-3.2.5.2-5")
     # every read of 3.2.5.2 goes wrong: the queue created, the queue manager, and what a
@@ -351,15 +366,6 @@ class LdapZooTarget(ZooTarget):
     )
     READS = frozenset({req("MQCN-3.2.5.2-3"), req("MQCN-3.2.5.2-5"), req("MQCN-3.2.5.2-8")})
     SAYS: ClassVar[str]
-    reader_class: ClassVar[type[LdapDirectory]] = LdapDirectory
-
-    def _server_directory(self, setup: Any) -> Any:
-        directory = super()._server_directory(setup)
-        if setup.ldap is None:
-            return directory
-        self._close_ldap()
-        self.ldap_directory = self.reader_class.from_setup(setup.ldap)
-        return self.ldap_directory
 
 
 class _WrongPasswordReader(LdapDirectory):
@@ -409,22 +415,16 @@ class _EscapedGuidReader(LdapDirectory):
         return guid_filter(identifier, "escaped")
 
 
-class ReadsByEscapedGuid(ReferenceTarget):
+class ReadsByEscapedGuid(_OwnLdapReader):
     """Not a fault: the reference finding objects the way Active Directory clients do, by the
     16 objectGUID bytes escaped, the other accepted reading of 3.1.6.19 (docs/directory.md,
     decision 4).  Every requirement must pass, as with the letter's CompactGuid."""
 
+    reader_class = _EscapedGuidReader
+
     def __init__(self) -> None:
         super().__init__()
         self.name = f"zoo:{type(self).__name__}"
-
-    def _server_directory(self, setup: Any) -> Any:
-        directory = super()._server_directory(setup)
-        if setup.ldap is None:
-            return directory
-        self._close_ldap()
-        self.ldap_directory = _EscapedGuidReader.from_setup(setup.ldap)
-        return self.ldap_directory
 
 
 def zoo_target(name: str) -> ZooTarget | ReferenceTarget:
