@@ -13,6 +13,13 @@ same behaviour, of which those in ``SUMMARIES`` must fail too: the summaries a f
 section breaks) while the reference passes.  A member whose fault must be found *among
 correct messages* runs only the scenarios where it hides so (``SCENARIOS``, a pytest ``-k``
 expression): a whole run would also show it where it is the one message sent.
+
+:data:`LDAP_ZOO` holds the members whose fault is in the LDAP reader (a wrong password, a
+filter on the wrong attribute, the GUID's bytes in the wrong order): they differ from the
+reference only with ``--directory ldap``, where ``tests/test_ldap_mode.py`` checks that each
+fails the Read Directory requirements with a message saying what it read instead (``SAYS``),
+and that :class:`ReadsByEscapedGuid`, the other accepted reading of Find Object By GUID,
+passes.
 """
 
 from __future__ import annotations
