@@ -5,8 +5,9 @@
 
 Prints three tables:
 
-1. the fixture (mqcn_suite/directory/slapd.py): start and stop of a ``SlapdDirectory`` with
-   the listeners LDAP mode asks for, median and spread of ``--starts`` starts;
+1. the fixture (mqcn_suite/directory/slapd.py): start and stop of the directory LDAP mode
+   starts (``with_directory(target, "ldap")``, its listeners included), median and spread of
+   ``--starts`` starts;
 2. the per-scenario cost: ``mqcn run`` of one selection of scenarios (a pytest ``-k``
    expression) both ways (default the 23 scenarios of 3.2.5.2 processing, every one applicable
    in both modes), best of
@@ -37,17 +38,17 @@ NODE_TARGET = ROOT / "examples" / "node-target"
 
 
 def fixture_times(starts: int) -> tuple[list[float], list[float]]:
-    """(start seconds, stop seconds) of ``starts`` fixture directories, one after another."""
-    from mqcn_suite.directory.session import SERVER_POOL, SLOT
-    from mqcn_suite.directory.slapd import SlapdDirectory
+    """(start seconds, stop seconds) of ``starts`` directories as LDAP mode starts them (its
+    listeners included), one after another."""
+    from mqcn_suite.targets.ldap_mode import with_directory
+    from mqcn_suite.targets.reference import ReferenceTarget
 
     started, stopped = [], []
     for _ in range(starts):
-        directory = SlapdDirectory(server_names=[SLOT.format(i) for i in range(SERVER_POOL)])
         began = time.perf_counter()
-        directory.start()
+        target = with_directory(ReferenceTarget(), "ldap")
         middle = time.perf_counter()
-        directory.stop()
+        target.close()
         started.append(middle - began)
         stopped.append(time.perf_counter() - middle)
     return started, stopped
@@ -120,7 +121,7 @@ def main() -> int:
     args = parser.parse_args()
 
     started, stopped = fixture_times(args.starts)
-    print(f"fixture: {args.starts} starts of slapd (7 listeners), then stops")
+    print(f"fixture: {args.starts} starts of LDAP mode's slapd, then stops")
     print(f"{'':6} {'median s':>9} {'min s':>7} {'max s':>7}")
     for name, values in (("start", started), ("stop", stopped)):
         print(f"{name:6} {statistics.median(values):9.3f} {min(values):7.3f} {max(values):7.3f}")

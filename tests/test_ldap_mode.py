@@ -34,7 +34,6 @@ from typer.testing import CliRunner, Result
 
 from mqcn_suite.cli import app
 from mqcn_suite.directory import slapd as slapd_module
-from mqcn_suite.directory.session import DirectorySession
 from mqcn_suite.directory.slapd import SlapdDirectory
 from mqcn_suite.report import VERDICTS
 from mqcn_suite.targets.ldap_mode import LdapMode
@@ -314,14 +313,14 @@ def test_a_scenario_value_ldap_cannot_hold_is_error_naming_the_attribute(
     """A Setup whose published queue has Journaling 7 (a Boolean is 0 or 1): the suite cannot
     write it, so the scenario is ``error`` saying which queue, attribute and value; no
     requirement fails."""
-    publish = DirectorySession.publish
+    reset = LdapMode.reset
 
-    def journaling_7(self: DirectorySession, setup: Any) -> dict[str, Any]:
+    def journaling_7(self: LdapMode, setup: Any, **options: Any) -> None:
         for entry in setup.directory_queues:
             entry["queue"] = {**entry["queue"], "Journaling": 7}
-        return publish(self, setup)
+        reset(self, setup, **options)
 
-    monkeypatch.setattr(DirectorySession, "publish", journaling_7)
+    monkeypatch.setattr(LdapMode, "reset", journaling_7)
     selection = "event_2_reads_the_queue_with_the_16 or event_1_reads_the_new_queue_with"
     result = run_suite(tmp_path, "reference", "ldap", "-k", selection)
     assert result.exit_code == 4, result.output[-3000:]
