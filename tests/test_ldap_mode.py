@@ -36,6 +36,7 @@ from mqcn_suite.cli import app
 from mqcn_suite.directory import slapd as slapd_module
 from mqcn_suite.directory.slapd import SlapdDirectory
 from mqcn_suite.report import VERDICTS
+from mqcn_suite.scenarios.expectations import missed_read_problem, read_problems
 from mqcn_suite.targets.ldap_mode import LdapMode
 from mqcn_suite.targets.ldap_reader import LdapDirectory
 from mqcn_suite.targets.zoo import (
@@ -391,3 +392,27 @@ def test_the_ldap_zoo_readers_do_what_their_names_say() -> None:
     wrong_password = BindsWithAWrongPassword.reader_class.from_setup(ldap)
     assert wrong_password.password != "p"
     assert wrong_password.guid_filter(guid) == letter.guid_filter(guid)
+
+
+def test_a_missed_read_says_what_was_read_instead() -> None:
+    """Each way a read can miss its object, in words (mqcn_suite/scenarios/expectations.py)."""
+    guid = uuid.UUID("a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d")
+    swapped = uuid.UUID(bytes_le=guid.bytes)  # what DTYP order makes of RFC 4122 bytes
+    other = uuid.UUID(int=5)
+    assert missed_read_problem([], guid) == "no Read Directory was made"
+    assert missed_read_problem([{"identifier": str(guid)}], guid) == "no Read Directory was made"
+    refused = {"identifier": None, "bind": {"dn": "cn=t", "result": 49}, "source": "ldap"}
+    wrong_filter = {"identifier": None, "filter": "(cn=orders)", "source": "ldap"}
+    rfc = {"identifier": str(swapped), "object_type": None, "source": "ldap"}
+    held = {"identifier": str(other), "object_type": "Queue", "source": "ldap"}
+    said = missed_read_problem([refused, refused, wrong_filter, rfc, held], guid)
+    assert said.startswith(f"no Read Directory of {guid} was made: ")
+    assert said.count("refused the bind of 'cn=t' (LDAP result 49 invalidCredentials)") == 1
+    assert "the search (cn=orders) names no object by its Identifier" in said
+    assert (
+        f"it read the object {swapped} (the Identifier's bytes in RFC 4122 order, not "
+        "[MS-DTYP] 2.3.4.2's), which the directory does not hold"
+    ) in said
+    assert said.endswith(f"it read the object {other}")
+    message = read_problems(None, "Queue", guid, None, [wrong_filter])
+    assert message == [f"no Read Directory of {guid} was made: {said.split('; ')[1]}"]
