@@ -14,6 +14,7 @@ from pytest_bdd import given, parsers, then, when
 from mqcn_suite.scenarios.expectations import (
     changed_objects,
     directory_copy_problems,
+    missed_read_problem,
     read_problems,
     state_diff,
 )
@@ -193,8 +194,9 @@ def _holds_published(world: World, name: str, requirement: str) -> None:
 
 @then(parsers.parse("{name} was read from the directory ({requirement})"))
 def _was_read(world: World, name: str, requirement: str) -> None:
-    read = read_of(world, name)
-    world.expect(requirement, read is not None, f"reads made: {world.directory_reads()}")
+    read = read_of(world, name)  # which asked for every read: world.reads_seen
+    problem = missed_read_problem(world.reads_seen, OBJECTS[name])
+    world.expect(requirement, read is not None, problem)
 
 
 @then(
@@ -204,7 +206,8 @@ def _was_read(world: World, name: str, requirement: str) -> None:
     )
 )
 def _read_with_list(world: World, name: str, count: int, requirement: str) -> None:
-    problems = read_problems(read_of(world, name), object_type(name), OBJECTS[name])
+    read, reads = read_of(world, name), world.reads_seen  # read_of asked for every read
+    problems = read_problems(read, object_type(name), OBJECTS[name], None, reads)
     world.expect(requirement, not problems, "; ".join(problems))
 
 

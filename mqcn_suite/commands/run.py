@@ -75,6 +75,7 @@ from mqcn_suite.targets import (
     load_pics,
     resolve_target,
 )
+from mqcn_suite.targets.ldap_mode import check_directory
 from mqcn_suite.wording import hanging, plural
 from mqcn_suite.world import describe_change
 
@@ -412,10 +413,11 @@ def _check(
     pics: Path | None,
     timeout: float,
     hello_timeout: float = DEFAULT_HELLO_TIMEOUT,
+    directory: str = "dict",
 ) -> Path:
     """Everything the run needs, checked before it starts: the report directory first (and
     the old report files in it), so that nothing -- not even the target -- starts for a run
-    whose report could not be written."""
+    whose report could not be written; then the target, and ``--directory`` for it."""
     if timeout <= 0:
         raise UsageError(f"--timeout: must be a positive number of seconds, not {timeout:g}")
     try:
@@ -428,9 +430,15 @@ def _check(
         except PicsError as exc:
             raise UsageError(f"--pics: {exc}") from None
     try:
-        resolve_target(target, timeout=timeout, hello_timeout=hello_timeout).close()
+        resolved = resolve_target(target, timeout=timeout, hello_timeout=hello_timeout)
     except TargetError as exc:
         raise UsageError(f"--target: {exc}") from None
+    try:
+        check_directory(resolved, directory)
+    except TargetError as exc:
+        raise UsageError(f"--directory: {exc}") from None
+    finally:
+        resolved.close()
     try:
         return prepare_report_dir(report)
     except ReportError as exc:
@@ -513,7 +521,7 @@ def run(
     with boundary(COMMAND):
         timeout, hello_timeout = call_limits(timeout_text, hello_timeout_text)
         max_timeouts = parse_int("--max-timeouts", max_timeouts_text)
-        directory = _check(target, report, pics, timeout, hello_timeout)
+        directory = _check(target, report, pics, timeout, hello_timeout, directory_spec)
         if claims not in ("fail", "info"):
             raise UsageError(f"--claims: expected 'fail' or 'info', not {claims!r}")
         if max_timeouts < 0:

@@ -370,13 +370,18 @@ def ldap_attribute_problem(got: list[str] | None, wanted: tuple[str, ...]) -> st
 
 
 def read_problems(
-    read: dict[str, Any] | None, object_type: str, guid: uuid.UUID, server: str | None = None
+    read: dict[str, Any] | None,
+    object_type: str,
+    guid: uuid.UUID,
+    server: str | None = None,
+    others: list[dict[str, Any]] | None = None,
 ) -> list[str]:
     """How one recorded Read Directory (``Target.directory_reads()`` item) departs from a read
     of the ``object_type`` whose Identifier is ``guid``, with the attribute list of 3.2.5.2
-    (and, if given, sent to the directory server ``server``)."""
+    (and, if given, sent to the directory server ``server``).  When there is none, ``others``
+    (every read the target made) says what was read instead (:func:`missed_read_problem`)."""
     if read is None:
-        return ["no Read Directory was made"]
+        return [missed_read_problem(others or [], guid)]
     wanted = V2_QUEUE_READ_ATTRIBUTES if object_type == "Queue" else V2_QM_READ_ATTRIBUTES
     problems = []
     if str(read.get("identifier", "")).lower() != str(guid):
@@ -397,6 +402,55 @@ def read_problems(
     if server is not None and str(read.get("server") or "").lower() != server.lower():
         problems.append(f"asked the server {read.get('server')!r}, not {server!r}")
     return problems
+
+
+# the names of the LDAP result codes a refused bind gives (RFC 4511 4.1.9)
+BIND_RESULT_NAMES = {
+    48: "inappropriateAuthentication",
+    49: "invalidCredentials",
+    50: "insufficientAccessRights",
+}
+
+
+def missed_read_problem(reads: list[dict[str, Any]], guid: uuid.UUID) -> str:
+    """Why none of ``reads`` (``Target.directory_reads()``) is a Read Directory of ``guid``,
+    in words: a bind the LDAP server refused, a search whose filter names no object by its
+    Identifier, a read of another GUID (the Identifier's bytes in RFC 4122 order where that
+    is what they are, [MS-DTYP] 2.3.4.2 being objectGUID's order), or no read at all.
+
+    >>> missed_read_problem([], uuid.UUID(int=1))
+    'no Read Directory was made'
+    >>> missed_read_problem([{"identifier": None, "filter": "(cn=x)"}], uuid.UUID(int=1))[-51:]
+    'the search (cn=x) names no object by its Identifier'
+    """
+    said: list[str] = []
+    for read in reads:
+        bind = read.get("bind")
+        identifier = read.get("identifier")
+        if bind:
+            code = bind.get("result")
+            name = BIND_RESULT_NAMES.get(code, "")
+            text = (
+                f"the directory server refused the bind of {bind.get('dn')!r} "
+                f"(LDAP result {code}{' ' + name if name else ''}), so no search was made"
+            )
+        elif identifier is None:
+            shown = read.get("filter") or read.get("searches") or "a search"
+            text = f"the search {shown} names no object by its Identifier"
+        else:
+            other = uuid.UUID(str(identifier))
+            if other == guid:
+                continue
+            text = f"it read the object {other}"
+            if other.bytes_le == guid.bytes:
+                text += " (the Identifier's bytes in RFC 4122 order, not [MS-DTYP] 2.3.4.2's)"
+            if read.get("source") == "ldap" and read.get("object_type") is None:
+                text += ", which the directory does not hold"
+        if text not in said:
+            said.append(text)
+    if not said:
+        return "no Read Directory was made"
+    return f"no Read Directory of {guid} was made: " + "; ".join(said)
 
 
 def read_attribute_problems(

@@ -43,11 +43,12 @@ def directory_modes_of(target: Target) -> tuple[str, ...]:
     return tuple(modes or ())
 
 
-def with_directory(target: Target, spec: str) -> Target:
-    """``target`` as ``--directory spec`` asks: unchanged for ``dict``; in front of a
-    directory the suite starts (``ldap``) or one ``mqcn directory serve`` runs (its URL)."""
+def check_directory(target: Target, spec: str) -> None:
+    """A one-line :class:`TargetError` when ``--directory spec`` cannot serve ``target``: an
+    unknown value, a target without the ``ldap`` capability, no slapd installed for
+    ``ldap``.  Starts nothing (``mqcn run`` checks this before the run begins)."""
     if spec == "dict":
-        return target
+        return
     if spec != "ldap" and not spec.startswith(("ldap://", "ldaps://")):
         raise TargetError(f"expected 'dict', 'ldap' or an ldap:// URL, not {spec!r}")
     if "ldap" not in directory_modes_of(target):
@@ -55,6 +56,21 @@ def with_directory(target: Target, spec: str) -> Target:
             f"the target {target.name!r} does not read an LDAP directory (its hello names "
             'no "directory": ["ldap"]; docs/adapter-protocol.md)'
         )
+    if spec == "ldap":
+        from mqcn_suite.directory.slapd import SlapdNotInstalledError, find_slapd
+
+        try:
+            find_slapd()
+        except SlapdNotInstalledError as exc:
+            raise TargetError(str(exc)) from None
+
+
+def with_directory(target: Target, spec: str) -> Target:
+    """``target`` as ``--directory spec`` asks: unchanged for ``dict``; in front of a
+    directory the suite starts (``ldap``) or one ``mqcn directory serve`` runs (its URL)."""
+    check_directory(target, spec)
+    if spec == "dict":
+        return target
     from mqcn_suite.directory.ldap_session import DirectorySession  # the LDAP client, only here
 
     return LdapMode(target, DirectorySession.open(spec))

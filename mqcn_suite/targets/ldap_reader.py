@@ -77,7 +77,7 @@ class LdapDirectory:
         # 3.1.6.19: find the DN by objectGUID
         connection.search(
             "",
-            f"(objectGuid={dssm.compact_guid(identifier)})",
+            self.guid_filter(identifier),
             search_scope=ldap3.SUBTREE,
             attributes=["distinguishedName"],
         )
@@ -102,6 +102,10 @@ class LdapDirectory:
         values["distinguishedName"] = [dn]
         convert = dssm.queue_from_ldap if object_type == "Queue" else dssm.queue_manager_from_ldap
         return convert(values, attributes)
+
+    def guid_filter(self, identifier: uuid.UUID) -> str:
+        """The filter of Find Object By GUID (3.1.6.19): the letter's CompactGuid form."""
+        return dssm.guid_filter(identifier, "compact")
 
     def _connection(self, url: str) -> ldap3.Connection | None:
         """The cached connection to ``url`` (3.1.6.18), bound; None when that fails."""

@@ -13,6 +13,13 @@ same behaviour, of which those in ``SUMMARIES`` must fail too: the summaries a f
 section breaks) while the reference passes.  A member whose fault must be found *among
 correct messages* runs only the scenarios where it hides so (``SCENARIOS``, a pytest ``-k``
 expression): a whole run would also show it where it is the one message sent.
+
+:data:`LDAP_ZOO` holds the members whose fault is in the LDAP reader (a wrong password, a
+filter on the wrong attribute, the GUID's bytes in the wrong order): they differ from the
+reference only with ``--directory ldap``, where ``tests/test_ldap_mode.py`` checks that each
+fails the Read Directory requirements with a message saying what it read instead (``SAYS``),
+and that :class:`ReadsByEscapedGuid`, the other accepted reading of Find Object By GUID,
+passes.
 """
 
 from __future__ import annotations
@@ -35,8 +42,10 @@ from mqcn_model.constants import (
     SenderIdType,
     Version,
 )
+from mqcn_model.dssm import guid_filter
 from mqcn_model.envelope import Envelope
 from mqcn_model.server import NotificationServer
+from mqcn_suite.targets.ldap_reader import LdapDirectory
 from mqcn_suite.targets.reference import ReferenceTarget
 
 
@@ -331,7 +340,101 @@ class SendsDefect(ZooTarget):
         self.client.defect = self.defect
 
 
-def zoo_target(name: str) -> ZooTarget:
+# --- Read Directory against an LDAP server ([MS-MQDSSM] 3.1.6; LDAP mode only) -------------------
+
+
+class _OwnLdapReader(ReferenceTarget):
+    """A reference whose LDAP reader is ``reader_class``, a small subclass of
+    :class:`~mqcn_suite.targets.ldap_reader.LdapDirectory`, plugged in where the reference
+    builds its reader (``_server_directory``).  With the dict directory it is the reference."""
+
+    reader_class: ClassVar[type[LdapDirectory]] = LdapDirectory
+
+    def _server_directory(self, setup: Any) -> Any:
+        directory = super()._server_directory(setup)
+        if setup.ldap is None:
+            return directory
+        self._close_ldap()
+        self.ldap_directory = self.reader_class.from_setup(setup.ldap)
+        return self.ldap_directory
+
+
+class LdapZooTarget(_OwnLdapReader, ZooTarget):
+    """A zoo member whose fault is in its LDAP reader: it shows only in LDAP mode
+    (``--directory ldap``).  ``SAYS`` is what the report's message for the read requirements
+    (``READS``) says about it."""
+
+    BREAKS = req("MQCN-3.2.5.2-5")
+    # every read of 3.2.5.2 goes wrong: the queue created, the queue manager, and what a
+    # failed read leaves behind (nothing copied)
+    ALSO_BREAKS = frozenset(
+        {req("MQCN-3.2.5.2-3"), req("MQCN-3.2.5.2-8")}
+        | {req("MQCN-3.2.5.2-4"), req("MQCN-3.2.5.2-6"), req("MQCN-3.2.5.2-9")}
+    )
+    READS = frozenset({req("MQCN-3.2.5.2-3"), req("MQCN-3.2.5.2-5"), req("MQCN-3.2.5.2-8")})
+    SAYS: ClassVar[str]
+
+
+class _WrongPasswordReader(LdapDirectory):
+    @classmethod
+    def from_setup(cls, ldap: dict[str, Any]) -> LdapDirectory:
+        reader = super().from_setup(ldap)
+        reader.password += "-stale"
+        return reader
+
+
+class BindsWithAWrongPassword(LdapZooTarget):
+    """Binds to the directory with a password that is not the one ``reset`` gave: the server
+    refuses the bind, so no read ever searches (DirectoryNotConnected, 3.1.6.14)."""
+
+    SAYS = "refused the bind"
+    reader_class = _WrongPasswordReader
+
+
+class _NameFilterReader(LdapDirectory):
+    def guid_filter(self, identifier: uuid.UUID) -> str:
+        return f"(cn={identifier})"
+
+
+class FiltersOnTheWrongAttribute(LdapZooTarget):
+    """Finds the object with ``(cn=<Identifier>)``, a filter on the naming attribute, not on
+    objectGUID (3.1.6.19): it names no object by its Identifier, and finds nothing."""
+
+    SAYS = "names no object by its Identifier"
+    reader_class = _NameFilterReader
+
+
+class _RfcOrderReader(LdapDirectory):
+    def guid_filter(self, identifier: uuid.UUID) -> str:
+        return "(objectGUID=" + "".join(f"\\{b:02x}" for b in identifier.bytes) + ")"
+
+
+class WritesTheGuidInRfc4122Order(LdapZooTarget):
+    """Escapes the Identifier's 16 bytes in RFC 4122 order, not the [MS-DTYP] 2.3.4.2 order
+    objectGUID holds: a read of another GUID, which no object has."""
+
+    SAYS = "RFC 4122 order"
+    reader_class = _RfcOrderReader
+
+
+class _EscapedGuidReader(LdapDirectory):
+    def guid_filter(self, identifier: uuid.UUID) -> str:
+        return guid_filter(identifier, "escaped")
+
+
+class ReadsByEscapedGuid(_OwnLdapReader):
+    """Not a fault: the reference finding objects the way Active Directory clients do, by the
+    16 objectGUID bytes escaped, the other accepted reading of 3.1.6.19 (docs/directory.md,
+    decision 4).  Every requirement must pass, as with the letter's CompactGuid."""
+
+    reader_class = _EscapedGuidReader
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.name = f"zoo:{type(self).__name__}"
+
+
+def zoo_target(name: str) -> ZooTarget | ReferenceTarget:
     """The zoo member ``name`` (``zoo:NAME`` of ``--target``): a class of :data:`ZOO`, or
     ``sends:<defect name>`` for :class:`SendsDefect` of that catalogue member."""
     from mqcn_suite.scenarios.defects import every_defect
@@ -342,10 +445,10 @@ def zoo_target(name: str) -> ZooTarget:
         if wanted not in members:
             raise KeyError(f"no defect named {wanted!r} in the catalogue")
         return SendsDefect(members[wanted])
-    for member in ZOO:
+    for member in (*ZOO, *LDAP_ZOO, ReadsByEscapedGuid):
         if member.__name__ == name:
             return member()
-    known = ", ".join(m.__name__ for m in ZOO)
+    known = ", ".join(m.__name__ for m in (*ZOO, *LDAP_ZOO, ReadsByEscapedGuid))
     raise KeyError(f"no zoo member {name!r} (known: {known}, sends:<defect name>)")
 
 
@@ -360,4 +463,12 @@ ZOO: tuple[type[ZooTarget], ...] = (
     SendsForeignZero,
     BreaksOnlyItsFirstMessage,
     NamesAnotherDomainController,
+)
+
+# LDAP mode only (``--directory ldap``; tests/test_ldap_mode.py): each fails the read requirements
+# MQCN-3.2.5.2-3/-5/-8 with a message that says what went wrong (``SAYS``).
+LDAP_ZOO: tuple[type[LdapZooTarget], ...] = (
+    BindsWithAWrongPassword,
+    FiltersOnTheWrongAttribute,
+    WritesTheGuidInRfc4122Order,
 )
