@@ -508,10 +508,11 @@ class NotificationServer:
         server: str | None,
         effects: list[Effect],
     ) -> dict[str, Any] | None:
+        requirement = req("MQCN-3.2.5.2-3") if object_type == "Queue" else req("MQCN-3.2.5.2-8")
         effects.append(
             Effect(
                 "read-directory",
-                req("MQCN-3.2.5.2-3") if object_type == "Queue" else req("MQCN-3.2.5.2-8"),
+                requirement,
                 {
                     "object_type": object_type,
                     "identifier": str(guid),
@@ -529,7 +530,7 @@ class NotificationServer:
         effects.append(
             Effect(
                 "directory-read-failed",
-                effects[-1].requirement,
+                requirement,
                 {"object_type": object_type, "identifier": str(guid), "status": status.value},
             )
         )

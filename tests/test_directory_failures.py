@@ -73,6 +73,9 @@ def test_a_failed_read_changes_nothing_and_says_why(
     expected = (status or DirectoryOperationResult.ObjectNotFound).value
     assert [e.detail["status"] for e in failed] == [expected]
     assert failed[0].detail["identifier"] == str(guid)
+    assert failed[0].detail["object_type"] == (
+        "QueueManager" if event == Event.CHANGE_MACHINE else "Queue"
+    )
     read = next(e for e in record.effects if e.kind == "read-directory")
     assert failed[0].requirement == read.requirement
     assert directory.servers == ["DC-07.corp.example.net"]

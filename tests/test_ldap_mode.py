@@ -106,8 +106,17 @@ def failure_messages(report: Path) -> dict[str, list[str]]:
 
 @pytest.fixture
 def node() -> str:
-    """Node.js, which the project's machines have; its absence fails, it is not skipped."""
+    """Node.js, which the project's machines have, with the example's LDAP client (ldapts,
+    installed here by ``npm ci`` when missing, as .ci/run does); their absence fails, it is
+    not skipped."""
     assert NODE is not None, "Node.js (20+) is needed to run examples/node-target"
+    if not (NODE_TARGET / "node_modules" / "ldapts").is_dir():
+        command = ["npm", "ci", "--prefix", str(NODE_TARGET), "--no-audit", "--no-fund"]
+        why = "npm not found"
+        if shutil.which("npm"):
+            done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+            why = "" if done.returncode == 0 else (done.stderr.strip().splitlines() or ["?"])[-1]
+        assert not why, f"the Node example's LDAP client is missing; `{' '.join(command)}`: {why}"
     return NODE
 
 
@@ -116,15 +125,14 @@ def node() -> str:
 
 @pytest.mark.parametrize("target", ["reference", "node"])
 def test_ldap_mode_gives_the_verdicts_of_dict_mode_with_reads_seen_at_the_server(
-    slapd_installed: Path, tmp_path: Path, target: str
+    slapd_installed: Path, tmp_path: Path, target: str, request: pytest.FixtureRequest
 ) -> None:
     """The whole suite both ways: each requirement's verdict is the same.  The LDAP-only
     scenarios (features/3.2.5.2-directory-ldap.feature) are not applicable in dict mode, so
     scenario counts differ; verdicts may not.  Every scenario that judged reads in LDAP mode
     learnt them at the server, and so did every one that judged reads in dict mode."""
     if target == "node":
-        assert NODE is not None, "Node.js (20+) is needed to run examples/node-target"
-        target = f"exec:{NODE} {NODE_TARGET / 'target.js'}"
+        target = f"exec:{request.getfixturevalue('node')} {NODE_TARGET / 'target.js'}"
     ldap, plain = tmp_path / "ldap", tmp_path / "dict"
     ran = run_suite(ldap, target, "ldap")
     assert ran.exit_code == 0, ran.output[-3000:]
