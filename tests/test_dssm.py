@@ -25,6 +25,7 @@ from mqcn_model.dssm import (
     directory_objects,
     entry_values,
     epoch_seconds,
+    escape_rdn_value,
     escaped_guid,
     generalized_time,
     guid_filter,
@@ -113,6 +114,25 @@ def test_queue_pathnames_without_a_layout_are_refused(pathname: str, why: str) -
     with pytest.raises(DirectoryValueError, match=why) as info:
         directory_entries([(queue(Pathname=pathname), None)], [])
     assert f"queue {GUID}" in str(info.value) and "Pathname (distinguishedName)" in str(info.value)
+
+
+def test_edge_spaces_of_a_name_are_escaped_and_read_back() -> None:
+    """RFC 4514 2.4: a leading or trailing space of an RDN value takes a backslash; split_dn
+    keeps escaped spaces (written ``\\ `` or ``\\20``) and drops the unescaped ones around
+    an RDN value, as a DN written with spaces after its commas and around ``=`` has them."""
+    assert escape_rdn_value(" a ") == "\\ a\\ "
+    assert split_dn(queue_dn("qm1\\ orders "))[0] == ("CN", " orders ")
+    assert split_dn("CN=\\ a\\20 ,DC=x")[0] == ("CN", " a ")
+    assert split_dn("CN=  orders  , DC = x") == [("CN", "orders"), ("DC", "x")]
+    assert split_dn("CN= a b ,DC=x")[0] == ("CN", "a b")
+    assert same_dn("CN= Orders ,CN=msmq, CN = QM1", "cn=orders,cn=msmq,cn=qm1")
+    assert not same_dn("CN=orders\\ ,DC=x", "CN=orders,DC=x")
+
+
+def test_hex_escaped_bytes_then_an_escaped_character_keep_their_order() -> None:
+    """RFC 4514 2.4: ``\\XX`` pairs are UTF-8 bytes and ``\\,`` a character, read in the order
+    written (``\\C3\\A9`` is é)."""
+    assert split_dn("CN=\\C3\\A9\\,x\\41\\+b,DC=y")[0] == ("CN", "é,xA+b")
 
 
 def test_dns_in_the_servers_form_name_the_same_entries() -> None:
@@ -256,6 +276,14 @@ def test_queue_manager_values_in_ad_syntaxes() -> None:
     assert attrs["mSMQQuota"] == ["5"] and attrs["mSMQJournalQuota"] == ["-1"]
     assert attrs["mSMQForeign"] == ["TRUE"] and attrs["mSMQComputerTypeEx"] == ["v"]
     assert attrs["whenCreated"] == ["19700101000000.0Z"]
+
+
+def test_empty_queue_manager_values_are_not_written() -> None:
+    """LDAP has no empty value (errata D-15): an empty Security or QueueManagerVersion is left
+    out of the entry, and a read of that Security is the error row of 3.1.6.11.1."""
+    attrs = entries_by_dn([], [(QueueManager(QM, Security=b""), "qm1")])[QMDN].attributes
+    assert "nTSecurityDescriptor" not in attrs and "mSMQComputerTypeEx" not in attrs
+    assert all(values and all(v != b"" and v != "" for v in values) for values in attrs.values())
 
 
 @pytest.mark.parametrize(
@@ -415,6 +443,8 @@ def test_queue_error_rows(missing: str, asked: str) -> None:
         ({"mSMQQueueQuota": ["12x"]}, "not an Integer"),
         ({"mSMQQueueQuota": [str(2**32)]}, "outside a 32-bit"),
         ({"objectGUID": [b"short"]}, "not 16"),
+        ({"mSMQQueueType": [b"\x01" * 15]}, "not 16"),
+        ({"mSMQQueueType": [bytes(17)]}, "not 16"),
         ({"objectGUID": [GUID.hex]}, "octet string"),
         ({"whenCreated": ["yesterday"]}, "not a GeneralizedTime"),
         ({"mSMQLabelEx": ["a", "b"]}, "single-valued"),
