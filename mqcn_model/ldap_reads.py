@@ -166,7 +166,7 @@ def reads_from_searches(
             continue  # rootDSE / subschema: how to talk to the server, not a read
         named = guids_named(search.filter)
         at: uuid.UUID | None = None  # the object a base-scope search is made at
-        # a server may refuse a <GUID=...> base before logging its scope (-1: not logged)
+        # a server may refuse a <GUID=...> base before logging its scope (-1: not logged; D-09)
         if search.scope == SCOPE_BASE or search.scope < 0:
             at = guid_of_dn(base)
             if at is None:
