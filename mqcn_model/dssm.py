@@ -539,8 +539,10 @@ def directory_entries(
     (no objectGUID).  ``distinguished_names`` stores each MSMQ entry's DN in its
     distinguishedName attribute, as Active Directory returns it.  Raises DirectoryValueError
     for a value with no LDAP form, a queue under a computer that is not its owner's, and two
-    objects at one DN or with one objectGUID.
+    objects at one DN or with one objectGUID; a root that is not a DN starting with ``DC=`` is
+    refused first, with a ValueError naming it.
     """
+    entries = base_entries(root)  # checks the root before any DN is made under it
     computers: dict[str, str] = {}  # normal DN -> computer name as first given
     configurations: dict[str, LdapEntry] = {}
     leaves: list[LdapEntry] = []
@@ -593,7 +595,6 @@ def directory_entries(
             )
         seen[normal_dn(dn)] = who
         leaves.append(LdapEntry(dn, queue_attributes(queue, dn)))
-    entries = base_entries(root)
     for name in computers.values():
         dn = computer_dn(name, root)
         attributes: dict[str, list[LdapValue]] = {

@@ -147,8 +147,9 @@ def reads_from_searches(
 
     A search names an object when its filter asserts the object's objectGUID (either form),
     or when it is a base-scope search at the object's DN or at ``<GUID=...>``.  A base-scope
-    search that follows, on the same connection, a search naming the same object by its GUID
-    is the second half of that read (Find Object By GUID, then Get Object Properties).
+    search at the object's DN (whatever its filter) that follows, on the same connection, a
+    search naming the same object by its GUID is the second half of that read (Find Object By
+    GUID, then Get Object Properties).
     """
     by_dn: dict[str, tuple[uuid.UUID, str]] = {}
     by_guid: dict[uuid.UUID, str] = {}
@@ -165,19 +166,20 @@ def reads_from_searches(
         if search.scope == SCOPE_BASE and (not base or _normal_bind(base) in SUBSCHEMA_DNS):
             continue  # rootDSE / subschema: how to talk to the server, not a read
         named = guids_named(search.filter)
-        guid: uuid.UUID | None = named[0][0] if named else None
-        at_dn = False
+        at: uuid.UUID | None = None  # the object a base-scope search is made at
         # a server may refuse a <GUID=...> base before logging its scope (-1: not logged; D-09)
-        if guid is None and (search.scope == SCOPE_BASE or search.scope < 0):
-            guid = guid_of_dn(base)
-            if guid is None:
+        if search.scope == SCOPE_BASE or search.scope < 0:
+            at = guid_of_dn(base)
+            if at is None:
                 try:
                     found = by_dn.get(normal_dn(base))
                 except ValueError:
                     found = None
                 if found is not None:
-                    guid = found[0]
-            at_dn = guid is not None
+                    at = found[0]
+        guid = named[0][0] if named else at
+        # whatever its filter, a base-scope search at the object found may end a find of it
+        at_dn = at is not None and at == guid
         previous = last_on.get(search.connection)
         if (
             at_dn

@@ -25,6 +25,7 @@ from mqcn_model.dssm import (
     directory_objects,
     entry_values,
     epoch_seconds,
+    escape_rdn_value,
     escaped_guid,
     generalized_time,
     guid_filter,
@@ -43,6 +44,7 @@ from mqcn_model.dssm import (
     split_dn,
 )
 from mqcn_model.errors import DirectoryValueError
+from mqcn_model.ldap_records import LdapEntry
 
 GUID = uuid.UUID("6f9619ff-8b86-d011-b42d-00c04fc964ff")
 QM = uuid.UUID("11111111-2222-3333-4444-555555555555")
@@ -114,6 +116,25 @@ def test_queue_pathnames_without_a_layout_are_refused(pathname: str, why: str) -
     assert f"queue {GUID}" in str(info.value) and "Pathname (distinguishedName)" in str(info.value)
 
 
+def test_edge_spaces_of_a_name_are_escaped_and_read_back() -> None:
+    """RFC 4514 2.4: a leading or trailing space of an RDN value takes a backslash; split_dn
+    keeps escaped spaces (written ``\\ `` or ``\\20``) and drops the unescaped ones around
+    an RDN value, as a DN written with spaces after its commas and around ``=`` has them."""
+    assert escape_rdn_value(" a ") == "\\ a\\ "
+    assert split_dn(queue_dn("qm1\\ orders "))[0] == ("CN", " orders ")
+    assert split_dn("CN=\\ a\\20 ,DC=x")[0] == ("CN", " a ")
+    assert split_dn("CN=  orders  , DC = x") == [("CN", "orders"), ("DC", "x")]
+    assert split_dn("CN= a b ,DC=x")[0] == ("CN", "a b")
+    assert same_dn("CN= Orders ,CN=msmq, CN = QM1", "cn=orders,cn=msmq,cn=qm1")
+    assert not same_dn("CN=orders\\ ,DC=x", "CN=orders,DC=x")
+
+
+def test_hex_escaped_bytes_then_an_escaped_character_keep_their_order() -> None:
+    """RFC 4514 2.4: ``\\XX`` pairs are UTF-8 bytes and ``\\,`` a character, read in the order
+    written (``\\C3\\A9`` is é)."""
+    assert split_dn("CN=\\C3\\A9\\,x\\41\\+b,DC=y")[0] == ("CN", "é,xA+b")
+
+
 def test_dns_in_the_servers_form_name_the_same_entries() -> None:
     """slapd returns DNs with lowercase types and hex escapes (checked against slapd 2.5)."""
     dn = queue_dn('qm1\\ a,b+c"d<e>f;g=h#')
@@ -163,6 +184,21 @@ def test_directory_objects_are_the_queues_and_queue_managers() -> None:
     ]
 
 
+def test_entries_without_a_16_byte_objectguid_are_not_objects() -> None:
+    """Only an entry whose objectGUID is 16 bytes ([MS-ADA3] 2.44) can be named by its GUID
+    (3.1.6.19); any other queue or queue manager entry is left out of the objects, never an
+    error (real traffic is judged whatever the directory holds)."""
+    queue_classes = ["top", "mSMQQueue"]
+    entries = [
+        LdapEntry("CN=a," + QMDN, {"objectClass": queue_classes}),
+        LdapEntry("CN=b," + QMDN, {"objectClass": queue_classes, "objectGUID": []}),
+        LdapEntry("CN=c," + QMDN, {"objectClass": queue_classes, "objectGUID": [GUID.hex]}),
+        LdapEntry(QMDN, {"objectClass": ["top", "mSMQConfiguration"], "objectGUID": [b"\x01"]}),
+        LdapEntry(QDN, {"objectClass": queue_classes, "objectGUID": [GUID.bytes_le]}),
+    ]
+    assert directory_objects(entries) == [(QDN, GUID, "Queue")]
+
+
 def test_entries_without_distinguished_names() -> None:
     by_dn = entries_by_dn([(queue(), None)], [], distinguished_names=False)
     assert all("distinguishedName" not in e.attributes for e in by_dn.values())
@@ -171,6 +207,27 @@ def test_entries_without_distinguished_names() -> None:
 def test_a_root_that_is_not_a_domain_is_refused() -> None:
     with pytest.raises(ValueError, match="DC="):
         directory_entries([], [], root="O=example")
+
+
+def test_a_root_that_is_not_a_dn_is_refused_naming_the_root() -> None:
+    """The root is checked before any DN is made under it, so the one-line error names the
+    root the caller gave, not a computer's DN built on it."""
+    with pytest.raises(ValueError, match=r"^'DC=x,junk' is not a distinguished name"):
+        directory_entries([(queue(), None)], [(QueueManager(QM), "qm1")], root="DC=x,junk")
+
+
+def test_every_entry_lies_under_the_root_given() -> None:
+    """2.2.1 puts every object under <root>: the Configuration, Computers and Users containers
+    (the target's account is CN=mqcn-target,CN=Users,<root>) and the MSMQ objects alike."""
+    root = "DC=corp,DC=test"
+    entries = directory_entries(
+        [(queue(), None)], [(QueueManager(QM, Security=b"\x01"), "qm1")], root=root
+    )
+    dns = [e.dn for e in entries]
+    assert all(dn == root or dn.endswith("," + root) for dn in dns), dns
+    for container in ("Configuration", "Computers", "Users"):
+        assert f"CN={container},{root}" in dns
+    assert f"CN=orders,CN=msmq,CN=qm1,CN=Computers,{root}" in dns
 
 
 def test_a_queue_under_another_computer_than_its_owner_is_refused() -> None:
@@ -219,6 +276,14 @@ def test_queue_manager_values_in_ad_syntaxes() -> None:
     assert attrs["mSMQQuota"] == ["5"] and attrs["mSMQJournalQuota"] == ["-1"]
     assert attrs["mSMQForeign"] == ["TRUE"] and attrs["mSMQComputerTypeEx"] == ["v"]
     assert attrs["whenCreated"] == ["19700101000000.0Z"]
+
+
+def test_empty_queue_manager_values_are_not_written() -> None:
+    """LDAP has no empty value (errata D-15): an empty Security or QueueManagerVersion is left
+    out of the entry, and a read of that Security is the error row of 3.1.6.11.1."""
+    attrs = entries_by_dn([], [(QueueManager(QM, Security=b""), "qm1")])[QMDN].attributes
+    assert "nTSecurityDescriptor" not in attrs and "mSMQComputerTypeEx" not in attrs
+    assert all(values and all(v != b"" and v != "" for v in values) for values in attrs.values())
 
 
 @pytest.mark.parametrize(
@@ -277,6 +342,15 @@ def test_generalized_time_round_trip_and_forms() -> None:
     assert epoch_seconds("19700101000001.9Z") == 1
     with pytest.raises(ValueError, match="not a GeneralizedTime"):
         epoch_seconds("2023-11-14")
+
+
+@pytest.mark.parametrize(
+    "text", ["19700101013000+0130", "19691231223000-0130", "19700101004500.5+0045"]
+)
+def test_a_time_offset_counts_its_hours_and_minutes(text: str) -> None:
+    """RFC 4517 3.3.13: an offset is hours and minutes, both applied (errata D-20): each of
+    these names the epoch."""
+    assert epoch_seconds(text) == 0
 
 
 @given(st.integers(min_value=-62_135_596_800, max_value=253_402_300_799))
@@ -369,6 +443,8 @@ def test_queue_error_rows(missing: str, asked: str) -> None:
         ({"mSMQQueueQuota": ["12x"]}, "not an Integer"),
         ({"mSMQQueueQuota": [str(2**32)]}, "outside a 32-bit"),
         ({"objectGUID": [b"short"]}, "not 16"),
+        ({"mSMQQueueType": [b"\x01" * 15]}, "not 16"),
+        ({"mSMQQueueType": [bytes(17)]}, "not 16"),
         ({"objectGUID": [GUID.hex]}, "octet string"),
         ({"whenCreated": ["yesterday"]}, "not a GeneralizedTime"),
         ({"mSMQLabelEx": ["a", "b"]}, "single-valued"),
@@ -400,6 +476,43 @@ def test_queue_read_conversions() -> None:
     assert read["DirectoryPath"].startswith("LDAP://CN=Orders, CN=msmq")
     assert read["CreateTime"] == 1_700_000_000 and read["Identifier"] == GUID
     assert list(read) == list(ALL_QUEUE)
+
+
+@pytest.mark.parametrize(
+    ("text", "quota"),
+    [
+        ("-2147483648", 0x80000000),
+        ("-1", 0xFFFFFFFF),
+        ("2147483647", 0x7FFFFFFF),
+        ("4294967295", 0xFFFFFFFF),
+        ("0", 0),
+    ],
+)
+def test_integers_at_the_ends_of_the_range_are_read(text: str, quota: int) -> None:
+    """Errata D-05: every value of -2^31..2^32-1 is read, signed as AD stores it or unsigned,
+    and masked to 32 bits; BasePriority stays signed."""
+    values = minimal_queue_values(mSMQQueueQuota=[text], mSMQBasePriority=[text])
+    read = queue_from_ldap(values, ("Quota",))
+    assert read == {"Quota": quota}
+    if int(text) <= 2**31 - 1:
+        assert queue_from_ldap(values, ("BasePriority",)) == {"BasePriority": int(text)}
+
+
+@pytest.mark.parametrize("text", ["-2147483649", "4294967296"])
+def test_integers_just_outside_the_range_fail_the_read(text: str) -> None:
+    failure = object_from_ldap("Queue", minimal_queue_values(mSMQQueueQuota=[text]), ("Quota",))
+    assert isinstance(failure, LdapReadFailure) and "outside a 32-bit" in failure.reason
+
+
+def test_pathname_of_a_dn_with_nothing_above_the_computer() -> None:
+    """3.1.6.11.2.1 reads the queue name and the computer from the first and third RDNs of
+    the 2.2.1 DN; what lies above the computer is not read (a real directory may keep its
+    computers elsewhere than CN=Computers)."""
+    dn = "CN=Orders,CN=msmq,CN=QM1"
+    assert queue_from_ldap({}, ("Pathname",), dn=dn) == {"Pathname": "qm1\\orders"}
+    dn = "CN=Orders,CN=msmq,CN=QM1,OU=Servers,DC=corp"
+    assert queue_from_ldap({}, ("Pathname",), dn=dn) == {"Pathname": "qm1\\orders"}
+    assert queue_from_ldap({}, ("Pathname",), dn="CN=Orders,CN=msmq") is R.GenericError
 
 
 def test_pathname_of_a_hashed_name_takes_the_extension() -> None:
@@ -481,6 +594,47 @@ def test_queue_manager_conversions_and_unsupported_attribute() -> None:
     assert queue_manager_from_ldap(values, ("ConnectedNetworkIdentifierList",)) is R.GenericError
     with pytest.raises(ValueError, match="unknown directory object type"):
         object_from_ldap("Site", values, ())
+
+
+@pytest.mark.parametrize(
+    ("dn", "computer"),
+    [
+        (QMDN, "qm1"),
+        ("CN=msmq,CN=QM2,OU=Servers,DC=corp,DC=test", "QM2"),
+        ("CN=msmq,CN=qm3", "qm3"),
+    ],
+)
+def test_computer_name_is_the_rdn_above_msmq(dn: str, computer: str) -> None:
+    """3.1.6.11.1.1: ComputerName is the <computer name> of the 2.2.1 DN, the RDN just above
+    CN=msmq, as written; what lies above the computer is not read (a real directory may keep
+    its computers elsewhere than CN=Computers), so a DN that ends at the computer has one."""
+    read = queue_manager_from_ldap(qm_values(distinguishedName=[dn]), ("ComputerName",))
+    assert read == {"ComputerName": computer}
+
+
+def test_a_dn_with_nothing_above_msmq_has_no_computer_name() -> None:
+    values = qm_values(distinguishedName=["CN=msmq"])
+    assert queue_manager_from_ldap(values, ("ComputerName",)) is R.GenericError
+
+
+def test_site_identifiers_are_read_as_guids() -> None:
+    """3.1.6.11.1: SiteIdentifierList is the GUIDs of mSMQSites, each 16 bytes in [MS-DTYP]
+    2.3.4.2 order; a value of another size fails the read (errata D-20)."""
+    sites = [uuid.UUID(int=5), GUID]
+    read = queue_manager_from_ldap(
+        qm_values(mSMQSites=[s.bytes_le for s in sites]), ("SiteIdentifierList",)
+    )
+    assert isinstance(read, dict) and sorted(read["SiteIdentifierList"]) == sorted(sites)
+    for bad in ([GUID.bytes_le, b"\x01" * 15], [GUID.bytes_le + b"\x00"], [GUID.hex]):
+        failure = object_from_ldap(
+            "QueueManager", qm_values(mSMQSites=bad), ("SiteIdentifierList",)
+        )
+        assert isinstance(failure, LdapReadFailure) and "mSMQSites" in failure.reason
+
+
+def test_queue_manager_dn_given_apart_from_the_values() -> None:
+    read = queue_manager_from_ldap({}, ("FullPath", "ComputerName"), dn=QMDN)
+    assert read == {"FullPath": QMDN, "ComputerName": "qm1"}
 
 
 # --- GUID filters (3.1.6.19, errata) ----------------------------------------------------------

@@ -176,6 +176,34 @@ def test_two_reads_of_one_object_on_a_cached_connection_are_two_reads() -> None:
     assert [len(r["searches"]) for r in reads(run)] == [2, 2]
 
 
+def test_two_finds_of_one_object_on_one_connection_are_two_reads() -> None:
+    """Only a base-scope search at the object found is the Get Object Properties (3.1.6.14)
+    that ends a find; a second search by GUID, even of the same object on the same
+    connection, is another Read Directory."""
+    assert [len(r["searches"]) for r in reads([find(Q), find(Q)])] == [1, 1]
+    run = [find(Q, "escaped", attributes=()), find(Q, "escaped", attributes=())]
+    assert [len(r["searches"]) for r in reads(run)] == [1, 1]
+
+
+@pytest.mark.parametrize(
+    "filter_", ["(objectClass=*)", guid_filter(Q), guid_filter(Q, "escaped"), "(cn=orders)"]
+)
+def test_a_properties_search_ends_the_find_whatever_its_filter(filter_: str) -> None:
+    """3.1.6.14 filters on (objectClass=*); a client that repeats the GUID (or any filter) in
+    its base-scope search at the DN found still makes one read of every attribute, which the
+    judge must not split into a find that asked for distinguishedName alone."""
+    [read] = reads([find(Q), search(filter_, base=QDN, scope=0)])
+    assert read["identifier"] == str(Q) and len(read["searches"]) == 2
+    assert read["attributes"] == list(V2_QUEUE_READ_ATTRIBUTES)
+
+
+def test_a_base_search_elsewhere_naming_the_object_is_its_own_read() -> None:
+    """A base-scope search at another object's DN does not end the find, whatever its filter
+    names: it is a read of the GUID its filter names."""
+    found = reads([find(Q), search(guid_filter(Q), base=QMDN, scope=0)])
+    assert [(r["identifier"], len(r["searches"])) for r in found] == [(str(Q), 1), (str(Q), 1)]
+
+
 def test_two_base_searches_at_one_dn_are_two_reads() -> None:
     assert len(reads([properties(QDN), properties(QDN)])) == 2
 
