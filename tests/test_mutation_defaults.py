@@ -52,7 +52,17 @@ def test_the_session_machine_brings_its_own_tests() -> None:
 
 
 def test_model_files_elsewhere_bring_no_tests() -> None:
-    assert default_tests(["mqcn_model/server.py", "mqcn_model/codec/update.py"]) == []
+    assert default_tests(["mqcn_model/codec/update.py", "mqcn_model/rules.py"]) == []
+
+
+def test_the_server_brings_the_failed_reads_test_that_dict_mode_scenarios_never_make() -> None:
+    assert default_tests(["mqcn_model/server.py"]) == ["tests/test_directory_failures.py"]
+
+
+def test_the_directory_mapping_and_read_judge_bring_their_own_tests() -> None:
+    expected = ["tests/test_dssm.py", "tests/test_dssm_vectors.py", "tests/test_ldap_reads.py"]
+    assert default_tests(["mqcn_model/dssm.py"]) == expected
+    assert default_tests(["mqcn_model/ldap_reads.py", "mqcn_model/dssm.py"]) == expected
 
 
 def test_every_default_test_path_exists() -> None:

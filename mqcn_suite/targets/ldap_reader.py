@@ -24,14 +24,16 @@ from __future__ import annotations
 import contextlib
 import uuid
 from dataclasses import dataclass, field
-from typing import Any
-
-import ldap3
-from ldap3.core.exceptions import LDAPException
+from typing import TYPE_CHECKING, Any
 
 from mqcn_model import dssm
 from mqcn_model.directory import DirectoryOperationResult, DirectoryRead
-from mqcn_suite.directory.ldap_client import connection as open_connection
+
+if TYPE_CHECKING:
+    import ldap3
+
+# ldap3 is imported where a read is made: a process that never reads LDAP (a Spark executor
+# running a zoo member) needs no LDAP client installed.
 
 TIMEOUT = 5  # seconds to connect and for each answer; a slower server is not connected
 # The object class a read of each ADM type must find (a GUID of another class: not found)
@@ -61,6 +63,8 @@ class LdapDirectory:
         server: str | None = None,
     ) -> dict[str, Any] | DirectoryOperationResult:
         self.reads.append(DirectoryRead(object_type, identifier, tuple(attributes)))
+        from ldap3.core.exceptions import LDAPException
+
         url = self.servers.get(server or "", self.url)
         try:
             return self._read(url, object_type, identifier, attributes)
@@ -71,6 +75,8 @@ class LdapDirectory:
     def _read(
         self, url: str, object_type: str, identifier: uuid.UUID, attributes: tuple[str, ...]
     ) -> dict[str, Any] | DirectoryOperationResult:
+        import ldap3
+
         connection = self._connection(url)
         if connection is None:
             return DirectoryOperationResult.DirectoryNotConnected
@@ -112,6 +118,8 @@ class LdapDirectory:
         connection = self._connections.get(url)
         if connection is not None and not connection.closed:
             return connection
+        from mqcn_suite.directory.ldap_client import connection as open_connection
+
         connection = open_connection(url, self.bind_dn, self.password, TIMEOUT)
         if not connection.bind():
             connection.unbind()
@@ -122,6 +130,8 @@ class LdapDirectory:
     def _drop(self, url: str) -> None:
         connection = self._connections.pop(url, None)
         if connection is not None:
+            from ldap3.core.exceptions import LDAPException
+
             with contextlib.suppress(LDAPException):
                 connection.unbind()
 
