@@ -56,7 +56,7 @@ NODE = shutil.which("node")
 NODE_TARGET = ROOT / "examples" / "node-target"
 # the scenarios that judge a Read Directory's object and attribute list (3.2.5.2)
 READ_REQUIREMENTS = "MQCN-3.2.5.2-3 or MQCN-3.2.5.2-5 or MQCN-3.2.5.2-8"
-# ... less the slow-server scenario (its 1.5 s per request are the whole run's time again)
+# ... less the slow-server scenario (its 0.5 s per request are the whole run's time again)
 READ_SCENARIOS = ("-m", READ_REQUIREMENTS, "-k", "not answers_each_request_after")
 INSTALL_HINT = "apt-get install slapd ldap-utils"
 
