@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from mqcn_suite.directory.slapd import SlapdDirectory, SlapdNotInstalledError, find_slapd
+from mqcn_suite.directory.fixture_errors import SlapdNotInstalledError
+from mqcn_suite.directory.slapd import SlapdDirectory, find_slapd
 
 LDAP_GROUP = "ldap"
 SERVER_NAMES = ("dc1.example.com",)

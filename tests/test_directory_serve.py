@@ -33,14 +33,9 @@ from typer.testing import CliRunner
 
 import mqcn_suite.cli as cli
 from mqcn_model import dssm
+from mqcn_suite.directory.fixture_errors import NotAttachableError
 from mqcn_suite.directory.ldap_session import DirectorySession, scenario_entries
-from mqcn_suite.directory.slapd import (
-    NotAttachableError,
-    SlapdDirectory,
-    dn_key,
-    free_port,
-    state_path,
-)
+from mqcn_suite.directory.slapd import SlapdDirectory, dn_key, free_port, state_path
 from mqcn_suite.targets.base import NotApplicable, Setup, TargetError
 
 pytest_plugins = ["ldap_fixture"]
@@ -436,7 +431,7 @@ def test_a_run_attached_to_a_served_directory_sees_its_reads_and_passes(
     sources = {tuple(s.get("read_sources", [])) for s in ran.values()}
     assert ("ldap",) in sources and ("target",) not in sources
     names = " ".join(ran)
-    assert "server_is_down" in names and "after_a_second_and_a_half" in names
+    assert "server_is_down" in names and "after_half_a_second" in names
     published = document["directories"]
     assert published and set(published) <= set(ran)
     assert all(set(d) == {"queues", "queue_managers"} for d in published.values())  # no ldap

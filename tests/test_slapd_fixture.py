@@ -15,18 +15,15 @@ from ldap3.core.exceptions import LDAPException
 
 from mqcn_model.ldap_records import LdapEntry
 from mqcn_suite.directory import slapd as slapd_module
-from mqcn_suite.directory.slapd import (
-    DirectoryCredentials,
+from mqcn_suite.directory.fixture_errors import (
     DirectoryTimeoutError,
     DirectoryValueError,
     PortInUseError,
     SchemaRefusedError,
-    SlapdDirectory,
     SlapdExitedError,
     SlapdNotInstalledError,
-    dn_key,
-    find_slapd,
 )
+from mqcn_suite.directory.slapd import DirectoryCredentials, SlapdDirectory, dn_key, find_slapd
 from mqcn_suite.directory.statslog import (
     UNLOGGED_SCOPE,
     StatsLog,

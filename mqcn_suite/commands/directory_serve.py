@@ -271,7 +271,7 @@ def serve(
     ] = None,
 ) -> None:
     """``mqcn directory serve`` (see the module docstring)."""
-    from mqcn_suite.directory.slapd import DirectoryFixtureError, DirectoryValueError
+    from mqcn_suite.directory.fixture_errors import DirectoryFixtureError, DirectoryValueError
 
     with boundary(COMMAND, usage_errors=(DirectoryFixtureError,)):
         number = parse_int("--port", port)

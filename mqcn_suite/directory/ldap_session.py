@@ -56,7 +56,8 @@ class DirectorySession:
     def open(cls, spec: str) -> DirectorySession:
         """``ldap``: start the fixture server; an ``ldap://`` URL: attach to the server
         ``mqcn directory serve`` runs there.  A :class:`TargetError` when neither works."""
-        from mqcn_suite.directory.slapd import DirectoryFixtureError, SlapdDirectory
+        from mqcn_suite.directory.fixture_errors import DirectoryFixtureError
+        from mqcn_suite.directory.slapd import SlapdDirectory
 
         try:
             if spec == "ldap":

@@ -56,6 +56,17 @@ from types import TracebackType
 from typing import IO, TYPE_CHECKING, Any
 
 from mqcn_model.ldap_records import LdapEntry, LdapSearch
+from mqcn_suite.directory.fixture_errors import (
+    DirectoryFixtureError,
+    DirectoryTimeoutError,
+    DirectoryValueError,
+    NotAttachableError,
+    PortInUseError,
+    SchemaRefusedError,
+    SlapdExitedError,
+    SlapdNotInstalledError,
+)
+from mqcn_suite.directory.slow_proxy import SlowProxy
 from mqcn_suite.directory.statslog import LdapBind, StatsLog
 from mqcn_suite.processes import stop_group
 
@@ -83,42 +94,6 @@ STATE_KEYS = ("root", "folder", "ports", "suite", "target", "log", "pid")
 
 # The rwm rules that let the compact GUID filter match the 16-byte objectGUID (errata D-01).
 RWM_RULES = Path(__file__).parent / "schema" / "objectguid-rwm.conf"
-
-
-# --- errors ------------------------------------------------------------------------------------
-
-
-class DirectoryFixtureError(Exception):
-    """The directory fixture could not do what was asked; the message is one line."""
-
-
-class SlapdNotInstalledError(DirectoryFixtureError):
-    """No slapd program where it was looked for."""
-
-
-class PortInUseError(DirectoryFixtureError):
-    """A port the fixture was told to listen on is taken."""
-
-
-class SchemaRefusedError(DirectoryFixtureError):
-    """slapd refuses the schema file (slaptest's reason in the message)."""
-
-
-class SlapdExitedError(DirectoryFixtureError):
-    """slapd ended (or never answered) while starting; its last log lines are in the message."""
-
-
-class DirectoryValueError(DirectoryFixtureError):
-    """The server refused an entry of the scenario data (DN, attribute, server's message)."""
-
-
-class DirectoryTimeoutError(DirectoryFixtureError):
-    """The server did not answer within the time allowed (paused, down, or overloaded)."""
-
-
-class NotAttachableError(DirectoryFixtureError):
-    """A URL that names no server ``mqcn directory serve`` runs on this machine (or one that
-    another run is attached to already)."""
 
 
 # --- small helpers -----------------------------------------------------------------------------
@@ -293,69 +268,6 @@ def refusal(dn: str, attributes: Mapping[str, object], result: Mapping[str, obje
         said = said[len(attribute) + 2 :]  # slapd starts with the attribute's name
     which = f"attribute {attribute}: " if attribute else ""
     return f"the directory refused {dn}: {which}{said} (LDAP {result.get('result')} {description})"
-
-
-# --- the slow server ---------------------------------------------------------------------------
-
-
-class SlowProxy:
-    """A TCP proxy on a free 127.0.0.1 port that holds each request ``delay`` s, then passes it.
-
-    Every chunk a client sends waits ``delay`` seconds before it goes to the server; answers
-    come back at once.  A bind then a search take two delays.  The server sees the proxy's
-    connection on the listener it forwards to, so its log names that listener as usual.
-    """
-
-    def __init__(self, target_port: int, delay: float) -> None:
-        self.target_port = target_port
-        self.delay = delay
-        self._listener = socket.create_server((HOST, 0))
-        self.port = int(self._listener.getsockname()[1])
-        self._sockets: list[socket.socket] = []
-        self._closed = threading.Event()
-        threading.Thread(target=self._accept, name="slow-proxy", daemon=True).start()
-
-    @property
-    def url(self) -> str:
-        return f"ldap://{HOST}:{self.port}"
-
-    def _accept(self) -> None:
-        while not self._closed.is_set():
-            try:
-                client, _ = self._listener.accept()
-            except OSError:
-                return
-            if self._closed.is_set():
-                client.close()
-                return
-            try:
-                server = socket.create_connection((HOST, self.target_port), timeout=5)
-            except OSError:
-                client.close()
-                continue
-            server.settimeout(None)
-            self._sockets += [client, server]
-            threading.Thread(target=self._pump, args=(client, server, True), daemon=True).start()
-            threading.Thread(target=self._pump, args=(server, client, False), daemon=True).start()
-
-    def _pump(self, source: socket.socket, sink: socket.socket, held: bool) -> None:
-        with contextlib.suppress(OSError):
-            while data := source.recv(65536):
-                if held and self._closed.wait(self.delay):
-                    return
-                sink.sendall(data)
-        with contextlib.suppress(OSError):
-            sink.shutdown(socket.SHUT_WR)
-
-    def close(self) -> None:
-        """Stop accepting (connections to the port are refused from now on) and drop every
-        connection."""
-        self._closed.set()
-        with contextlib.suppress(OSError):  # wakes the accept(): close() alone would not
-            self._listener.shutdown(socket.SHUT_RDWR)
-        for sock in [self._listener, *self._sockets]:
-            with contextlib.suppress(OSError):
-                sock.close()
 
 
 # --- the directory -----------------------------------------------------------------------------

@@ -57,7 +57,8 @@ def check_directory(target: Target, spec: str) -> None:
             'no "directory": ["ldap"]; docs/adapter-protocol.md)'
         )
     if spec == "ldap":
-        from mqcn_suite.directory.slapd import SlapdNotInstalledError, find_slapd
+        from mqcn_suite.directory.fixture_errors import SlapdNotInstalledError
+        from mqcn_suite.directory.slapd import find_slapd
 
         try:
             find_slapd()
