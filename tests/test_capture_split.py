@@ -4,14 +4,12 @@ of the one-task read (mqcn_model.capture.split, docs/capture.md "Splitting a cap
 from __future__ import annotations
 
 import struct
-from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
 import pytest
-
 from capture_helpers import (
     IP_A,
     IP_B,
@@ -24,11 +22,11 @@ from capture_helpers import (
     idb,
     ip_of,
     pcap,
-    read,
     session_packets,
     shb,
     sll,
 )
+
 from mqcn_model.capture import Record, iter_capture
 from mqcn_model.capture import split as model
 from mqcn_model.capture.dissect import TCP_ACK, TCP_FIN, TCP_RST, TCP_SYN
@@ -112,3 +110,136 @@ def test_a_split_read_gives_the_records_of_the_one_task_read(tmp_path: Path, ran
     assert _signature(_split(tmp_path, capture, threshold)) == _signature(
         _one_task(tmp_path, capture)
     )
+
+
+def _audit(records: list[Record]) -> tuple[list[str], list[str], dict[str, int]]:
+    """The verdict rows, the quarantine rows and the tally of judging ``records``."""
+    rows = RowBuilder(Tally())
+    batches = list(_judge_records(Auditor(), rows, iter(records), 7))
+    table = pa.Table.from_batches([*batches, rows.tally.batch()])
+    by_status: dict[str, list[str]] = {}
+    tally: dict[str, int] = {}
+    for row in table.to_pylist():
+        if row["status"] == "tally":
+            key = repr({k: v for k, v in row.items() if k not in ("count",)})
+            tally[key] = tally.get(key, 0) + (row.get("count") or 0)
+        else:
+            by_status.setdefault(row["status"], []).append(repr(sorted(row.items())))
+    verdicts = sorted(by_status.pop("verdict", []))
+    quarantine = sorted(by_status.pop("quarantined", []))
+    assert not by_status, sorted(by_status)
+    return verdicts, quarantine, tally
+
+
+def test_the_verdicts_quarantine_and_balances_of_a_split_read_are_the_one_task_ones(
+    tmp_path: Path,
+) -> None:
+    capture = pcap(busy_frames())
+    split = _audit(_split(tmp_path, capture, len(capture) // 6))
+    whole = _audit(_one_task(tmp_path, capture))
+    assert split == whole
+    verdicts, quarantine, _ = whole
+    # 72 notifications, less those of session 2 before its first whole packet and of session
+    # 3 after its reset; the mid-session start and the non-MSMQ reply are quarantined
+    assert 60 <= len(verdicts) < 72 and len(quarantine) >= 2
+
+
+def test_idle_streams_end_at_the_same_frames_in_a_split_read(tmp_path: Path) -> None:
+    items = busy_frames(pause_after=90)
+    capture = pcap(items)
+    split = _split(tmp_path, capture, len(capture) // 5, idle_timeout=60)
+    whole = _one_task(tmp_path, capture, idle_timeout=60)
+    assert "ended_by='idle'" in "".join(_signature(whole))
+    assert _signature(split) == _signature(whole)
+
+
+# --- bad input ----------------------------------------------------------------------------------
+
+
+def test_a_forged_record_header_at_a_split_point_makes_the_file_one_task(tmp_path: Path) -> None:
+    forged = struct.pack("<IIII", int(T0), 0, 4, 60) + b"\x00" * 4
+    items = busy_frames(3)
+    body = bytes([2, 1]) + forged * 3 + bytes(40)
+    data = b"".join(session_packets([envelope(7, body=body)]))
+    trap = frames([Seg(1, b"", TCP_SYN, sport=45000), Seg(2, data, sport=45000)])
+    capture = pcap(items[:40] + trap + items[40:])
+    at = capture.find(forged)
+    shape = model.layout(capture)
+    assert not isinstance(shape, str)
+    # the guess is fooled: the forged header is where the boundary search starts
+    assert model.find_boundary(shape, capture[at:], at, len(capture)) == at
+    found = split_records(_write(tmp_path, capture), at, chunk=4096)
+    assert isinstance(found, str)
+    assert "read as one task: range 0 read records up to offset" in found
+    assert f"guessed at {at}" in found
+
+
+def test_a_truncated_last_record_is_quarantined_as_in_the_one_task_read(tmp_path: Path) -> None:
+    capture = pcap(busy_frames())[:-10]
+    split = _split(tmp_path, capture, len(capture) // 4)
+    whole = _one_task(tmp_path, capture)
+    assert "capture-truncated" in "".join(_signature(whole))
+    assert _signature(split) == _signature(whole)
+
+
+def test_a_damaged_record_inside_a_range_makes_the_file_one_task(tmp_path: Path) -> None:
+    capture = bytearray(pcap(busy_frames()))
+    shape = model.layout(bytes(capture))
+    assert not isinstance(shape, str)
+    at = model.find_boundary(shape, bytes(capture[len(capture) // 2 :]), len(capture) // 2, 0)
+    assert at is not None
+    struct.pack_into("<I", capture, at + 8, 1 << 30)  # a captured length no frame has
+    found = split_records(_write(tmp_path, bytes(capture)), len(capture) // 3, chunk=4096)
+    assert isinstance(found, str) and "read as one task" in found
+    assert "claims 1073741824 captured bytes" in found
+
+
+def _pcapng_two_links(items: list[Frame]) -> bytes:
+    """Frames alternately on an Ethernet interface and a Linux cooked (SLL) one."""
+    blocks = [shb(), idb(1), idb(113)]
+    for i, frame in enumerate(items):
+        if i % 2:
+            frame = replace(frame, data=sll(frame.data), length=frame.length + 2, interface=1)
+        blocks.append(epb(frame))
+    return b"".join(blocks)
+
+
+def test_a_pcapng_with_interfaces_of_different_link_types_is_split(tmp_path: Path) -> None:
+    capture = _pcapng_two_links(busy_frames())
+    plan = plan_split(_write(tmp_path, capture), len(capture) // 5, window=65536)
+    assert not isinstance(plan, str) and len(plan.starts) == 5
+    split = _split(tmp_path, capture, len(capture) // 5)
+    whole = _one_task(tmp_path, capture)
+    assert "'link-unknown'" not in "".join(_signature(whole))
+    assert _signature(split) == _signature(whole)
+
+
+def test_a_pcapng_interface_described_after_the_first_packet_makes_it_one_task(
+    tmp_path: Path,
+) -> None:
+    items = busy_frames()
+    half = len(items) // 2
+    late = replace(items[half], data=ip_of(items[half].data), length=items[half].length - 14)
+    capture = (
+        shb()
+        + idb(1)
+        + b"".join(epb(f) for f in items[:half])
+        + idb(101)
+        + epb(replace(late, interface=1))
+        + b"".join(epb(f) for f in items[half + 1 :])
+    )
+    found = split_records(_write(tmp_path, capture), len(capture) // 4, chunk=4096)
+    assert isinstance(found, str)
+    assert "a pcapng interface description block at offset" in found
+
+
+def test_a_flow_larger_than_the_memory_budget_is_refused_with_a_line(tmp_path: Path) -> None:
+    data = b"".join(session_packets(envelope(i) for i in range(200)))
+    segs = [Seg(1, b"", TCP_SYN)] + [
+        Seg(2 + start, data[start : start + 500]) for start in range(0, len(data), 500)
+    ]
+    capture = pcap(frames(segs))
+    found = split_records(_write(tmp_path, capture), len(capture) // 4, memory_budget=20_000)
+    assert isinstance(found, str)
+    assert "outgrow the memory budget of 20000 bytes" in found
+    assert "10.1.1.1:49152 <-> 10.2.2.2:1801" in found

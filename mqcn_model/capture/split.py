@@ -14,9 +14,10 @@ then the very records :func:`~mqcn_model.capture.iter_capture` yields for the wh
    captured length is at most the file's snaplen and at most the original length, whose
    fraction of a second is below one second, whose original length is not 0, whose seconds
    are within a year of the first record's, and after which the next two records' headers
-   pass the same checks (or the file ends exactly after them).  pcapng: a 4-byte aligned Enhanced, Simple or obsolete Packet Block whose
-   leading and trailing lengths agree (a multiple of 4), whose interface exists and whose
-   captured length fits, followed by two more such packet blocks (or the end).
+   pass the same checks (or the file ends exactly after them).  pcapng: a 4-byte aligned
+   Enhanced, Simple or obsolete Packet Block whose leading and trailing lengths agree (a
+   multiple of 4), whose interface exists and whose captured length fits, followed by two
+   more such packet blocks (or the end).
 3. **Ranges** (:class:`RangeReader`, one task each): the preamble, then the file from the
    range's boundary; whole records, until the first record that starts at or after the
    range's end (its offset is reported).  Each frame is dissected (link, IP, TCP); every
@@ -43,6 +44,7 @@ other streams ended in between can be read differently (counted as late, not a n
 
 from __future__ import annotations
 
+import itertools
 import math
 import struct
 from collections import Counter
@@ -381,7 +383,7 @@ def check_ranges(summaries: list[RangeSummary]) -> str | None:
     for summary in summaries:
         if summary.problem:
             return summary.problem
-    for before, after in zip(summaries, summaries[1:], strict=False):
+    for before, after in itertools.pairwise(summaries):
         if before.end != after.start:
             return (
                 f"range {before.index} read records up to offset {before.end}, but the next "
