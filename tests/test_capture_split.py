@@ -3,12 +3,14 @@ of the one-task read (mqcn_model.capture.split, docs/capture.md "Splitting a cap
 
 from __future__ import annotations
 
+import json
 import struct
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.dataset as ds
 import pytest
 from capture_helpers import (
     IP_A,
@@ -30,9 +32,10 @@ from capture_helpers import (
 from mqcn_model.capture import Record, iter_capture
 from mqcn_model.capture import split as model
 from mqcn_model.capture.dissect import TCP_ACK, TCP_FIN, TCP_RST, TCP_SYN
+from mqcn_suite.pipeline.audit import audit
 from mqcn_suite.pipeline.audit.judging import Auditor
 from mqcn_suite.pipeline.audit.kinds.capture import _judge_records
-from mqcn_suite.pipeline.audit.kinds.capture_split import plan_split, split_records
+from mqcn_suite.pipeline.audit.kinds.capture_split import SPLIT_CONF, plan_split, split_records
 from mqcn_suite.pipeline.audit.summary import Tally
 from mqcn_suite.pipeline.audit.tasks import RowBuilder
 
@@ -243,3 +246,46 @@ def test_a_flow_larger_than_the_memory_budget_is_refused_with_a_line(tmp_path: P
     assert isinstance(found, str)
     assert "outgrow the memory budget of 20000 bytes" in found
     assert "10.1.1.1:49152 <-> 10.2.2.2:1801" in found
+
+
+# --- on Spark -------------------------------------------------------------------------------------
+
+
+def _outputs(out: Path) -> tuple[list[str], list[str], dict[str, Any]]:
+    def rows(folder: str) -> list[str]:
+        table = ds.dataset(str(out / folder), format="parquet", ignore_prefixes=[".", "_"])
+        return sorted(repr(sorted(r.items())) for r in table.to_table().to_pylist())
+
+    summary = json.loads((out / "summary.json").read_text())
+    for key in ("engine", "seconds", "generated"):
+        summary.pop(key)
+    return rows("verdicts"), rows("quarantine"), summary
+
+
+@pytest.mark.spark
+def test_a_capture_split_on_spark_audits_as_the_one_task_read(
+    spark: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    busy = tmp_path / "busy.pcap"
+    busy.write_bytes(pcap(busy_frames())[:-10])  # and a truncated last record
+    forged = struct.pack("<IIII", int(T0), 0, 4, 60) + b"\x00" * 4
+    data = b"".join(session_packets([envelope(7, body=bytes([2, 1]) + forged * 3)]))
+    trap = frames([Seg(1, b"", TCP_SYN, sport=45000), Seg(2, data, sport=45000)])
+    items = busy_frames(3)
+    fooled = tmp_path / "fooled.pcap"
+    fooled.write_bytes(pcap(items[:40] + trap + items[40:]))
+    at = fooled.read_bytes().find(forged)
+    for path, threshold in ((busy, busy.stat().st_size // 5), (fooled, at)):
+        spark.conf.set(SPLIT_CONF, str(threshold))
+        try:
+            audit(spark, path, tmp_path / f"{path.stem}-split")
+        finally:
+            spark.conf.unset(SPLIT_CONF)
+        audit(None, path, tmp_path / f"{path.stem}-whole")
+        split = _outputs(tmp_path / f"{path.stem}-split")
+        assert split == _outputs(tmp_path / f"{path.stem}-whole")
+        assert split[2]["balance"]["balanced"] and split[2]["capture"]["bytes_balanced"]
+    lines = capsys.readouterr().err.splitlines()
+    (line,) = [line for line in lines if "read as one task" in line]
+    assert line.startswith(f"mqcn audit: {fooled.resolve()}: read as one task: range 0 read")
+    assert f"guessed at {at} (a record header inside a packet's bytes?)" in line

@@ -16,17 +16,32 @@ packet and the out-of-order window.
 
 from __future__ import annotations
 
+import itertools
+import pickle
 from collections import Counter, defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
+import pyarrow as pa
+
+import mqcn_suite.pipeline.audit.schema as schema
 from mqcn_model.capture import Record
 from mqcn_model.capture import split as model
 from mqcn_model.capture.dissect import Segment, format_endpoint
 from mqcn_model.capture.reader import DEFAULT_IDLE_TIMEOUT
 from mqcn_model.capture.tcp import DEFAULT_MAX_PENDING
 from mqcn_model.constants import AuthLevel
+from mqcn_model.errata import Readings
+from mqcn_suite.pipeline.audit.judging import Auditor
+from mqcn_suite.pipeline.audit.schema import spark_schema
+from mqcn_suite.pipeline.audit.summary import Tally
+from mqcn_suite.pipeline.audit.tasks import RowBuilder
+from mqcn_suite.pipeline.session import PipelineError
+
+if TYPE_CHECKING:
+    from pyspark.sql import DataFrame, SparkSession
 
 DEFAULT_SPLIT_BYTES = 256 << 20  # a capture above this is split (0: never)
 HEAD_BYTES = 1 << 20  # read to find the layout (a pcapng preamble must fit)
@@ -152,3 +167,181 @@ def split_records(
         )
     records.append(model.capture_end(path, plan.shape, plan.size, summaries, counts))
     return records
+
+
+# --- on Spark -----------------------------------------------------------------------------------
+
+SPLIT_CONF = "mqcn.capture.split"  # --conf key: split captures above this many bytes (0: never)
+# The rows of the range tasks: a segment (kind "s") or a range's summary (kind "r", pickled).
+SEGMENT_SCHEMA = pa.schema(
+    [
+        ("kind", pa.string()),
+        ("conn", pa.binary()),
+        ("range", pa.int32()),
+        ("frame", pa.int64()),
+        ("time", pa.float64()),
+        ("src", pa.binary()),
+        ("dst", pa.binary()),
+        ("sport", pa.int32()),
+        ("dport", pa.int32()),
+        ("seq", pa.int64()),
+        ("ack", pa.int64()),
+        ("flags", pa.int32()),
+        ("payload", pa.binary()),
+        ("missing", pa.int64()),
+        ("summary", pa.binary()),
+    ]
+)
+_SEGMENT_BATCH = 4096
+# What judges a capture's records into rows (kinds.capture._judge_records; it and the frame
+# counts' prefix are passed in: this module does not import the capture kind, which imports
+# it).
+JudgeRecords = Callable[[Auditor, RowBuilder, Iterator[Record], int], Iterator[pa.RecordBatch]]
+
+
+def split_threshold(conf: Callable[[str, str], str | None]) -> int:
+    """The split threshold of a session whose ``conf(key, default)`` is given (bytes)."""
+    value = (conf(SPLIT_CONF, str(DEFAULT_SPLIT_BYTES)) or "0").strip()
+    try:
+        threshold = int(value)
+    except ValueError:
+        raise PipelineError(
+            f"--conf {SPLIT_CONF}={value!r}: expected a number of bytes (0: never split)"
+        ) from None
+    return max(0, threshold)
+
+
+def _conn_key(connection: model.Connection) -> bytes:
+    a, pa_, b, pb = connection
+    return bytes([len(a)]) + a + pa_.to_bytes(2, "big") + b + pb.to_bytes(2, "big")
+
+
+def range_task(plan: SplitPlan) -> Callable[[Iterator[pa.RecordBatch]], Iterator[pa.RecordBatch]]:
+    """The ``mapInArrow`` function of the range tasks: range indexes in, segment rows out."""
+
+    def run(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        for batch in batches:
+            for index in batch.column("index").to_pylist():
+                rows: list[dict[str, Any]] = []
+                for item in read_range(plan, index):
+                    if isinstance(item, model.RangeSummary):
+                        rows.append({"kind": "r", "range": index, "summary": pickle.dumps(item)})
+                        continue
+                    seg = item.segment
+                    rows.append(
+                        {
+                            "kind": "s",
+                            "conn": _conn_key(item.connection),
+                            "range": index,
+                            "frame": item.frame,
+                            "time": item.time,
+                            "src": seg.src,
+                            "dst": seg.dst,
+                            "sport": seg.sport,
+                            "dport": seg.dport,
+                            "seq": seg.seq,
+                            "ack": seg.ack,
+                            "flags": seg.flags,
+                            "payload": seg.payload,
+                            "missing": seg.missing,
+                        }
+                    )
+                    if len(rows) >= _SEGMENT_BATCH:
+                        yield pa.RecordBatch.from_pylist(rows, schema=SEGMENT_SCHEMA)
+                        rows = []
+                if rows:
+                    yield pa.RecordBatch.from_pylist(rows, schema=SEGMENT_SCHEMA)
+
+    return run
+
+
+def flow_task(
+    path: str,
+    readings: Readings,
+    offsets: list[int],
+    idle: list[tuple[int, float]],
+    judge_records: JudgeRecords,
+    batch: int,
+    frames_prefix: str,
+) -> Callable[[Iterator[pa.RecordBatch]], Iterator[pa.RecordBatch]]:
+    """The ``mapInArrow`` function of the flow tasks: segments sorted by connection and frame
+    in, the rows of their records out (the same judging as the one-task read)."""
+
+    def segments(batches: Iterator[pa.RecordBatch]) -> Iterator[tuple[bytes, int, Any, Segment]]:
+        for part in batches:
+            for row in part.to_pylist():
+                seg = Segment(
+                    row["src"],
+                    row["dst"],
+                    row["sport"],
+                    row["dport"],
+                    row["seq"],
+                    row["ack"],
+                    row["flags"],
+                    row["payload"],
+                    row["missing"],
+                )
+                yield row["conn"], offsets[row["range"]] + row["frame"], row["time"], seg
+
+    def run(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        auditor = Auditor(readings)
+        rows = RowBuilder(Tally())
+        counts: Counter[str] = Counter()
+
+        def records() -> Iterator[Record]:
+            for _, group in itertools.groupby(segments(batches), key=lambda item: item[0]):
+                events = ((number, time, seg) for _, number, time, seg in group)
+                yield from model.replay(path, events, idle, counts=counts)
+
+        yield from judge_records(auditor, rows, records(), batch)
+        for kind, frames in counts.items():
+            rows.tally.count(frames_prefix + kind, frames)
+        yield rows.tally.batch()
+
+    return run
+
+
+def split_frame(
+    spark: SparkSession,
+    plan: SplitPlan,
+    readings: Readings,
+    judge_records: JudgeRecords,
+    batch: int,
+    frames_prefix: str,
+) -> DataFrame | str:
+    """The rows of one capture read as split ranges on Spark, or the line saying why it must
+    be read whole.  The range tasks' segments are kept on disk, the driver checks the ranges,
+    then a shuffle by connection gives each flow to one task (Spark's sort spills to disk:
+    a flow larger than a task's memory is streamed, never held)."""
+    from pyspark import StorageLevel
+    from pyspark.sql import functions as F
+
+    count = len(plan.starts)
+    indexes = spark.createDataFrame([(i,) for i in range(count)], "index int").repartition(count)
+    segments = indexes.mapInArrow(range_task(plan), spark_schema(SEGMENT_SCHEMA))
+    segments = segments.persist(StorageLevel.DISK_ONLY)
+    found = segments.filter(F.col("kind") == "r").select("summary").collect()
+    summaries = sorted((pickle.loads(r["summary"]) for r in found), key=lambda s: s.index)
+    problem = model.check_ranges(summaries)
+    if problem is not None:
+        segments.unpersist()
+        return f"{plan.path}: read as one task: {problem}"
+    offsets = model.frame_offsets(summaries)
+    idle = model.sweeps(summaries)
+    flows = (
+        segments.filter(F.col("kind") == "s")
+        .repartition(count, "conn")
+        .sortWithinPartitions("conn", "range", "frame")
+    )
+    task = flow_task(plan.path, readings, offsets, idle, judge_records, batch, frames_prefix)
+    judged = flows.mapInArrow(task, spark_schema(schema.ROW_SCHEMA))
+    # the capture-level records: the last range's quarantine, then the capture's end
+    rows = RowBuilder(Tally())
+    ending = [q for s in summaries for q in s.quarantines]
+    ending.append(model.capture_end(plan.path, plan.shape, plan.size, summaries, Counter()))
+    table = pa.Table.from_batches(
+        [*judge_records(Auditor(readings), rows, iter(ending), batch), rows.tally.batch()],
+        schema=schema.ROW_SCHEMA,
+    )
+    literal = [tuple(r[n] for n in schema.ROW_COLUMNS) for r in table.to_pylist()]
+    return judged.unionByName(spark.createDataFrame(literal, spark_schema(schema.ROW_SCHEMA)))
