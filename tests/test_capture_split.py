@@ -68,8 +68,8 @@ def busy_frames(sessions: int = 6, *, pause_after: int | None = None) -> list[Fr
     reply = [Seg(9000, b"", TCP_SYN, sport=1801, dport=40001)]
     reply += [Seg(9001, b"not an msmq packet, sent back", sport=1801, dport=40001)]
     per.append(frames(reply, src=IP_B, dst=IP_A))
-    reset = Seg(777, b"", TCP_RST, sport=40003)
-    per[3] = per[3][:-4] + frames([reset])
+    if sessions > 3:
+        per[3] = per[3][:-4] + frames([Seg(777, b"", TCP_RST, sport=40003)])
     out: list[Frame] = []
     while any(per):
         for items in per:
@@ -113,6 +113,14 @@ def test_a_split_read_gives_the_records_of_the_one_task_read(tmp_path: Path, ran
     assert _signature(_split(tmp_path, capture, threshold)) == _signature(
         _one_task(tmp_path, capture)
     )
+
+
+def test_ranges_shorter_than_a_record_still_start_at_records(tmp_path: Path) -> None:
+    capture = pcap(busy_frames(4))
+    plan = plan_split(_write(tmp_path, capture), 97, window=4096)
+    assert not isinstance(plan, str)
+    assert list(plan.starts) == sorted(set(plan.starts)) and len(plan.starts) > 20
+    assert _signature(_split(tmp_path, capture, 97)) == _signature(_one_task(tmp_path, capture))
 
 
 def _audit(records: list[Record]) -> tuple[list[str], list[str], dict[str, int]]:

@@ -75,10 +75,11 @@ def plan_split(
             return shape
         nominal = model.nominal_starts(size, shape.data_start, threshold)
         starts, ends = [shape.data_start], []
-        for at in nominal[1:]:
+        for cut in nominal[1:]:
+            at = max(cut, starts[-1] + 1)  # after the range before, whose records are long
             stream.seek(at)
             found = model.find_boundary(shape, stream.read(window), at, size)
-            if found is None or found <= starts[-1]:
+            if found is None:
                 continue  # no boundary in the window: the range before runs on
             ends.append(at)
             starts.append(found)
@@ -129,6 +130,7 @@ def split_records(
     groups: dict[model.Connection, list[tuple[int, int, float | None, Segment]]]
     groups = defaultdict(list)
     held: Counter[model.Connection] = Counter()
+    total = 0
     summaries: list[model.RangeSummary] = []
     for index in range(len(plan.starts)):
         for item in read_range(plan, index, chunk=chunk, idle_timeout=idle_timeout):
@@ -136,8 +138,10 @@ def split_records(
                 summaries.append(item)
                 continue
             groups[item.connection].append((index, item.frame, item.time, item.segment))
-            held[item.connection] += len(item.segment.payload) + 64
-            if held.total() > memory_budget:
+            size = len(item.segment.payload) + 64  # the payload and about its headers
+            held[item.connection] += size
+            total += size
+            if total > memory_budget:
                 (largest, size), *_ = held.most_common(1)
                 a, b = format_endpoint(*largest[:2]), format_endpoint(*largest[2:])
                 return (
@@ -217,40 +221,50 @@ def _conn_key(connection: model.Connection) -> bytes:
 
 
 def range_task(plan: SplitPlan) -> Callable[[Iterator[pa.RecordBatch]], Iterator[pa.RecordBatch]]:
-    """The ``mapInArrow`` function of the range tasks: range indexes in, segment rows out."""
+    """The ``mapInArrow`` function of the range tasks: range indexes in, segment rows out
+    (built column by column: no dict per segment)."""
+    names = SEGMENT_SCHEMA.names
+
+    def batch_of(columns: list[list[Any]]) -> pa.RecordBatch:
+        return pa.RecordBatch.from_arrays(
+            [pa.array(c, type=f.type) for c, f in zip(columns, SEGMENT_SCHEMA, strict=True)],
+            schema=SEGMENT_SCHEMA,
+        )
 
     def run(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         for batch in batches:
             for index in batch.column("index").to_pylist():
-                rows: list[dict[str, Any]] = []
+                columns: list[list[Any]] = [[] for _ in names]
                 for item in read_range(plan, index):
                     if isinstance(item, model.RangeSummary):
-                        rows.append({"kind": "r", "range": index, "summary": pickle.dumps(item)})
-                        continue
-                    seg = item.segment
-                    rows.append(
-                        {
-                            "kind": "s",
-                            "conn": _conn_key(item.connection),
-                            "range": index,
-                            "frame": item.frame,
-                            "time": item.time,
-                            "src": seg.src,
-                            "dst": seg.dst,
-                            "sport": seg.sport,
-                            "dport": seg.dport,
-                            "seq": seg.seq,
-                            "ack": seg.ack,
-                            "flags": seg.flags,
-                            "payload": seg.payload,
-                            "missing": seg.missing,
-                        }
-                    )
-                    if len(rows) >= _SEGMENT_BATCH:
-                        yield pa.RecordBatch.from_pylist(rows, schema=SEGMENT_SCHEMA)
-                        rows = []
-                if rows:
-                    yield pa.RecordBatch.from_pylist(rows, schema=SEGMENT_SCHEMA)
+                        row = ["r", None, index, None, None, None, None, None, None, None]
+                        row += [None, None, None, None, pickle.dumps(item)]
+                    else:
+                        seg = item.segment
+                        row = [
+                            "s",
+                            _conn_key(item.connection),
+                            index,
+                            item.frame,
+                            item.time,
+                            seg.src,
+                            seg.dst,
+                            seg.sport,
+                            seg.dport,
+                            seg.seq,
+                            seg.ack,
+                            seg.flags,
+                            seg.payload,
+                            seg.missing,
+                            None,
+                        ]
+                    for column, value in zip(columns, row, strict=True):
+                        column.append(value)
+                    if len(columns[0]) >= _SEGMENT_BATCH:
+                        yield batch_of(columns)
+                        columns = [[] for _ in names]
+                if columns[0]:
+                    yield batch_of(columns)
 
     return run
 
@@ -268,20 +282,16 @@ def flow_task(
     in, the rows of their records out (the same judging as the one-task read)."""
 
     def segments(batches: Iterator[pa.RecordBatch]) -> Iterator[tuple[bytes, int, Any, Segment]]:
+        fields = ("src", "dst", "sport", "dport", "seq", "ack", "flags", "payload", "missing")
         for part in batches:
-            for row in part.to_pylist():
-                seg = Segment(
-                    row["src"],
-                    row["dst"],
-                    row["sport"],
-                    row["dport"],
-                    row["seq"],
-                    row["ack"],
-                    row["flags"],
-                    row["payload"],
-                    row["missing"],
-                )
-                yield row["conn"], offsets[row["range"]] + row["frame"], row["time"], seg
+            columns = [part.column(name).to_pylist() for name in ("conn", "range", "frame", "time")]
+            segs = itertools.starmap(
+                Segment, zip(*(part.column(n).to_pylist() for n in fields), strict=True)
+            )
+            for (conn, index, frame, time), seg in zip(
+                zip(*columns, strict=True), segs, strict=True
+            ):
+                yield conn, offsets[index] + frame, time, seg
 
     def run(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         auditor = Auditor(readings)
