@@ -35,9 +35,16 @@ from mqcn_model.capture.dissect import TCP_ACK, TCP_FIN, TCP_RST, TCP_SYN
 from mqcn_suite.pipeline.audit import audit
 from mqcn_suite.pipeline.audit.judging import Auditor
 from mqcn_suite.pipeline.audit.kinds.capture import _judge_records
-from mqcn_suite.pipeline.audit.kinds.capture_split import SPLIT_CONF, plan_split, split_records
+from mqcn_suite.pipeline.audit.kinds.capture_split import (
+    DEFAULT_SPLIT_BYTES,
+    SPLIT_CONF,
+    plan_split,
+    split_records,
+    split_threshold,
+)
 from mqcn_suite.pipeline.audit.summary import Tally
 from mqcn_suite.pipeline.audit.tasks import RowBuilder
+from mqcn_suite.pipeline.session import PipelineError
 
 
 def _session(n: int, *, size: int, mid_session: bool = False) -> list[Seg]:
@@ -297,3 +304,22 @@ def test_a_capture_split_on_spark_audits_as_the_one_task_read(
     (line,) = [line for line in lines if "read as one task" in line]
     assert line.startswith(f"mqcn audit: {fooled.resolve()}: read as one task: range 0 read")
     assert f"guessed at {at} (a record header inside a packet's bytes?)" in line
+
+
+def test_the_split_threshold_is_a_number_of_bytes_or_a_one_line_error() -> None:
+    assert split_threshold(lambda _key, _default: " 1048576 ") == 1 << 20
+    assert split_threshold(lambda _key, default: default) == DEFAULT_SPLIT_BYTES
+    assert split_threshold(lambda _key, _default: "0") == 0
+    with pytest.raises(PipelineError, match=r"mqcn\.capture\.split='64M': expected a number"):
+        split_threshold(lambda _key, _default: "64M")
+
+
+@pytest.mark.spark
+def test_the_pipelines_own_settings_reach_the_session(spark: Any) -> None:
+    from mqcn_suite.pipeline.session import create_session
+
+    try:
+        session = create_session("local[2]", {SPLIT_CONF: "4096"})
+        assert split_threshold(session.conf.get) == 4096
+    finally:
+        spark.conf.unset(SPLIT_CONF)

@@ -379,12 +379,16 @@ class RangeReader:
 
 
 def check_ranges(summaries: list[RangeSummary]) -> str | None:
-    """Why the ranges cannot stand for the file (None: each ended where the next began)."""
-    for summary in summaries:
-        if summary.problem:
-            return summary.problem
-    for before, after in itertools.pairwise(summaries):
-        if before.end != after.start:
+    """Why the ranges cannot stand for the file (None: each ended where the next began).
+
+    In file order: a range's own problem, then whether it ended where the next range's
+    boundary was guessed (a range after a wrong guess may fail in its own way: the wrong
+    guess is what is reported).
+    """
+    for before, after in itertools.zip_longest(summaries, summaries[1:]):
+        if before.problem:
+            return before.problem
+        if after is not None and before.end != after.start:
             return (
                 f"range {before.index} read records up to offset {before.end}, but the next "
                 f"record boundary was guessed at {after.start} (a record header inside a "

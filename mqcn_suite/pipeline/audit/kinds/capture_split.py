@@ -43,7 +43,9 @@ from mqcn_suite.pipeline.session import PipelineError
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
 
-DEFAULT_SPLIT_BYTES = 256 << 20  # a capture above this is split (0: never)
+# A capture above this many bytes is split; 0, the default: never (measured slower than one
+# task on local[2] so far: docs/spark.md).  256 MiB (268435456) is a sensible value to try.
+DEFAULT_SPLIT_BYTES = 0
 HEAD_BYTES = 1 << 20  # read to find the layout (a pcapng preamble must fit)
 WINDOW_BYTES = 1 << 20  # read at each split point to find a record boundary
 DEFAULT_MEMORY_BUDGET = 512 << 20  # segment bytes the in-process regrouping may hold
@@ -62,9 +64,7 @@ class SplitPlan:
     ends: tuple[int | None, ...]
 
 
-def plan_split(
-    path: str, threshold: int = DEFAULT_SPLIT_BYTES, window: int = WINDOW_BYTES
-) -> SplitPlan | str:
+def plan_split(path: str, threshold: int, window: int = WINDOW_BYTES) -> SplitPlan | str:
     """The ranges of ``path`` (its size above ``threshold``), or why it is read whole."""
     size = Path(path).stat().st_size
     if threshold <= 0 or size <= threshold:
@@ -113,7 +113,7 @@ def read_range(
 
 def split_records(
     path: str,
-    threshold: int = DEFAULT_SPLIT_BYTES,
+    threshold: int,
     *,
     memory_budget: int = DEFAULT_MEMORY_BUDGET,
     chunk: int = CHUNK,
