@@ -25,6 +25,7 @@ True
 
 from __future__ import annotations
 
+import math
 from collections import Counter, OrderedDict
 from collections.abc import Iterable, Iterator
 
@@ -77,7 +78,11 @@ class CaptureReader:
         self.closed: OrderedDict[Key, tuple[int, int]] = OrderedDict()
         self._out: list[Record] = []
         self._closed = False
-        self._next_sweep = float("-inf")  # capture time of the next look for idle streams
+        # idle streams are looked for at the first frame of each new interval of
+        # max(1 s, idle_timeout / 4), intervals counted from the epoch: the instants depend on
+        # the frames' times alone, so a split read (mqcn_model.capture.split) finds the same
+        self.sweep_every = max(1.0, idle_timeout / 4)
+        self._swept = -math.inf  # the highest interval looked in so far
 
     def feed(self, chunk: bytes) -> list[Record]:
         for item in self.container.feed(chunk):
@@ -124,12 +129,21 @@ class CaptureReader:
             self.counts[found] += 1
         else:
             self.counts["tcp-1801"] += 1
-            self._segment(found, item)  # type: ignore[arg-type]
-        if item.time is not None and item.time >= self._next_sweep:
-            self._sweep(item.time)
-            self._next_sweep = item.time + max(1.0, self.idle_timeout / 4)
+            self.segment(found, item.number, item.time)  # type: ignore[arg-type]
+        if item.time is not None:
+            self.tick(item.time)
 
-    def _segment(self, seg: Segment, frame: RawFrame) -> None:
+    def tick(self, time: float) -> None:
+        """A frame captured at ``time`` was read: at the first frame of a new interval
+        (:attr:`sweep_every`), streams silent for longer than the idle timeout end."""
+        interval = math.floor(time / self.sweep_every)
+        if interval > self._swept:
+            self._swept = interval
+            self.sweep(time)
+
+    def segment(self, seg: Segment, number: int, time: float | None) -> None:
+        """The TCP segment ``seg`` of port 1801, in frame ``number`` captured at ``time``
+        (what :meth:`feed` does with each; a split read calls it flow by flow)."""
         key = (seg.src, seg.sport, seg.dst, seg.dport)
         direction = self.flows.get(key)
         flags = seg.flags
@@ -141,7 +155,7 @@ class CaptureReader:
                 direction = None
             if direction is None:
                 direction = self._open(key, seg)
-            direction.syn(seq, frame.number, frame.time)
+            direction.syn(seq, number, time)
             seq = (seq + 1) & MASK  # data on a SYN (TCP Fast Open) follows it
         elif direction is None:
             if not has_data:
@@ -150,7 +164,7 @@ class CaptureReader:
                 self.counts["tcp-1801-after-end"] += 1
                 return
             direction = self._open(key, seg)
-        direction.segment(seq, seg.payload, seg.missing, frame.number, frame.time)
+        direction.segment(seq, seg.payload, seg.missing, number, time)
         if flags & TCP_FIN:
             direction.fin(seq, len(seg.payload) + seg.missing)
         if flags & TCP_RST:
@@ -196,7 +210,18 @@ class CaptureReader:
         isn, length = ended
         return ((seq - isn) & MASK) + size <= length
 
-    def _sweep(self, now: float) -> None:
+    def end_streams(self, ended_by: str = "capture-end") -> list[Record]:
+        """End every stream still open; the records that completes."""
+        for key in list(self.flows):
+            self._end(key, ended_by)
+        return self._take()
+
+    def take(self) -> list[Record]:
+        """The records completed so far (each handed over once)."""
+        return self._take()
+
+    def sweep(self, now: float) -> None:
+        """End the streams silent since before ``now`` minus the idle timeout."""
         for key, direction in list(self.flows.items()):
             last = direction.last_time
             if last is not None and now - last > self.idle_timeout:

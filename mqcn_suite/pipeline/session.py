@@ -73,7 +73,9 @@ _MASTER = re.compile(
     re.VERBOSE,
 )
 
-# The pipeline's own settings, given as ``--conf mqcn.KEY=VALUE`` and never passed to Spark.
+# The pipeline's own settings, given as ``--conf mqcn.KEY=VALUE``: never given to the JVM at its
+# launch, but set in the session's run-time configuration, where the stages read them
+# (``spark.conf.get``, e.g. ``mqcn.capture.split``).
 TIMEOUT = "mqcn.master.timeout"
 OWN_PREFIX = "mqcn."
 DEFAULT_TIMEOUT = 30.0  # seconds: spark:// masters
@@ -383,7 +385,7 @@ def create_session(
     master = check_master(master)
     own, spark_conf = split_conf(conf or {})
     if SparkContext._active_spark_context is not None:
-        return _join(spark_conf)
+        return _own_settings(_join(spark_conf), own)
     mode = ship_mode(master, own)
     local = is_local_master(master)
     timeout = 0.0 if local else master_timeout(master, own)
@@ -418,6 +420,13 @@ def create_session(
     except BaseException:
         session.stop()
         raise
+    return _own_settings(session, own)
+
+
+def _own_settings(session: SparkSession, own: dict[str, str]) -> SparkSession:
+    """``session`` with the pipeline's own ``mqcn.*`` settings in its run-time configuration."""
+    for key, value in own.items():
+        session.conf.set(key, value)
     return session
 
 

@@ -15,8 +15,10 @@ Three kinds of input, each one module of :mod:`.kinds` that registers itself
 * a **folder of raw message bodies** (anything else): Spark's ``binaryFile`` source, one
   message per file, judged exactly as ``mqcn decode --file`` judges it;
 * **packet captures** (pcap, pcapng; a file or a folder of them; :mod:`.capture`): one task
-  per capture file reassembles TCP, frames MS-MQQB packets and judges every UserMessage sent
-  to a notification queue as a Parquet row with the same envelope; its verdict row also
+  per capture file (on Spark, byte ranges then connections above a threshold:
+  :mod:`.kinds.capture_split`) reassembles TCP, frames MS-MQQB packets and judges every
+  UserMessage sent to a notification queue as a Parquet row with the same envelope; its
+  verdict row also
   says where it was (capture, frames, stream, capture time).  Other packets are counted,
   bytes that are no packet or were not captured are quarantined, and the balance counts
   UserMessages and stream bytes.

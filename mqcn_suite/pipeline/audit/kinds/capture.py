@@ -18,12 +18,13 @@ pcapng Section Header Block).  A header followed by damaged records is a capture
 judged, and what cannot be read is quarantined.  (In a folder of captures such a file is
 input like any other: quarantined as ``not-a-capture`` with its bytes, not refused.)
 
-**Planning.**  One work unit, hence one Spark task, per capture file.  A capture cannot be
-cut into independent pieces cheaply: pcap records are self-delimiting, but a TCP stream
-runs across the whole file, its packets across segments, and a pcapng file's interfaces are
-described once at its start — a piece would start inside streams it cannot frame.  So a
-single huge capture is one task (it reads the file in 1 MiB chunks: its memory stays bounded
-by the reader's, not the file's); many captures spread over the executors.
+**Planning.**  One work unit, hence one Spark task, per capture file (it reads the file in
+1 MiB chunks: its memory stays bounded by the reader's, not the file's); many captures
+spread over the executors.  On Spark, a capture above the split threshold (``--conf
+mqcn.capture.split=BYTES``; 0, the default: never) is read as byte ranges, one task each,
+then regrouped by TCP connection (:mod:`.capture_split`, docs/capture.md "Splitting a
+capture"): the same records, hence the same rows; a file that cannot be split safely is one
+task, with a line on stderr saying why.
 
 **The task.**  :func:`mqcn_model.capture.iter_capture` turns the file into records
 (:mod:`mqcn_model.capture.records`).  Each :class:`~mqcn_model.capture.Message` (a
@@ -53,7 +54,9 @@ then checks two balances::
 
 from __future__ import annotations
 
+import functools
 import os
+import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -75,6 +78,7 @@ from mqcn_suite.pipeline.audit.kind import (
     judged_anything,
     register_input_kind,
 )
+from mqcn_suite.pipeline.audit.kinds import capture_split
 from mqcn_suite.pipeline.audit.schema import quarantine_row, spark_schema
 from mqcn_suite.pipeline.audit.summary import Tally
 from mqcn_suite.pipeline.audit.tasks import RowBuilder, Task
@@ -277,14 +281,38 @@ def _unreadable(path: str, why: str, size: int | None, offset: int = 0) -> dict[
 
 
 def capture_frame(spark: SparkSession, plan: Plan, readings: Readings) -> DataFrame | None:
-    """The rows of captures: one work unit, one partition, hence one task, per file."""
+    """The rows of captures: one work unit, one partition, hence one task, per file; a file
+    above the split threshold (``--conf mqcn.capture.split``) is read as byte ranges
+    (:mod:`.capture_split`), or whole with a line saying why."""
     if not plan.work:
         return None
-    units = spark.sparkContext.parallelize(
-        [(u.path, u.bytes) for u in plan.work], numSlices=min(len(plan.work), 10_000)
-    )
-    frame = spark.createDataFrame(units, spark_schema(UNIT_SCHEMA))
-    return frame.mapInArrow(judge_capture_units(readings), spark_schema(schema.ROW_SCHEMA))
+    threshold = capture_split.split_threshold(spark.conf.get)
+    whole: list[CaptureFile] = []
+    frames: list[DataFrame] = []
+    for unit in plan.work:
+        split: DataFrame | str | None = None
+        if threshold and unit.bytes > threshold:
+            ranges = capture_split.plan_split(unit.path, threshold)
+            split = ranges if isinstance(ranges, str) else None
+            if not isinstance(ranges, str):
+                split = capture_split.split_frame(
+                    spark, ranges, readings, _judge_records, BATCH, P_FRAMES
+                )
+            if isinstance(split, str):
+                print(f"mqcn audit: {split}", file=sys.stderr)
+        if split is None or isinstance(split, str):
+            whole.append(unit)
+        else:
+            frames.append(split)
+    if whole:
+        units = spark.sparkContext.parallelize(
+            [(u.path, u.bytes) for u in whole], numSlices=min(len(whole), 10_000)
+        )
+        frame = spark.createDataFrame(units, spark_schema(UNIT_SCHEMA))
+        frames.append(
+            frame.mapInArrow(judge_capture_units(readings), spark_schema(schema.ROW_SCHEMA))
+        )
+    return functools.reduce(lambda a, b: a.unionByName(b), frames)
 
 
 def local_captures(plan: Plan, readings: Readings) -> Iterator[pa.RecordBatch]:

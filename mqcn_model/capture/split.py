@@ -1,0 +1,469 @@
+"""One capture read as many byte ranges, then flow by flow (pure: bytes in, records out).
+
+A large capture is cut into byte ranges that separate tasks read at once; the records are
+then the very records :func:`~mqcn_model.capture.iter_capture` yields for the whole file
+(in another order).  The steps, and who runs them (docs/capture.md, "Splitting a capture"):
+
+1. **Layout** (:func:`layout`, the driver, from the file's first bytes): the format and
+   what every range must know before its first record — the pcap global header, or a pcapng
+   section's Section Header Block and Interface Description Blocks up to its first packet
+   block (the *preamble*).  One section whose interfaces are all described before its first
+   packet can be split; anything else is read whole (the reason is a line).
+2. **Boundaries** (:func:`find_boundary`, the driver, from a window of bytes at each nominal
+   split point): the first place a record could start.  pcap: a 16-byte record header whose
+   captured length is at most the file's snaplen and at most the original length, whose
+   fraction of a second is below one second, whose original length is not 0, whose seconds
+   are within a year of the first record's, and after which the next two records' headers
+   pass the same checks (or the file ends exactly after them).  pcapng: a 4-byte aligned
+   Enhanced, Simple or obsolete Packet Block whose leading and trailing lengths agree (a
+   multiple of 4), whose interface exists and whose captured length fits, followed by two
+   more such packet blocks (or the end).
+3. **Ranges** (:class:`RangeReader`, one task each): the preamble, then the file from the
+   range's boundary; whole records, until the first record that starts at or after the
+   range's end (its offset is reported).  Each frame is dissected (link, IP, TCP); every
+   frame is counted by kind, and each TCP segment of port 1801 is emitted with its
+   connection (:func:`connection`) and its frame number in the range.
+4. **The check** (:func:`check_ranges`, the driver): each range must end exactly where the
+   next range's boundary was guessed.  A forged record header inside a packet's payload can
+   fool a guess; the range before it then reads past the guess (it reads true records from a
+   true boundary), the offsets differ, and the file is read whole, with a line saying so.
+   By induction from the first range (which starts at the true first record) every range
+   that passes starts at a true record.  A range that meets a damaged record, a new pcapng
+   section or a new interface is refused the same way.
+5. **Flows** (:func:`replay`, one task per group of connections): a connection's segments,
+   numbered in the file (:func:`frame_offsets`), go through the same reassembly and
+   framing as the one-task read (:class:`~mqcn_model.capture.reader.CaptureReader`), with
+   the look for idle streams at the same frames (:func:`sweeps`).  The capture-level
+   records come from the last range, and :func:`capture_end` sums the counts.
+
+One difference is allowed by construction and stated: the one-task read remembers the last
+4096 ended streams to recognise their late retransmissions; a flow task remembers every
+ended stream of its connection.  Only a late retransmission arriving after more than 4096
+other streams ended in between can be read differently (counted as late, not a new stream).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import struct
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field, replace
+
+from mqcn_model.capture.containers import (
+    MAX_BLOCK_BYTES,
+    MAX_FRAME_BYTES,
+    PCAP_MICRO,
+    PCAP_NANO,
+    PCAPNG_BOM,
+    PCAPNG_EPB,
+    PCAPNG_IDB,
+    PCAPNG_PB,
+    PCAPNG_SHB,
+    PCAPNG_SPB,
+    ContainerReader,
+)
+from mqcn_model.capture.dissect import Segment, dissect
+from mqcn_model.capture.reader import DEFAULT_IDLE_TIMEOUT, CaptureReader
+from mqcn_model.capture.records import CAPTURE_CORRUPT, CaptureEnd, Quarantine, Record, Where
+from mqcn_model.capture.tcp import DEFAULT_MAX_PENDING
+from mqcn_model.constants import AuthLevel
+
+__all__ = [
+    "Layout",
+    "RangeReader",
+    "RangeSummary",
+    "SegmentEvent",
+    "capture_end",
+    "check_ranges",
+    "connection",
+    "find_boundary",
+    "frame_offsets",
+    "layout",
+    "nominal_starts",
+    "replay",
+    "sweeps",
+]
+
+PLAUSIBLE_SECONDS = 366 * 86400  # a record's time within a year of the first record's
+CHAIN = 3  # records checked from a candidate boundary (fewer when the file ends)
+_PACKET_BLOCKS = frozenset({PCAPNG_EPB, PCAPNG_SPB, PCAPNG_PB})
+_PCAP_HEADER = 24
+
+Connection = tuple[bytes, int, bytes, int]  # the lower endpoint first
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """What every range task must know of its file (see :func:`layout`)."""
+
+    format: str  # pcap or pcapng
+    preamble: bytes  # fed before a range's bytes: the pcap header, or SHB + IDBs
+    endian: str  # "<" or ">"
+    divisor: int = 1_000_000  # pcap: ticks per second
+    snaplen: int = 0  # pcap: the global header's snaplen (0: none stated)
+    first_seconds: int | None = None  # pcap: the first record's seconds
+    interfaces: int = 0  # pcapng: interfaces described in the preamble
+
+    @property
+    def data_start(self) -> int:
+        """The file offset of the first record or packet block."""
+        return len(self.preamble)
+
+
+def layout(head: bytes) -> Layout | str:
+    """The layout of the capture whose first bytes are ``head`` (enough to hold its header
+    and, for pcapng, every block before its first packet block), or why it cannot be split."""
+    if len(head) < 4:
+        return "the file is too short to be split"
+    magic_le = int.from_bytes(head[:4], "little")
+    magic_be = int.from_bytes(head[:4], "big")
+    if magic_le == PCAPNG_SHB:
+        return _pcapng_layout(head)
+    for magic in (PCAP_MICRO, PCAP_NANO):
+        if magic in (magic_le, magic_be):
+            if len(head) < _PCAP_HEADER:
+                return "the file ends inside its pcap header"
+            endian = "<" if magic == magic_le else ">"
+            (snaplen,) = struct.unpack_from(endian + "I", head, 16)
+            first = None
+            if len(head) >= _PCAP_HEADER + 4:
+                (first,) = struct.unpack_from(endian + "I", head, _PCAP_HEADER)
+            divisor = 1_000_000 if magic == PCAP_MICRO else 10**9
+            return Layout("pcap", bytes(head[:_PCAP_HEADER]), endian, divisor, snaplen, first)
+    return "the file is neither pcap nor pcapng"
+
+
+def _pcapng_layout(head: bytes) -> Layout | str:
+    if len(head) < 12:
+        return "the file ends inside its first pcapng block"
+    bom = head[8:12]
+    if bom == PCAPNG_BOM.to_bytes(4, "little"):
+        endian = "<"
+    elif bom == PCAPNG_BOM.to_bytes(4, "big"):
+        endian = ">"
+    else:
+        return "the pcapng Section Header Block has no byte-order magic"
+    at, interfaces = 0, 0
+    while at + 8 <= len(head):
+        kind, length = struct.unpack_from(endian + "II", head, at)
+        if kind in _PACKET_BLOCKS:
+            return Layout("pcapng", bytes(head[:at]), endian, interfaces=interfaces)
+        if kind == PCAPNG_SHB and at:
+            return "the pcapng file has a second section before its first packet"
+        if length < 12 or length % 4 or at + length > len(head):
+            break
+        interfaces += kind == PCAPNG_IDB
+        at += length
+    return "no pcapng packet block follows the file's first blocks"
+
+
+def nominal_starts(size: int, data_start: int, threshold: int) -> list[int]:
+    """Where the ranges of a ``size``-byte file nominally start: every ``threshold`` bytes
+    after the first record (one range when the file is no larger than ``threshold``)."""
+    if threshold <= 0 or size <= threshold:
+        return [data_start]
+    return [data_start, *range(max(threshold, data_start + 1), size, threshold)]
+
+
+# --- boundaries --------------------------------------------------------------------------------
+
+
+def find_boundary(shape: Layout, window: bytes, at: int, size: int) -> int | None:
+    """The first file offset at or after ``at`` where a record can start, judged from
+    ``window`` (the file's bytes from ``at``; ``size``: the file's size); None when the
+    window holds none (the range is then joined to the one before)."""
+    check = _pcap_candidate if shape.format == "pcap" else _pcapng_candidate
+    start = 0 if shape.format == "pcap" else -at % 4
+    step = 1 if shape.format == "pcap" else 4
+    for i in range(start, len(window) - 7, step):
+        following: int | None = i
+        for _ in range(CHAIN):  # the candidate, then the records after it
+            following = check(shape, window, following)
+            if following is None or at + following == size:
+                break
+        if following is not None:
+            return at + i
+    return None
+
+
+def _pcap_candidate(shape: Layout, window: bytes, i: int) -> int | None:
+    """The window index after the pcap record header at ``i`` and its bytes, if plausible."""
+    if i + 16 > len(window):
+        return None
+    seconds, fraction, caplen, length = struct.unpack_from(shape.endian + "IIII", window, i)
+    snaplen = shape.snaplen or MAX_FRAME_BYTES
+    if caplen > snaplen or caplen > length or not 0 < length <= MAX_FRAME_BYTES:
+        return None
+    if fraction >= shape.divisor:
+        return None
+    if shape.first_seconds is not None and abs(seconds - shape.first_seconds) > PLAUSIBLE_SECONDS:
+        return None
+    return i + 16 + caplen
+
+
+def _pcapng_candidate(shape: Layout, window: bytes, i: int) -> int | None:
+    """The window index after the pcapng packet block at ``i``, if its fields agree."""
+    if i + 12 > len(window):
+        return None
+    kind, length = struct.unpack_from(shape.endian + "II", window, i)
+    if length < 12 or length % 4 or length > MAX_BLOCK_BYTES or i + length > len(window):
+        return None
+    (trailer,) = struct.unpack_from(shape.endian + "I", window, i + length - 4)
+    if trailer != length:
+        return None
+    if kind == PCAPNG_EPB:
+        if length < 32:
+            return None
+        interface, _, _, caplen = struct.unpack_from(shape.endian + "IIII", window, i + 8)
+        if interface >= shape.interfaces or caplen > length - 32:
+            return None
+    elif kind == PCAPNG_PB:
+        if length < 32:
+            return None
+        (interface,) = struct.unpack_from(shape.endian + "H", window, i + 8)
+        if interface >= shape.interfaces:
+            return None
+    elif kind != PCAPNG_SPB or length < 16 or shape.interfaces == 0:
+        return None
+    return i + length
+
+
+# --- range tasks -------------------------------------------------------------------------------
+
+
+def connection(seg: Segment) -> Connection:
+    """The connection of a segment, the same for both directions (lower endpoint first)."""
+    a, b = (seg.src, seg.sport), (seg.dst, seg.dport)
+    low, high = (a, b) if a <= b else (b, a)
+    return (low[0], low[1], high[0], high[1])
+
+
+@dataclass(frozen=True, slots=True)
+class SegmentEvent:
+    """A TCP segment of port 1801 found by a range task: its connection, the frame's number
+    in the range (1-based), the frame's capture time, the segment."""
+
+    connection: Connection
+    frame: int
+    time: float | None
+    segment: Segment
+
+
+@dataclass
+class RangeSummary:
+    """What a range task reports besides its segments (see :func:`check_ranges`)."""
+
+    index: int
+    start: int  # its boundary
+    end: int  # the offset of the first record at or after its end (the file's size: last)
+    frames: int = 0
+    counts: Counter[str] = field(default_factory=Counter)
+    # frames (number in the range, time, interval) whose sweep interval is above every
+    # earlier frame's of the range: where the one-task read may look for idle streams
+    sweeps: list[tuple[int, float, int]] = field(default_factory=list)
+    quarantines: list[Quarantine] = field(default_factory=list)  # the last range's
+    problem: str | None = None  # why the file must be read whole after all
+
+
+class RangeReader:
+    """Reads one byte range of a capture (see the module docstring, step 3).
+
+    Feed it the file's bytes from ``start`` on with :meth:`feed` while :attr:`done` is
+    False; :meth:`close` gives the :class:`RangeSummary`.  ``end`` is the next range's
+    nominal start (None: the range runs to the end of the file).
+    """
+
+    def __init__(
+        self,
+        name: str,
+        shape: Layout,
+        index: int,
+        start: int,
+        end: int | None,
+        *,
+        idle_timeout: float = DEFAULT_IDLE_TIMEOUT,
+    ) -> None:
+        self.shape = shape
+        self.end = end
+        self.container = ContainerReader(name)
+        self.container.feed(shape.preamble)
+        self.shift = start - len(shape.preamble)  # file offset = reader offset + shift
+        self.sweep_every = max(1.0, idle_timeout / 4)
+        self.summary = RangeSummary(index, start, start)
+        self.done = False
+        self._interval = -math.inf
+        self._position = start  # file offset of the next byte fed
+        self._block = start  # pcapng: file offset of the next block header
+        self._tail = b""  # pcapng: the first bytes of that header, when cut by a chunk
+
+    def feed(self, chunk: bytes) -> list[SegmentEvent]:
+        """The segments of the whole records the chunk completed, up to the range's end."""
+        if self.done:
+            return []
+        if self.shape.format == "pcapng":
+            self._walk(chunk)
+        self._position += len(chunk)
+        out: list[SegmentEvent] = []
+        summary = self.summary
+        counts = summary.counts
+        for item in self.container.feed(chunk):
+            if isinstance(item, Quarantine):  # damage: the one-task read must report it
+                summary.problem = summary.problem or f"range {summary.index}: {item.detail}"
+                continue
+            offset = item.offset + self.shift
+            if self.end is not None and offset >= self.end:
+                summary.end = offset
+                self.done = True
+                break
+            summary.frames += 1
+            if item.cut:
+                counts["snaplen-cut"] += 1
+            found = dissect(item.link_type, item.data, item.length)
+            if type(found) is str:
+                counts[found] += 1
+            else:
+                counts["tcp-1801"] += 1
+                seg: Segment = found  # type: ignore[assignment]
+                out.append(SegmentEvent(connection(seg), summary.frames, item.time, seg))
+            if item.time is not None:
+                interval = math.floor(item.time / self.sweep_every)
+                if interval > self._interval:
+                    self._interval = interval
+                    summary.sweeps.append((summary.frames, item.time, interval))
+        return out
+
+    def close(self) -> RangeSummary:
+        """The range's summary; the last range also reports the file's truncated end."""
+        summary = self.summary
+        ending = self.container.close()
+        if self.end is None:
+            summary.end = self._position
+            for item in ending:
+                if item.reason == CAPTURE_CORRUPT:
+                    summary.problem = f"range {summary.index}: {item.detail}"
+                shifted = replace(item.where, offset=item.where.offset + self.shift)
+                summary.quarantines.append(replace(item, where=shifted))
+        elif not self.done:
+            why = next((i.detail for i in ending if i.reason == CAPTURE_CORRUPT), "")
+            summary.problem = (
+                f"range {summary.index} stopped at offset {self._position} before its end "
+                f"{self.end}" + (f" ({why})" if why else "")
+            )
+            summary.end = self._position
+        return summary
+
+    def _walk(self, chunk: bytes) -> None:
+        """Follow the pcapng block headers: a new section or interface refuses the split."""
+        data = self._tail + chunk
+        base = self._position - len(self._tail)
+        limit = self.end if self.end is not None else math.inf
+        while self._block + 8 <= base + len(data) and self._block < limit:
+            kind, length = struct.unpack_from(self.shape.endian + "II", data, self._block - base)
+            if kind in (PCAPNG_SHB, PCAPNG_IDB) and self.summary.problem is None:
+                what = "section" if kind == PCAPNG_SHB else "interface description"
+                self.summary.problem = (
+                    f"a pcapng {what} block at offset {self._block}, after the first packet "
+                    "(the ranges would not know it)"
+                )
+            if length < 12 or length % 4:
+                self._block = math.inf  # type: ignore[assignment]  # damage: the reader says
+                break
+            self._block += length
+        cut = self._block - base
+        self._tail = bytes(data[cut:]) if 0 <= cut < len(data) else b""
+
+
+# --- the driver's check, then the flows ---------------------------------------------------------
+
+
+def check_ranges(summaries: list[RangeSummary]) -> str | None:
+    """Why the ranges cannot stand for the file (None: each ended where the next began).
+
+    In file order: a range's own problem, then whether it ended where the next range's
+    boundary was guessed (a range after a wrong guess may fail in its own way: the wrong
+    guess is what is reported).
+    """
+    for before, after in itertools.zip_longest(summaries, summaries[1:]):
+        if before.problem:
+            return before.problem
+        if after is not None and before.end != after.start:
+            return (
+                f"range {before.index} read records up to offset {before.end}, but the next "
+                f"record boundary was guessed at {after.start} (a record header inside a "
+                "packet's bytes?)"
+            )
+    return None
+
+
+def frame_offsets(summaries: list[RangeSummary]) -> list[int]:
+    """What to add to a range's frame numbers to number them in the file."""
+    offsets, total = [], 0
+    for summary in summaries:
+        offsets.append(total)
+        total += summary.frames
+    return offsets
+
+
+def sweeps(summaries: list[RangeSummary]) -> list[tuple[int, float]]:
+    """The frames (numbered in the file, with their time) at which the one-task read looks
+    for idle streams: those whose sweep interval is above every earlier frame's."""
+    out: list[tuple[int, float]] = []
+    highest = -math.inf
+    for offset, summary in zip(frame_offsets(summaries), summaries, strict=True):
+        for frame, time, interval in summary.sweeps:
+            if interval > highest:
+                highest = interval
+                out.append((offset + frame, time))
+    return out
+
+
+def replay(
+    name: str,
+    events: Iterable[tuple[int, float | None, Segment]],
+    idle_sweeps: list[tuple[int, float]],
+    *,
+    max_pending: int = DEFAULT_MAX_PENDING,
+    idle_timeout: float = DEFAULT_IDLE_TIMEOUT,
+    signed_as: AuthLevel = AuthLevel.Sig20,
+    counts: Counter[str] | None = None,
+) -> Iterator[Record]:
+    """The records of one group of connections: ``events`` are their segments as (frame
+    number in the file, time, segment), in frame order; ``idle_sweeps`` from :func:`sweeps`.
+    Frames counted on the way (late repeats of ended streams) are added to ``counts``."""
+    reader = CaptureReader(
+        name, max_pending=max_pending, idle_timeout=idle_timeout, signed_as=signed_as
+    )
+    at = 0  # the next sweep to apply
+    for number, time, seg in events:
+        while at < len(idle_sweeps) and idle_sweeps[at][0] < number:
+            if reader.flows:
+                reader.sweep(idle_sweeps[at][1])
+            at += 1
+        reader.segment(seg, number, time)
+        yield from reader.take()
+    while at < len(idle_sweeps) and reader.flows:
+        reader.sweep(idle_sweeps[at][1])
+        at += 1
+    yield from reader.end_streams()
+    if counts is not None:
+        counts.update(reader.counts)
+
+
+def capture_end(
+    name: str, shape: Layout, size: int, summaries: list[RangeSummary], counts: Counter[str]
+) -> CaptureEnd:
+    """The capture's last record from its ranges' summaries (``counts``: frames counted
+    by the flow tasks)."""
+    merged: Counter[str] = Counter(counts)
+    for summary in summaries:
+        merged.update(summary.counts)
+    return CaptureEnd(
+        Where(name, "", 0, size),
+        format=shape.format,
+        frames=sum(s.frames for s in summaries),
+        bytes=size,
+        quarantined_bytes=sum(q.where.size for s in summaries for q in s.quarantines),
+        counts=dict(sorted(merged.items())),
+    )

@@ -1,0 +1,325 @@
+"""One capture read as many byte ranges gives the records, verdicts, quarantine and balances
+of the one-task read (mqcn_model.capture.split, docs/capture.md "Splitting a capture")."""
+
+from __future__ import annotations
+
+import json
+import struct
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.dataset as ds
+import pytest
+from capture_helpers import (
+    IP_A,
+    IP_B,
+    T0,
+    Frame,
+    Seg,
+    envelope,
+    epb,
+    frames,
+    idb,
+    ip_of,
+    pcap,
+    session_packets,
+    shb,
+    sll,
+)
+
+from mqcn_model.capture import Record, iter_capture
+from mqcn_model.capture import split as model
+from mqcn_model.capture.dissect import TCP_ACK, TCP_FIN, TCP_RST, TCP_SYN
+from mqcn_suite.pipeline.audit import audit
+from mqcn_suite.pipeline.audit.judging import Auditor
+from mqcn_suite.pipeline.audit.kinds.capture import _judge_records
+from mqcn_suite.pipeline.audit.kinds.capture_split import (
+    DEFAULT_SPLIT_BYTES,
+    SPLIT_CONF,
+    plan_split,
+    split_records,
+    split_threshold,
+)
+from mqcn_suite.pipeline.audit.summary import Tally
+from mqcn_suite.pipeline.audit.tasks import RowBuilder
+from mqcn_suite.pipeline.session import PipelineError
+
+
+def _session(n: int, *, size: int, mid_session: bool = False) -> list[Seg]:
+    """Session ``n`` (its own client port), initiator side, with a retransmission and two
+    segments swapped; ``mid_session``: its first segments are not in the capture."""
+    data = b"".join(session_packets(envelope(100 * n + i) for i in range(12)))
+    sport = 40000 + n
+    seq = 5000 * n
+    out = [] if mid_session else [Seg(seq, b"", TCP_SYN, sport=sport)]
+    seq += 1
+    for start in range(0, len(data), size):
+        piece = data[start : start + size]
+        out.append(Seg(seq & 0xFFFFFFFF, piece, sport=sport))
+        seq += len(piece)
+    out.append(Seg(seq & 0xFFFFFFFF, b"", TCP_FIN | TCP_ACK, sport=sport))
+    if mid_session:
+        out = out[3:]
+    out.insert(5, out[3])  # a retransmission
+    out[6], out[7] = out[7], out[6]  # out of order
+    return out
+
+
+def busy_frames(sessions: int = 6, *, pause_after: int | None = None) -> list[Frame]:
+    """Sessions interleaved frame by frame so that each runs across the whole file (hence
+    across every split point); one starts mid-session, one is reset, and the acceptor
+    answers one with data.  ``pause_after``: a 1000 s silence after that many frames."""
+    per = [frames(_session(n, size=150 + 37 * n, mid_session=n == 2)) for n in range(sessions)]
+    reply = [Seg(9000, b"", TCP_SYN, sport=1801, dport=40001)]
+    reply += [Seg(9001, b"not an msmq packet, sent back", sport=1801, dport=40001)]
+    per.append(frames(reply, src=IP_B, dst=IP_A))
+    if sessions > 3:
+        per[3] = per[3][:-4] + frames([Seg(777, b"", TCP_RST, sport=40003)])
+    out: list[Frame] = []
+    while any(per):
+        for items in per:
+            if items:
+                out.append(items.pop(0))
+    timed = []
+    for i, frame in enumerate(out):
+        late = 1000.0 if pause_after is not None and i >= pause_after else 0.0
+        timed.append(replace(frame, time=T0 + i * 0.01 + late))
+    return timed
+
+
+def _signature(records: list[Record]) -> list[str]:
+    """The records as a sorted list (the split read gives them flow by flow)."""
+    return sorted(repr(r) for r in records)
+
+
+def _write(tmp_path: Path, capture: bytes) -> str:
+    path = tmp_path / "c.pcap"
+    path.write_bytes(capture)
+    return str(path)
+
+
+def _split(tmp_path: Path, capture: bytes, threshold: int, **options: Any) -> list[Record]:
+    found = split_records(_write(tmp_path, capture), threshold, chunk=4096, window=65536, **options)
+    assert not isinstance(found, str), found
+    return found
+
+
+def _one_task(tmp_path: Path, capture: bytes, **options: Any) -> list[Record]:
+    pieces = [capture[i : i + 4096] for i in range(0, len(capture), 4096)]
+    return list(iter_capture(str(tmp_path / "c.pcap"), pieces, **options))
+
+
+@pytest.mark.parametrize("ranges", [2, 5, 13])
+def test_a_split_read_gives_the_records_of_the_one_task_read(tmp_path: Path, ranges: int) -> None:
+    capture = pcap(busy_frames())
+    threshold = len(capture) // ranges + 1
+    plan = plan_split(_write(tmp_path, capture), threshold, window=65536)
+    assert not isinstance(plan, str) and len(plan.starts) == ranges
+    assert _signature(_split(tmp_path, capture, threshold)) == _signature(
+        _one_task(tmp_path, capture)
+    )
+
+
+def test_ranges_shorter_than_a_record_still_start_at_records(tmp_path: Path) -> None:
+    capture = pcap(busy_frames(4))
+    plan = plan_split(_write(tmp_path, capture), 97, window=4096)
+    assert not isinstance(plan, str)
+    assert list(plan.starts) == sorted(set(plan.starts)) and len(plan.starts) > 20
+    assert _signature(_split(tmp_path, capture, 97)) == _signature(_one_task(tmp_path, capture))
+
+
+def _audit(records: list[Record]) -> tuple[list[str], list[str], dict[str, int]]:
+    """The verdict rows, the quarantine rows and the tally of judging ``records``."""
+    rows = RowBuilder(Tally())
+    batches = list(_judge_records(Auditor(), rows, iter(records), 7))
+    table = pa.Table.from_batches([*batches, rows.tally.batch()])
+    by_status: dict[str, list[str]] = {}
+    tally: dict[str, int] = {}
+    for row in table.to_pylist():
+        if row["status"] == "tally":
+            key = repr({k: v for k, v in row.items() if k not in ("count",)})
+            tally[key] = tally.get(key, 0) + (row.get("count") or 0)
+        else:
+            by_status.setdefault(row["status"], []).append(repr(sorted(row.items())))
+    verdicts = sorted(by_status.pop("verdict", []))
+    quarantine = sorted(by_status.pop("quarantined", []))
+    assert not by_status, sorted(by_status)
+    return verdicts, quarantine, tally
+
+
+def test_the_verdicts_quarantine_and_balances_of_a_split_read_are_the_one_task_ones(
+    tmp_path: Path,
+) -> None:
+    capture = pcap(busy_frames())
+    split = _audit(_split(tmp_path, capture, len(capture) // 6))
+    whole = _audit(_one_task(tmp_path, capture))
+    assert split == whole
+    verdicts, quarantine, _ = whole
+    # 72 notifications, less those of session 2 before its first whole packet and of session
+    # 3 after its reset; the mid-session start and the non-MSMQ reply are quarantined
+    assert 60 <= len(verdicts) < 72 and len(quarantine) >= 2
+
+
+def test_idle_streams_end_at_the_same_frames_in_a_split_read(tmp_path: Path) -> None:
+    items = busy_frames(pause_after=90)
+    capture = pcap(items)
+    split = _split(tmp_path, capture, len(capture) // 5, idle_timeout=60)
+    whole = _one_task(tmp_path, capture, idle_timeout=60)
+    assert "ended_by='idle'" in "".join(_signature(whole))
+    assert _signature(split) == _signature(whole)
+
+
+# --- bad input ----------------------------------------------------------------------------------
+
+
+def test_a_forged_record_header_at_a_split_point_makes_the_file_one_task(tmp_path: Path) -> None:
+    forged = struct.pack("<IIII", int(T0), 0, 4, 60) + b"\x00" * 4
+    items = busy_frames(3)
+    body = bytes([2, 1]) + forged * 3 + bytes(40)
+    data = b"".join(session_packets([envelope(7, body=body)]))
+    trap = frames([Seg(1, b"", TCP_SYN, sport=45000), Seg(2, data, sport=45000)])
+    capture = pcap(items[:40] + trap + items[40:])
+    at = capture.find(forged)
+    shape = model.layout(capture)
+    assert not isinstance(shape, str)
+    # the guess is fooled: the forged header is where the boundary search starts
+    assert model.find_boundary(shape, capture[at:], at, len(capture)) == at
+    found = split_records(_write(tmp_path, capture), at, chunk=4096)
+    assert isinstance(found, str)
+    assert "read as one task: range 0 read records up to offset" in found
+    assert f"guessed at {at}" in found
+
+
+def test_a_truncated_last_record_is_quarantined_as_in_the_one_task_read(tmp_path: Path) -> None:
+    capture = pcap(busy_frames())[:-10]
+    split = _split(tmp_path, capture, len(capture) // 4)
+    whole = _one_task(tmp_path, capture)
+    assert "capture-truncated" in "".join(_signature(whole))
+    assert _signature(split) == _signature(whole)
+
+
+def test_a_damaged_record_inside_a_range_makes_the_file_one_task(tmp_path: Path) -> None:
+    capture = bytearray(pcap(busy_frames()))
+    shape = model.layout(bytes(capture))
+    assert not isinstance(shape, str)
+    at = model.find_boundary(shape, bytes(capture[len(capture) // 2 :]), len(capture) // 2, 0)
+    assert at is not None
+    struct.pack_into("<I", capture, at + 8, 1 << 30)  # a captured length no frame has
+    found = split_records(_write(tmp_path, bytes(capture)), len(capture) // 3, chunk=4096)
+    assert isinstance(found, str) and "read as one task" in found
+    assert "claims 1073741824 captured bytes" in found
+
+
+def _pcapng_two_links(items: list[Frame]) -> bytes:
+    """Frames alternately on an Ethernet interface and a Linux cooked (SLL) one."""
+    blocks = [shb(), idb(1), idb(113)]
+    for i, frame in enumerate(items):
+        if i % 2:
+            frame = replace(frame, data=sll(frame.data), length=frame.length + 2, interface=1)
+        blocks.append(epb(frame))
+    return b"".join(blocks)
+
+
+def test_a_pcapng_with_interfaces_of_different_link_types_is_split(tmp_path: Path) -> None:
+    capture = _pcapng_two_links(busy_frames())
+    plan = plan_split(_write(tmp_path, capture), len(capture) // 5, window=65536)
+    assert not isinstance(plan, str) and len(plan.starts) == 5
+    split = _split(tmp_path, capture, len(capture) // 5)
+    whole = _one_task(tmp_path, capture)
+    assert "'link-unknown'" not in "".join(_signature(whole))
+    assert _signature(split) == _signature(whole)
+
+
+def test_a_pcapng_interface_described_after_the_first_packet_makes_it_one_task(
+    tmp_path: Path,
+) -> None:
+    items = busy_frames()
+    half = len(items) // 2
+    late = replace(items[half], data=ip_of(items[half].data), length=items[half].length - 14)
+    capture = (
+        shb()
+        + idb(1)
+        + b"".join(epb(f) for f in items[:half])
+        + idb(101)
+        + epb(replace(late, interface=1))
+        + b"".join(epb(f) for f in items[half + 1 :])
+    )
+    found = split_records(_write(tmp_path, capture), len(capture) // 4, chunk=4096)
+    assert isinstance(found, str)
+    assert "a pcapng interface description block at offset" in found
+
+
+def test_a_flow_larger_than_the_memory_budget_is_refused_with_a_line(tmp_path: Path) -> None:
+    data = b"".join(session_packets(envelope(i) for i in range(200)))
+    segs = [Seg(1, b"", TCP_SYN)] + [
+        Seg(2 + start, data[start : start + 500]) for start in range(0, len(data), 500)
+    ]
+    capture = pcap(frames(segs))
+    found = split_records(_write(tmp_path, capture), len(capture) // 4, memory_budget=20_000)
+    assert isinstance(found, str)
+    assert "outgrow the memory budget of 20000 bytes" in found
+    assert "10.1.1.1:49152 <-> 10.2.2.2:1801" in found
+
+
+# --- on Spark -------------------------------------------------------------------------------------
+
+
+def _outputs(out: Path) -> tuple[list[str], list[str], dict[str, Any]]:
+    def rows(folder: str) -> list[str]:
+        table = ds.dataset(str(out / folder), format="parquet", ignore_prefixes=[".", "_"])
+        return sorted(repr(sorted(r.items())) for r in table.to_table().to_pylist())
+
+    summary = json.loads((out / "summary.json").read_text())
+    for key in ("engine", "seconds", "generated"):
+        summary.pop(key)
+    return rows("verdicts"), rows("quarantine"), summary
+
+
+@pytest.mark.spark
+def test_a_capture_split_on_spark_audits_as_the_one_task_read(
+    spark: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    busy = tmp_path / "busy.pcap"
+    busy.write_bytes(pcap(busy_frames())[:-10])  # and a truncated last record
+    forged = struct.pack("<IIII", int(T0), 0, 4, 60) + b"\x00" * 4
+    data = b"".join(session_packets([envelope(7, body=bytes([2, 1]) + forged * 3)]))
+    trap = frames([Seg(1, b"", TCP_SYN, sport=45000), Seg(2, data, sport=45000)])
+    items = busy_frames(3)
+    fooled = tmp_path / "fooled.pcap"
+    fooled.write_bytes(pcap(items[:40] + trap + items[40:]))
+    at = fooled.read_bytes().find(forged)
+    for path, threshold in ((busy, busy.stat().st_size // 5), (fooled, at)):
+        spark.conf.set(SPLIT_CONF, str(threshold))
+        try:
+            audit(spark, path, tmp_path / f"{path.stem}-split")
+        finally:
+            spark.conf.unset(SPLIT_CONF)
+        audit(None, path, tmp_path / f"{path.stem}-whole")
+        split = _outputs(tmp_path / f"{path.stem}-split")
+        assert split == _outputs(tmp_path / f"{path.stem}-whole")
+        assert split[2]["balance"]["balanced"] and split[2]["capture"]["bytes_balanced"]
+    lines = capsys.readouterr().err.splitlines()
+    (line,) = [line for line in lines if "read as one task" in line]
+    assert line.startswith(f"mqcn audit: {fooled.resolve()}: read as one task: range 0 read")
+    assert f"guessed at {at} (a record header inside a packet's bytes?)" in line
+
+
+def test_the_split_threshold_is_a_number_of_bytes_or_a_one_line_error() -> None:
+    assert split_threshold(lambda _key, _default: " 1048576 ") == 1 << 20
+    assert split_threshold(lambda _key, default: default) == DEFAULT_SPLIT_BYTES
+    assert split_threshold(lambda _key, _default: "0") == 0
+    with pytest.raises(PipelineError, match=r"mqcn\.capture\.split='64M': expected a number"):
+        split_threshold(lambda _key, _default: "64M")
+
+
+@pytest.mark.spark
+def test_the_pipelines_own_settings_reach_the_session(spark: Any) -> None:
+    from mqcn_suite.pipeline.session import create_session
+
+    try:
+        session = create_session("local[2]", {SPLIT_CONF: "4096"})
+        assert split_threshold(session.conf.get) == 4096
+    finally:
+        spark.conf.unset(SPLIT_CONF)
