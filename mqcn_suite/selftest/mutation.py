@@ -89,6 +89,7 @@ _WIRE_AND_CAPTURE_TESTS = (
     "tests/test_wire_judgement.py",
     "tests/test_mutants_capture.py",
     "tests/test_mutants_wire.py",
+    "tests/test_capture_split.py",
 )
 # The directory mapping and the read judge run only in LDAP mode (the mutation tool's
 # scenarios run in dict mode): their own tests measure them.
