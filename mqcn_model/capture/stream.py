@@ -367,8 +367,12 @@ class StreamFramer:
     def _where(self, offset: int, size: int) -> Where:
         """Where bytes ``offset..offset+size`` of the stream came from: their frames in
         capture order, the first captured and the last captured, which completed them."""
-        times: dict[int, float | None] = {}
         end = offset + size
+        if len(self._segments) == 1:  # the common case: one segment carried the packet
+            seg_start, seg_end, frame, time = self._segments[0]
+            if seg_start < end and seg_end > offset:
+                return Where(self.capture, self.stream, offset, size, (frame,), time, time)
+        times: dict[int, float | None] = {}
         for seg_start, seg_end, frame, time in self._segments:
             if seg_end <= offset:
                 continue
