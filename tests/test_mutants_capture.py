@@ -12,8 +12,11 @@ from dataclasses import replace
 
 import pytest
 from capture_helpers import (
+    IP_A,
+    IP_B,
     T0,
     Frame,
+    capture_end,
     ends,
     envelope,
     epb,
@@ -28,6 +31,7 @@ from capture_helpers import (
     spb,
 )
 
+from mqcn_model.capture import Packet
 from mqcn_model.capture.containers import PCAP_MICRO, ContainerReader
 from mqcn_model.capture.dissect import LINK_ETHERNET, dissect
 from mqcn_model.capture.inet import (
@@ -263,3 +267,42 @@ def test_a_stream_that_is_not_msmq_is_named_by_its_first_eight_bytes() -> None:
             f"no MS-MQQB packet in the {len(banner)} bytes of this stream on port 1801 "
             f"(it starts with {banner[:8].hex()})"
         ], cut
+
+
+# --- issue 22: survivors of the sample of the files the fast reader touched ------------------
+
+STREAM22 = b"".join(session_packets([envelope(n) for n in range(1, 4)]))
+
+
+def test_the_capture_end_spans_the_file_from_its_first_byte() -> None:
+    """The CaptureEnd's ``where`` is the whole file: offset 0 and every byte read.  (The
+    mutant of ``CaptureReader.close`` that starts it at offset 1.)"""
+    data = pcap(frames(segments(STREAM22)))
+    end = capture_end(read(data))
+    assert (end.where.offset, end.where.size, end.bytes) == (0, len(data), len(data))
+
+
+def test_idle_streams_are_looked_for_every_quarter_of_the_timeout() -> None:
+    """A stream is ended as idle at a look for idle streams, and the looks come every quarter
+    of ``idle_timeout`` of capture time (at least every second), not at every frame: a stream
+    silent for 61 s of a 60 s timeout, that speaks again before the next look, goes on.  (The
+    mutant of ``CaptureReader._item`` that schedules the next look in the past.)"""
+    a = segments(STREAM22, size=300)
+    b = segments(STREAM22, sport=50000)
+    b = [replace(s, time=T0 + (50 if i == 0 else 61 + i * 0.001)) for i, s in enumerate(b)]
+    rest = [replace(s, time=T0 + 70 + i * 0.001) for i, s in enumerate(a[2:])]
+    records = read(pcap(frames([*a[:2], *b, *rest])), idle_timeout=60)
+    assert [e.ended_by for e in ends(records)] == ["fin", "fin"]  # a look at 50, then 65
+    assert len(messages(records)) == 6
+
+
+def test_the_acceptors_establish_connection_is_judged_as_a_response() -> None:
+    """A stream from port 1801 is the acceptor's: its EstablishConnection is a response, whose
+    Padding must be 0x5A bytes (MQQB-2.2.3.1-3); the same packet from the initiator is not
+    judged so.  (The mutant of ``CaptureReader._open`` that never sets ``response``.)"""
+    request = session_packets([])[0][:-1] + b"\x00"  # the last Padding byte is not 0x5A
+    back = frames(segments(request, sport=1801, dport=49152), src=IP_B, dst=IP_A)
+    for items, expected in ((back, ["MQQB-2.2.3.1-3"]), (frames(segments(request)), [])):
+        (packet,) = [r for r in read(pcap(items)) if isinstance(r, Packet)]
+        assert packet.packet is not None
+        assert [f.requirement for f in packet.packet.findings] == expected
