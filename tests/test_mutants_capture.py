@@ -16,6 +16,7 @@ from capture_helpers import (
     IP_B,
     T0,
     Frame,
+    _block,
     capture_end,
     ends,
     envelope,
@@ -52,6 +53,7 @@ from mqcn_model.capture.records import (
     CAPTURE_TRUNCATED,
     GAP,
     Lost,
+    Quarantine,
     Where,
 )
 from mqcn_model.capture.tcp import DEFAULT_MAX_PENDING
@@ -306,3 +308,42 @@ def test_the_acceptors_establish_connection_is_judged_as_a_response() -> None:
         (packet,) = [r for r in read(pcap(items)) if isinstance(r, Packet)]
         assert packet.packet is not None
         assert [f.requirement for f in packet.packet.findings] == expected
+
+
+def test_a_little_endian_section_after_a_big_endian_one_is_read_little_endian() -> None:
+    """Each Section Header Block sets the byte order of its section, back to little-endian
+    too.  (The mutant of ``_pcapng_blocks`` that forgets ``self._endian = "<"``.)"""
+    items = frames(segments(STREAM22))
+    half = len(items) // 2
+    first = shb(">") + idb(1, ">") + b"".join(epb(f, ">") for f in items[:half])
+    second = shb("<") + idb(1, "<") + b"".join(epb(f, "<") for f in items[half:])
+    records = read(first + second)
+    assert len(messages(records)) == 3 and capture_end(records).quarantined_bytes == 0
+
+
+def test_a_packet_block_too_short_for_its_fields_ends_the_reading_where_it_starts() -> None:
+    """An Enhanced Packet Block whose body cannot hold its fixed fields makes the rest of the
+    file, from that block's first byte, one ``capture-corrupt`` record.  (The mutants of
+    ``_pcapng_blocks`` that skip the ``_die`` or place it at ``_base - pos``.)"""
+    head = shb() + idb(1)
+    tail = _block("<", 6, bytes(8)) + epb(frames(segments(STREAM22))[0])
+    for chunk in (len(head) + len(tail), 7):
+        records = read(head + tail, chunk=chunk)
+        (bad,) = [r for r in records if isinstance(r, Quarantine)]
+        assert (bad.reason, bad.where.offset, bad.where.size) == (
+            CAPTURE_CORRUPT,
+            len(head),
+            len(tail),
+        )
+        assert "Enhanced Packet Block is shorter" in bad.detail
+
+
+def test_a_bare_fin_ahead_of_the_last_data_is_no_out_of_order_segment() -> None:
+    """A FIN that carries no data, captured before the stream's last data segment, is held
+    as the stream's end, not as an out-of-order segment.  (The mutant of
+    ``Direction.segment`` that does not return at once for a segment without bytes.)"""
+    segs = segments(STREAM22, size=300)
+    records = read(pcap(frames([*segs[:-2], segs[-1], segs[-2]])))
+    (end,) = ends(records)
+    assert (end.ended_by, end.out_of_order_segments, end.bytes) == ("fin", 0, len(STREAM22))
+    assert len(messages(records)) == 3
