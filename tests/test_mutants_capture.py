@@ -347,3 +347,19 @@ def test_a_bare_fin_ahead_of_the_last_data_is_no_out_of_order_segment() -> None:
     (end,) = ends(records)
     assert (end.ended_by, end.out_of_order_segments, end.bytes) == ("fin", 0, len(STREAM22))
     assert len(messages(records)) == 3
+
+
+def test_a_direction_ended_twice_reports_one_stream_end() -> None:
+    """Ending a direction is done once: a second ``finish`` adds nothing.  (The mutants of
+    ``Direction.finish`` that drop its guard or never set ``finished``.)"""
+    from mqcn_model.capture.records import StreamEnd
+    from mqcn_model.capture.tcp import Direction
+
+    out: list[object] = []
+    direction = Direction("c.pcap", "a -> b", out, response=False)  # type: ignore[arg-type]
+    direction.syn(999, 1, T0)
+    direction.segment(1000, STREAM22, 0, 2, T0)
+    direction.finish("fin")
+    direction.finish("capture-end")
+    (end,) = [r for r in out if isinstance(r, StreamEnd)]
+    assert (end.ended_by, end.bytes, end.messages) == ("fin", len(STREAM22), 3)
