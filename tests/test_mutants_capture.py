@@ -16,13 +16,16 @@ from capture_helpers import (
     IP_B,
     T0,
     Frame,
+    Seg,
     _block,
     capture_end,
     ends,
     envelope,
     epb,
+    ethernet,
     frames,
     idb,
+    ipv6_of,
     messages,
     pcap,
     read,
@@ -34,7 +37,14 @@ from capture_helpers import (
 
 from mqcn_model.capture import Packet
 from mqcn_model.capture.containers import PCAP_MICRO, ContainerReader
-from mqcn_model.capture.dissect import LINK_ETHERNET, dissect
+from mqcn_model.capture.dissect import (
+    LINK_ETHERNET,
+    LINK_IPV6,
+    LINK_NULL,
+    LINK_SLL,
+    LINK_SLL2,
+    dissect,
+)
 from mqcn_model.capture.inet import (
     MAC_A,
     MAC_B,
@@ -363,3 +373,30 @@ def test_a_direction_ended_twice_reports_one_stream_end() -> None:
     direction.finish("capture-end")
     (end,) = [r for r in out if isinstance(r, StreamEnd)]
     assert (end.ended_by, end.bytes, end.messages) == ("fin", len(STREAM22), 3)
+
+
+@pytest.mark.parametrize("next_header", [0, 43, 60])
+def test_each_ipv6_extension_header_is_stepped_over(next_header: int) -> None:
+    """Hop-by-hop (0), routing (43) and destination-options (60) headers are skipped to the
+    TCP header.  (The mutant of ``IPV6_EXTENSIONS`` that loses 43.)"""
+    tcp_segment = ethernet(Seg(1000, b"data"))
+    ip = ipv6_of(tcp_segment, extension=True)
+    ip = ip[:6] + bytes([next_header]) + ip[7:]  # the fixed header's Next Header
+    found = dissect(LINK_IPV6, ip, len(ip))
+    assert not isinstance(found, str) and found.payload == b"data"
+
+
+@pytest.mark.parametrize(
+    ("link_type", "frame"),
+    [
+        (LINK_SLL, bytes(14) + b"\x08\x06"),  # ARP, the 16-byte header and nothing more
+        (LINK_SLL2, b"\x08\x06" + bytes(18)),  # ARP, the 20-byte header and nothing more
+        (LINK_NULL, (0x1234).to_bytes(4, "little")),  # a family that is not IP, and no more
+    ],
+)
+def test_a_whole_link_header_of_a_frame_that_is_not_ip_is_non_ip(
+    link_type: int, frame: bytes
+) -> None:
+    """A frame that is exactly its link header says what it carries: not IP.  It is not cut
+    short.  (The mutants of ``_link`` that ask for one byte more than the header.)"""
+    assert dissect(link_type, frame, len(frame)) == "non-ip"
