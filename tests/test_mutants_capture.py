@@ -41,6 +41,7 @@ from mqcn_model.capture.dissect import (
     LINK_ETHERNET,
     LINK_IPV6,
     LINK_NULL,
+    LINK_RAW,
     LINK_SLL,
     LINK_SLL2,
     dissect,
@@ -400,3 +401,29 @@ def test_a_whole_link_header_of_a_frame_that_is_not_ip_is_non_ip(
     """A frame that is exactly its link header says what it carries: not IP.  It is not cut
     short.  (The mutants of ``_link`` that ask for one byte more than the header.)"""
     assert dissect(link_type, frame, len(frame)) == "non-ip"
+
+
+def _ipv6_header(next_header: int, payload: bytes = b"") -> bytes:
+    fixed = struct.pack("!IHBB", 6 << 28, len(payload), next_header, 64)
+    return fixed + bytes(16) + bytes(15) + b"\x01" + payload
+
+
+@pytest.mark.parametrize(
+    ("ip", "kind"),
+    [
+        (_ipv6_header(59), "ip-other"),  # the 40-byte header alone: No Next Header
+        (_ipv6_header(59)[:39], "headers-cut"),
+        (_ipv6_header(59)[:8], "headers-cut"),
+    ],
+)
+def test_an_ipv6_header_is_whole_at_forty_bytes(ip: bytes, kind: str) -> None:
+    """An IPv6 packet that is exactly its 40-byte header is read (it carries no next header);
+    one byte short is cut.  (The mutants of ``_ipv6``'s length check.)"""
+    assert dissect(LINK_IPV6, ip, len(ip)) == kind
+
+
+def test_a_udp_header_cut_before_its_ports_is_headers_cut() -> None:
+    """A UDP datagram whose frame ends before the two ports is ``headers-cut``.  (The mutant
+    of ``_transport`` that returns None there.)"""
+    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 22, 0, 0, 64, 17, 0, bytes(4), bytes(4))
+    assert dissect(LINK_RAW, ip + b"\x0d\xc7", 22) == "headers-cut"
