@@ -33,6 +33,7 @@ from capture_helpers import (
     session_packets,
     shb,
     spb,
+    user_message,
 )
 
 from mqcn_model.capture import Packet
@@ -427,3 +428,45 @@ def test_a_udp_header_cut_before_its_ports_is_headers_cut() -> None:
     of ``_transport`` that returns None there.)"""
     ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 22, 0, 0, 64, 17, 0, bytes(4), bytes(4))
     assert dissect(LINK_RAW, ip + b"\x0d\xc7", 22) == "headers-cut"
+
+
+def _framer(mid_session: bool = False) -> tuple[object, list[object]]:
+    from mqcn_model.capture.stream import StreamFramer
+
+    out: list[object] = []
+    return StreamFramer("c.pcap", "a -> b", out, mid_session=mid_session), out  # type: ignore[arg-type]
+
+
+def test_a_gap_of_no_bytes_is_nothing_and_the_framer_accounts_every_byte() -> None:
+    """``gap(0)`` records nothing; ``consumed`` is packets + quarantined + lost.  (The mutants
+    of ``StreamFramer.gap``'s ``<= 0`` and of ``consumed``.)"""
+    framer, out = _framer()
+    framer.gap(0, GAP, 1, T0)  # type: ignore[attr-defined]
+    assert out == []
+    framer.data(STREAM22, 2, T0)  # type: ignore[attr-defined]
+    framer.gap(5, GAP, 3, T0)  # type: ignore[attr-defined]
+    assert framer.consumed == len(STREAM22) + 5 == framer.packet_bytes + framer.lost_bytes  # type: ignore[attr-defined]
+
+
+def test_a_user_message_to_another_queue_says_so() -> None:
+    """A UserMessage that is no Message names its destination in the record's note.  (The
+    mutant of ``_emit`` that drops ``note=``.)"""
+    other = envelope(1, destination_format_name="PRIVATE=00000000-0000-0000-0000-000000000009\\7")
+    framer, out = _framer()
+    framer.data(session_packets([])[0] + user_message(other), 1, T0)  # type: ignore[attr-defined]
+    (packet,) = [r for r in out if isinstance(r, Packet) and r.kind == "UserMessage"]
+    assert packet.note.endswith(": not a notification queue") and packet.note.startswith("to ")
+
+
+def test_a_skipped_run_names_the_frames_that_held_it_and_no_other() -> None:
+    """A run of skipped bytes names its first and last frames: one frame once, two frames
+    as a pair, never the frame that starts just after it.  (The mutants of ``_flush_run``'s
+    ``==`` and of ``_skip_at``'s ``>=``.)"""
+    packets = b"".join(session_packets([envelope(1)]))
+    for pieces, frames_named in (((b"x" * 10,), (1,)), ((b"x" * 6, b"y" * 4), (1, 2))):
+        framer, out = _framer(mid_session=True)
+        for number, piece in enumerate(pieces, 1):
+            framer.data(piece, number, T0 + number)  # type: ignore[attr-defined]
+        framer.data(packets, len(pieces) + 1, T0 + 9)  # type: ignore[attr-defined]
+        (run,) = [r for r in out if isinstance(r, Quarantine)]
+        assert (run.where.offset, run.where.size, run.where.frames) == (0, 10, frames_named)
