@@ -36,7 +36,7 @@ from capture_helpers import (
     user_message,
 )
 
-from mqcn_model.capture import Packet
+from mqcn_model.capture import Message, Packet
 from mqcn_model.capture.containers import PCAP_MICRO, ContainerReader
 from mqcn_model.capture.dissect import (
     LINK_ETHERNET,
@@ -370,11 +370,14 @@ def test_a_direction_ended_twice_reports_one_stream_end() -> None:
     out: list[object] = []
     direction = Direction("c.pcap", "a -> b", out, response=False)  # type: ignore[arg-type]
     direction.syn(999, 1, T0)
-    direction.segment(1000, STREAM22, 0, 2, T0)
+    direction.segment(1000, STREAM22, 0, 2, T0 + 1)
     direction.finish("fin")
     direction.finish("capture-end")
     (end,) = [r for r in out if isinstance(r, StreamEnd)]
     assert (end.ended_by, end.bytes, end.messages) == ("fin", len(STREAM22), 3)
+    where = end.where
+    assert (where.offset, where.size, where.frames) == (0, len(STREAM22), (1,))
+    assert (where.time_first, where.time_last) == (T0, T0 + 1)
 
 
 @pytest.mark.parametrize("next_header", [0, 43, 60])
@@ -470,3 +473,15 @@ def test_a_skipped_run_names_the_frames_that_held_it_and_no_other() -> None:
         framer.data(packets, len(pieces) + 1, T0 + 9)  # type: ignore[attr-defined]
         (run,) = [r for r in out if isinstance(r, Quarantine)]
         assert (run.where.offset, run.where.size, run.where.frames) == (0, 10, frames_named)
+        assert (run.where.time_first, run.where.time_last) == (T0 + 1, T0 + len(pieces))
+
+
+def test_a_packet_one_segment_carried_names_that_frame_and_its_time() -> None:
+    """The provenance of a packet from one segment: that frame, its time first and last.
+    (The mutants of ``_where``'s shortcut for one segment.)"""
+    framer, out = _framer()
+    framer.data(STREAM22, 4, T0 + 4)  # type: ignore[attr-defined]
+    wheres = [r.where for r in out if isinstance(r, Packet)]
+    assert [(w.frames, w.time_first, w.time_last) for w in wheres] == [((4,), T0 + 4, T0 + 4)] * 2
+    assert [(w.capture, w.stream, w.offset) for w in wheres][1] == ("c.pcap", "a -> b", 572)
+    assert [m.where.time_last for m in out if isinstance(m, Message)] == [T0 + 4] * 3
