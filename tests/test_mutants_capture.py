@@ -18,6 +18,7 @@ from capture_helpers import (
     Frame,
     Seg,
     _block,
+    balanced,
     capture_end,
     ends,
     envelope,
@@ -485,3 +486,15 @@ def test_a_packet_one_segment_carried_names_that_frame_and_its_time() -> None:
     assert [(w.frames, w.time_first, w.time_last) for w in wheres] == [((4,), T0 + 4, T0 + 4)] * 2
     assert [(w.capture, w.stream, w.offset) for w in wheres][1] == ("c.pcap", "a -> b", 572)
     assert [m.where.time_last for m in out if isinstance(m, Message)] == [T0 + 4] * 3
+
+
+def test_held_segments_count_against_the_window_only_while_held() -> None:
+    """A held segment replaced by a longer one at the same place counts once, and bytes that
+    left the window free it: two holes, one after the other, each within ``max_pending``,
+    lose nothing.  (The mutants of ``Direction._keep``'s and ``_drain``'s accounting.)"""
+    syn, d1, d2, d3, d4, *rest = segments(STREAM22, size=300)
+    part = replace(d2, payload=d2.payload[:100])
+    order = [syn, part, d2, d1, d4, d3, *rest]
+    records = read(pcap(frames(order)), max_pending=500)
+    assert not [r for r in records if isinstance(r, Lost)]
+    assert len(messages(records)) == 3 and balanced(records)
