@@ -453,13 +453,14 @@ def test_a_gap_of_no_bytes_is_nothing_and_the_framer_accounts_every_byte() -> No
 
 
 def test_a_user_message_to_another_queue_says_so() -> None:
-    """A UserMessage that is no Message names its destination in the record's note.  (The
-    mutant of ``_emit`` that drops ``note=``.)"""
+    """A UserMessage that is no Message is kept decoded, and names its destination in the
+    record's note.  (The mutants of ``_emit`` that drop ``packet`` or ``note=``.)"""
     other = envelope(1, destination_format_name="PRIVATE=00000000-0000-0000-0000-000000000009\\7")
     framer, out = _framer()
     framer.data(session_packets([])[0] + user_message(other), 1, T0)  # type: ignore[attr-defined]
     (packet,) = [r for r in out if isinstance(r, Packet) and r.kind == "UserMessage"]
     assert packet.note.endswith(": not a notification queue") and packet.note.startswith("to ")
+    assert packet.packet is not None and packet.packet.kind == "UserMessage"  # decoded, kept
 
 
 def test_a_skipped_run_names_the_frames_that_held_it_and_no_other() -> None:
