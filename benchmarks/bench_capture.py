@@ -5,6 +5,7 @@ On demand, never part of the tests::
     python benchmarks/bench_capture.py                       # 100 000 and 400 000 messages
     python benchmarks/bench_capture.py --sizes 20000         # a quick check
     python benchmarks/bench_capture.py --sizes 400000 --keep --memory-only
+    python benchmarks/bench_capture.py --corpus /tmp/cap20k --reader-only --repeat 3
 
 For each size it generates a capture corpus (``corpus generate --format pcap``, seed 1; one
 ``part-NNNNN.pcap`` per partition, one MS-MQQB session per message, about 2.7 KB a message:
@@ -18,6 +19,16 @@ matches, then measures on it:
   Arrow rows, tally) over every file, no Spark;
 * **Spark**: ``audit.audit`` on ``--master`` (default ``local[2]``): the same task, one per
   capture file, plus the verdict and quarantine Parquet and the summary.
+
+* **the peers, in the same run** (``--peers``, on by default): dpkt doing the bare
+  Ethernet/IP/TCP parse of every frame (no reassembly: the peer of issue 22), installed on
+  demand with pip into a venv of the benchmark's own (``<workdir>/peers-venv``; never a
+  dependency of the suite), and ``tshark -q -z io,stat,0`` (full dissection with TCP
+  reassembly) when it is on the PATH.  The reader and its peers run in turn, ``--repeat``
+  times, and each keeps its best run: ``reader_over_dpkt`` and ``reader_over_tshark`` are the
+  ratios of the best rates, comparable between runs on a noisy machine where absolute rates
+  are not.  ``--reader-only`` measures only these (no single process, no Spark, and no Spark
+  session when the corpus is already there: ``--keep`` left it, or ``--corpus DIR``).
 
 Rates are messages per second and megabytes (10^6 bytes) of capture per second of wall
 time.  Peak memory: the subprocesses report their own peak RSS (``ru_maxrss``: one Python
@@ -87,6 +98,88 @@ def single_process(corpus: Path) -> dict[str, Any]:
     return _rates(verdicts, sum(p.stat().st_size for p in files), seconds)
 
 
+# The peer of issue 22: dpkt's bare parse, Ethernet → IP → TCP, of every frame of every file.
+DPKT_PARSE = """
+import json, os, sys, time
+import dpkt
+frames = tcp = size = 0
+started = time.perf_counter()
+for path in sys.argv[1:]:
+    size += os.path.getsize(path)
+    with open(path, "rb") as stream:
+        for _, frame in dpkt.pcap.Reader(stream):
+            frames += 1
+            ip = dpkt.ethernet.Ethernet(frame).data
+            if isinstance(ip, dpkt.ip.IP) and isinstance(ip.data, dpkt.tcp.TCP):
+                tcp += 1
+seconds = time.perf_counter() - started
+print(json.dumps({"frames": frames, "tcp_frames": tcp, "mb": round(size / 1e6, 1),
+                  "seconds": round(seconds, 2), "mb_per_s": round(size / 1e6 / seconds, 2)}))
+"""
+
+
+def peers_python(work: Path) -> Path:
+    """The Python of the benchmark's own venv, with dpkt (made and installed on first use)."""
+    venv = work / "peers-venv"
+    python = venv / "bin" / "python"
+    if not python.exists():
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    probe = subprocess.run([str(python), "-c", "import dpkt"], capture_output=True)
+    if probe.returncode:
+        subprocess.run([str(python), "-m", "pip", "install", "-q", "dpkt"], check=True)
+    return python
+
+
+def dpkt_parse(python: Path, corpus: Path) -> dict[str, Any]:
+    """dpkt's bare parse of every file of ``corpus``, in the peers' venv."""
+    files = [str(p) for p in _files(corpus)]
+    done = subprocess.run(
+        [str(python), "-c", DPKT_PARSE, *files], check=True, capture_output=True, text=True
+    )
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def tshark_stat(tshark: str, corpus: Path) -> dict[str, Any]:
+    """``tshark -q -z io,stat,0`` (full dissection, TCP reassembly) over every file."""
+    size = 0
+    started = time.perf_counter()
+    for path in _files(corpus):
+        size += path.stat().st_size
+        subprocess.run(
+            [tshark, "-q", "-z", "io,stat,0", "-r", str(path)], check=True, capture_output=True
+        )
+    seconds = time.perf_counter() - started
+    return {
+        "mb": round(size / 1e6, 1),
+        "seconds": round(seconds, 2),
+        "mb_per_s": round(size / 1e6 / seconds, 2),
+    }
+
+
+def side_by_side(corpus: Path, work: Path, repeat: int) -> dict[str, Any]:
+    """The reader, dpkt and tshark in turn, ``repeat`` times; each keeps its best run, and the
+    reader's rate is given as a ratio to each peer's."""
+    python = peers_python(work)
+    tshark = shutil.which("tshark")
+    runs: dict[str, list[dict[str, Any]]] = {"reader": [], "dpkt": [], "tshark": []}
+    for _ in range(max(1, repeat)):
+        runs["reader"].append(measure("reader", corpus))
+        runs["dpkt"].append(dpkt_parse(python, corpus))
+        if tshark:
+            runs["tshark"].append(tshark_stat(tshark, corpus))
+    best = {k: max(v, key=lambda r: r["mb_per_s"]) for k, v in runs.items() if v}
+    out: dict[str, Any] = {"repeat": max(1, repeat), **best}
+    for peer in ("dpkt", "tshark"):
+        if peer in best:
+            out[f"reader_over_{peer}"] = round(
+                best["reader"]["mb_per_s"] / best[peer]["mb_per_s"], 3
+            )
+    out["rates"] = {k: [r["mb_per_s"] for r in v] for k, v in runs.items() if v}
+    if not tshark:
+        out["tshark"] = "not on the PATH: not measured"
+    return out
+
+
 def _rates(messages: int, size: int, seconds: float) -> dict[str, Any]:
     return {
         "messages": messages,
@@ -96,6 +189,10 @@ def _rates(messages: int, size: int, seconds: float) -> dict[str, Any]:
         "mb_per_s": round(size / 1e6 / seconds, 2),
         "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
     }
+
+
+def _mb(corpus: Path) -> float:
+    return round(sum(p.stat().st_size for p in _files(corpus)) / 1e6, 1)
 
 
 def measure(kind: str, corpus: Path) -> dict[str, Any]:
@@ -149,6 +246,12 @@ def main() -> None:
     parser.add_argument("--workdir", default="/tmp/mqcn-bench-capture")
     parser.add_argument("--keep", action="store_true", help="keep (and reuse) the captures")
     parser.add_argument("--json", default=None)
+    parser.add_argument("--corpus", default=None, help="measure this capture corpus")
+    parser.add_argument("--peers", action=argparse.BooleanOptionalAction, default=True)
+    parser.add_argument("--repeat", type=int, default=1, help="runs of reader and peers")
+    parser.add_argument(
+        "--reader-only", action="store_true", help="the reader and its peers, nothing else"
+    )
     parser.add_argument("--child", nargs=2, metavar=("KIND", "CORPUS"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -166,22 +269,41 @@ def main() -> None:
     work = Path(args.workdir)
     work.mkdir(parents=True, exist_ok=True)
     conf = dict(item.split("=", 1) for item in args.conf)
-    spark = create_session(args.master, conf)
     results: dict[str, Any] = {"master": args.master, "cpus": os.cpu_count(), "sizes": []}
     target = Path(args.json) if args.json else work / "bench_capture.json"
+    if args.corpus:  # a corpus given: measured as it is, kept
+        corpus = Path(args.corpus)
+        entry: dict[str, Any] = {"corpus": str(corpus), "capture_mb": _mb(corpus)}
+        entry["files"] = len(_files(corpus))
+        entry["side_by_side"] = side_by_side(corpus, work, args.repeat)
+        results["sizes"].append(entry)
+        print(json.dumps(entry), flush=True)
+        target.write_text(json.dumps(results, indent=2) + "\n")
+        if args.reader_only:
+            return
+    spark = create_session(args.master, conf)
     try:
         for size in (int(s) for s in args.sizes.split(",") if s):
             corpus, made = corpus_for(spark, size, work, args.invalid_share)
-            capture_bytes = sum(p.stat().st_size for p in _files(corpus))
-            entry: dict[str, Any] = {
+            entry = {
                 "messages": size,
-                "capture_mb": round(capture_bytes / 1e6, 1),
+                "capture_mb": _mb(corpus),
                 "files": len(_files(corpus)),
                 "generate": made,
             }
+            if args.peers or args.reader_only:
+                entry["side_by_side"] = side_by_side(corpus, work, args.repeat)
+            if args.reader_only:
+                results["sizes"].append(entry)
+                print(json.dumps(entry), flush=True)
+                target.write_text(json.dumps(results, indent=2) + "\n")
+                if not args.keep:
+                    shutil.rmtree(corpus, ignore_errors=True)
+                continue
             if not args.memory_only:
                 entry["reader_alone"] = measure("reader", corpus)
                 entry["single_process"] = measure("single", corpus)
+            capture_bytes = sum(p.stat().st_size for p in _files(corpus))
             out = work / f"audit-{size}"
             shutil.rmtree(out, ignore_errors=True)
             with PeakMemory() as memory:

@@ -12,13 +12,21 @@ from dataclasses import replace
 
 import pytest
 from capture_helpers import (
+    IP_A,
+    IP_B,
     T0,
     Frame,
+    Seg,
+    _block,
+    balanced,
+    capture_end,
     ends,
     envelope,
     epb,
+    ethernet,
     frames,
     idb,
+    ipv6_of,
     messages,
     pcap,
     read,
@@ -26,10 +34,20 @@ from capture_helpers import (
     session_packets,
     shb,
     spb,
+    user_message,
 )
 
+from mqcn_model.capture import Message, Packet
 from mqcn_model.capture.containers import PCAP_MICRO, ContainerReader
-from mqcn_model.capture.dissect import LINK_ETHERNET, dissect
+from mqcn_model.capture.dissect import (
+    LINK_ETHERNET,
+    LINK_IPV6,
+    LINK_NULL,
+    LINK_RAW,
+    LINK_SLL,
+    LINK_SLL2,
+    dissect,
+)
 from mqcn_model.capture.inet import (
     MAC_A,
     MAC_B,
@@ -48,6 +66,7 @@ from mqcn_model.capture.records import (
     CAPTURE_TRUNCATED,
     GAP,
     Lost,
+    Quarantine,
     Where,
 )
 from mqcn_model.capture.tcp import DEFAULT_MAX_PENDING
@@ -263,3 +282,220 @@ def test_a_stream_that_is_not_msmq_is_named_by_its_first_eight_bytes() -> None:
             f"no MS-MQQB packet in the {len(banner)} bytes of this stream on port 1801 "
             f"(it starts with {banner[:8].hex()})"
         ], cut
+
+
+# --- issue 22: survivors of the sample of the files the fast reader touched ------------------
+
+STREAM22 = b"".join(session_packets([envelope(n) for n in range(1, 4)]))
+
+
+def test_the_capture_end_spans_the_file_from_its_first_byte() -> None:
+    """The CaptureEnd's ``where`` is the whole file: offset 0 and every byte read.  (The
+    mutant of ``CaptureReader.close`` that starts it at offset 1.)"""
+    data = pcap(frames(segments(STREAM22)))
+    end = capture_end(read(data))
+    assert (end.where.offset, end.where.size, end.bytes) == (0, len(data), len(data))
+
+
+def test_idle_streams_are_looked_for_every_quarter_of_the_timeout() -> None:
+    """A stream is ended as idle at a look for idle streams, and the looks come every quarter
+    of ``idle_timeout`` of capture time (at least every second), not at every frame: a stream
+    silent for 61 s of a 60 s timeout, that speaks again before the next look, goes on.  (The
+    mutant of ``CaptureReader._item`` that schedules the next look in the past.)"""
+    a = segments(STREAM22, size=300)
+    b = segments(STREAM22, sport=50000)
+    b = [replace(s, time=T0 + (50 if i == 0 else 61 + i * 0.001)) for i, s in enumerate(b)]
+    rest = [replace(s, time=T0 + 70 + i * 0.001) for i, s in enumerate(a[2:])]
+    records = read(pcap(frames([*a[:2], *b, *rest])), idle_timeout=60)
+    assert [e.ended_by for e in ends(records)] == ["fin", "fin"]  # a look at 50, then 65
+    assert len(messages(records)) == 6
+
+
+def test_the_acceptors_establish_connection_is_judged_as_a_response() -> None:
+    """A stream from port 1801 is the acceptor's: its EstablishConnection is a response, whose
+    Padding must be 0x5A bytes (MQQB-2.2.3.1-3); the same packet from the initiator is not
+    judged so.  (The mutant of ``CaptureReader._open`` that never sets ``response``.)"""
+    request = session_packets([])[0][:-1] + b"\x00"  # the last Padding byte is not 0x5A
+    back = frames(segments(request, sport=1801, dport=49152), src=IP_B, dst=IP_A)
+    for items, expected in ((back, ["MQQB-2.2.3.1-3"]), (frames(segments(request)), [])):
+        (packet,) = [r for r in read(pcap(items)) if isinstance(r, Packet)]
+        assert packet.packet is not None
+        assert [f.requirement for f in packet.packet.findings] == expected
+
+
+def test_a_little_endian_section_after_a_big_endian_one_is_read_little_endian() -> None:
+    """Each Section Header Block sets the byte order of its section, back to little-endian
+    too.  (The mutant of ``_pcapng_blocks`` that forgets ``self._endian = "<"``.)"""
+    items = frames(segments(STREAM22))
+    half = len(items) // 2
+    first = shb(">") + idb(1, ">") + b"".join(epb(f, ">") for f in items[:half])
+    second = shb("<") + idb(1, "<") + b"".join(epb(f, "<") for f in items[half:])
+    records = read(first + second)
+    assert len(messages(records)) == 3 and capture_end(records).quarantined_bytes == 0
+
+
+def test_a_packet_block_too_short_for_its_fields_ends_the_reading_where_it_starts() -> None:
+    """An Enhanced Packet Block whose body cannot hold its fixed fields makes the rest of the
+    file, from that block's first byte, one ``capture-corrupt`` record.  (The mutants of
+    ``_pcapng_blocks`` that skip the ``_die`` or place it at ``_base - pos``.)"""
+    head = shb() + idb(1)
+    tail = _block("<", 6, bytes(8)) + epb(frames(segments(STREAM22))[0])
+    for chunk in (len(head) + len(tail), 7):
+        records = read(head + tail, chunk=chunk)
+        (bad,) = [r for r in records if isinstance(r, Quarantine)]
+        assert (bad.reason, bad.where.offset, bad.where.size) == (
+            CAPTURE_CORRUPT,
+            len(head),
+            len(tail),
+        )
+        assert "Enhanced Packet Block is shorter" in bad.detail
+
+
+def test_a_bare_fin_ahead_of_the_last_data_is_no_out_of_order_segment() -> None:
+    """A FIN that carries no data, captured before the stream's last data segment, is held
+    as the stream's end, not as an out-of-order segment.  (The mutant of
+    ``Direction.segment`` that does not return at once for a segment without bytes.)"""
+    segs = segments(STREAM22, size=300)
+    records = read(pcap(frames([*segs[:-2], segs[-1], segs[-2]])))
+    (end,) = ends(records)
+    assert (end.ended_by, end.out_of_order_segments, end.bytes) == ("fin", 0, len(STREAM22))
+    assert len(messages(records)) == 3
+
+
+def test_a_direction_ended_twice_reports_one_stream_end() -> None:
+    """Ending a direction is done once: a second ``finish`` adds nothing.  (The mutants of
+    ``Direction.finish`` that drop its guard or never set ``finished``.)"""
+    from mqcn_model.capture.records import StreamEnd
+    from mqcn_model.capture.tcp import Direction
+
+    out: list[object] = []
+    direction = Direction("c.pcap", "a -> b", out, response=False)  # type: ignore[arg-type]
+    direction.syn(999, 1, T0)
+    direction.segment(1000, STREAM22, 0, 2, T0 + 1)
+    direction.finish("fin")
+    direction.finish("capture-end")
+    (end,) = [r for r in out if isinstance(r, StreamEnd)]
+    assert (end.ended_by, end.bytes, end.messages) == ("fin", len(STREAM22), 3)
+    where = end.where
+    assert (where.offset, where.size, where.frames) == (0, len(STREAM22), (1,))
+    assert (where.time_first, where.time_last) == (T0, T0 + 1)
+
+
+@pytest.mark.parametrize("next_header", [0, 43, 60])
+def test_each_ipv6_extension_header_is_stepped_over(next_header: int) -> None:
+    """Hop-by-hop (0), routing (43) and destination-options (60) headers are skipped to the
+    TCP header.  (The mutant of ``IPV6_EXTENSIONS`` that loses 43.)"""
+    tcp_segment = ethernet(Seg(1000, b"data"))
+    ip = ipv6_of(tcp_segment, extension=True)
+    ip = ip[:6] + bytes([next_header]) + ip[7:]  # the fixed header's Next Header
+    found = dissect(LINK_IPV6, ip, len(ip))
+    assert not isinstance(found, str) and found.payload == b"data"
+
+
+@pytest.mark.parametrize(
+    ("link_type", "frame"),
+    [
+        (LINK_SLL, bytes(14) + b"\x08\x06"),  # ARP, the 16-byte header and nothing more
+        (LINK_SLL2, b"\x08\x06" + bytes(18)),  # ARP, the 20-byte header and nothing more
+        (LINK_NULL, (0x1234).to_bytes(4, "little")),  # a family that is not IP, and no more
+    ],
+)
+def test_a_whole_link_header_of_a_frame_that_is_not_ip_is_non_ip(
+    link_type: int, frame: bytes
+) -> None:
+    """A frame that is exactly its link header says what it carries: not IP.  It is not cut
+    short.  (The mutants of ``_link`` that ask for one byte more than the header.)"""
+    assert dissect(link_type, frame, len(frame)) == "non-ip"
+
+
+def _ipv6_header(next_header: int, payload: bytes = b"") -> bytes:
+    fixed = struct.pack("!IHBB", 6 << 28, len(payload), next_header, 64)
+    return fixed + bytes(16) + bytes(15) + b"\x01" + payload
+
+
+@pytest.mark.parametrize(
+    ("ip", "kind"),
+    [
+        (_ipv6_header(59), "ip-other"),  # the 40-byte header alone: No Next Header
+        (_ipv6_header(59)[:39], "headers-cut"),
+        (_ipv6_header(59)[:8], "headers-cut"),
+    ],
+)
+def test_an_ipv6_header_is_whole_at_forty_bytes(ip: bytes, kind: str) -> None:
+    """An IPv6 packet that is exactly its 40-byte header is read (it carries no next header);
+    one byte short is cut.  (The mutants of ``_ipv6``'s length check.)"""
+    assert dissect(LINK_IPV6, ip, len(ip)) == kind
+
+
+def test_a_udp_header_cut_before_its_ports_is_headers_cut() -> None:
+    """A UDP datagram whose frame ends before the two ports is ``headers-cut``.  (The mutant
+    of ``_transport`` that returns None there.)"""
+    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 22, 0, 0, 64, 17, 0, bytes(4), bytes(4))
+    assert dissect(LINK_RAW, ip + b"\x0d\xc7", 22) == "headers-cut"
+
+
+def _framer(mid_session: bool = False) -> tuple[object, list[object]]:
+    from mqcn_model.capture.stream import StreamFramer
+
+    out: list[object] = []
+    return StreamFramer("c.pcap", "a -> b", out, mid_session=mid_session), out  # type: ignore[arg-type]
+
+
+def test_a_gap_of_no_bytes_is_nothing_and_the_framer_accounts_every_byte() -> None:
+    """``gap(0)`` records nothing; ``consumed`` is packets + quarantined + lost.  (The mutants
+    of ``StreamFramer.gap``'s ``<= 0`` and of ``consumed``.)"""
+    framer, out = _framer()
+    framer.gap(0, GAP, 1, T0)  # type: ignore[attr-defined]
+    assert out == []
+    framer.data(STREAM22, 2, T0)  # type: ignore[attr-defined]
+    framer.gap(5, GAP, 3, T0)  # type: ignore[attr-defined]
+    assert framer.consumed == len(STREAM22) + 5 == framer.packet_bytes + framer.lost_bytes  # type: ignore[attr-defined]
+
+
+def test_a_user_message_to_another_queue_says_so() -> None:
+    """A UserMessage that is no Message is kept decoded, and names its destination in the
+    record's note.  (The mutants of ``_emit`` that drop ``packet`` or ``note=``.)"""
+    other = envelope(1, destination_format_name="PRIVATE=00000000-0000-0000-0000-000000000009\\7")
+    framer, out = _framer()
+    framer.data(session_packets([])[0] + user_message(other), 1, T0)  # type: ignore[attr-defined]
+    (packet,) = [r for r in out if isinstance(r, Packet) and r.kind == "UserMessage"]
+    assert packet.note.endswith(": not a notification queue") and packet.note.startswith("to ")
+    assert packet.packet is not None and packet.packet.kind == "UserMessage"  # decoded, kept
+
+
+def test_a_skipped_run_names_the_frames_that_held_it_and_no_other() -> None:
+    """A run of skipped bytes names its first and last frames: one frame once, two frames
+    as a pair, never the frame that starts just after it.  (The mutants of ``_flush_run``'s
+    ``==`` and of ``_skip_at``'s ``>=``.)"""
+    packets = b"".join(session_packets([envelope(1)]))
+    for pieces, frames_named in (((b"x" * 10,), (1,)), ((b"x" * 6, b"y" * 4), (1, 2))):
+        framer, out = _framer(mid_session=True)
+        for number, piece in enumerate(pieces, 1):
+            framer.data(piece, number, T0 + number)  # type: ignore[attr-defined]
+        framer.data(packets, len(pieces) + 1, T0 + 9)  # type: ignore[attr-defined]
+        (run,) = [r for r in out if isinstance(r, Quarantine)]
+        assert (run.where.offset, run.where.size, run.where.frames) == (0, 10, frames_named)
+        assert (run.where.time_first, run.where.time_last) == (T0 + 1, T0 + len(pieces))
+
+
+def test_a_packet_one_segment_carried_names_that_frame_and_its_time() -> None:
+    """The provenance of a packet from one segment: that frame, its time first and last.
+    (The mutants of ``_where``'s shortcut for one segment.)"""
+    framer, out = _framer()
+    framer.data(STREAM22, 4, T0 + 4)  # type: ignore[attr-defined]
+    wheres = [r.where for r in out if isinstance(r, Packet)]
+    assert [(w.frames, w.time_first, w.time_last) for w in wheres] == [((4,), T0 + 4, T0 + 4)] * 2
+    assert [(w.capture, w.stream, w.offset) for w in wheres][1] == ("c.pcap", "a -> b", 572)
+    assert [m.where.time_last for m in out if isinstance(m, Message)] == [T0 + 4] * 3
+
+
+def test_held_segments_count_against_the_window_only_while_held() -> None:
+    """A held segment replaced by a longer one at the same place counts once, and bytes that
+    left the window free it: two holes, one after the other, each within ``max_pending``,
+    lose nothing.  (The mutants of ``Direction._keep``'s and ``_drain``'s accounting.)"""
+    syn, d1, d2, d3, d4, *rest = segments(STREAM22, size=300)
+    part = replace(d2, payload=d2.payload[:100])
+    order = [syn, part, d2, d1, d4, d3, *rest]
+    records = read(pcap(frames(order)), max_pending=500)
+    assert not [r for r in records if isinstance(r, Lost)]
+    assert len(messages(records)) == 3 and balanced(records)

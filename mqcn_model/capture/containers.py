@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from mqcn_model.capture.records import (
     CAPTURE_CORRUPT,
@@ -59,14 +60,14 @@ _PCAP_HEADER_SIZE = 24
 _PCAP_RECORD_SIZE = 16
 
 
-@dataclass(frozen=True, slots=True)
-class RawFrame:
+class RawFrame(NamedTuple):
     """One captured packet: its number, where it came from, its time, and its bytes.
 
     ``link_type`` is the LINKTYPE_ number of its interface (None when a pcapng block names an
     interface the section never described); ``time`` is seconds since the epoch (None in a
     Simple Packet Block); ``data`` holds the ``caplen`` bytes captured of the ``length``
-    bytes the packet had (fewer when a snaplen cut it).
+    bytes the packet had (fewer when a snaplen cut it).  A named tuple, not a frozen
+    dataclass: one is made per frame, and a tuple is built several times faster.
     """
 
     number: int

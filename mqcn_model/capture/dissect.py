@@ -63,6 +63,7 @@ IPV6_EXTENSIONS = frozenset({0, 43, 60})  # hop-by-hop, routing, destination opt
 IPV6_FRAGMENT = 44
 
 _ETH = struct.Struct("!H")
+_IPV4_ETHERTYPE = ETHERTYPE_IPV4.to_bytes(2, "big")
 _IPV4 = struct.Struct("!BBHHHBB")
 _IPV6 = struct.Struct("!IHBB")
 _PORTS = struct.Struct("!HH")
@@ -89,7 +90,10 @@ class Segment:
 def dissect(link_type: int | None, data: bytes, length: int) -> Segment | str:
     """The TCP segment of port 1801 in ``data`` (a frame of ``length`` bytes, of which
     ``data`` was captured), or the kind of frame it is (see the module docstring)."""
-    found = _link(link_type, data)
+    if link_type == LINK_ETHERNET and len(data) >= 14 and data[12:14] == _IPV4_ETHERTYPE:
+        found = _ipv4(data, 14)  # the common frame, without the link layer's dispatch
+    else:
+        found = _link(link_type, data)
     if type(found) is Segment and found.missing and len(data) >= length:
         return "malformed"  # IP claims more bytes than the whole frame had: not a snaplen cut
     return found
@@ -214,5 +218,5 @@ def _transport(
 def format_endpoint(address: bytes, port: int) -> str:
     """``10.0.0.1:1801`` or ``[fe80::1]:1801``."""
     if len(address) == 4:
-        return f"{ipaddress.IPv4Address(address)}:{port}"
+        return f"{address[0]}.{address[1]}.{address[2]}.{address[3]}:{port}"
     return f"[{ipaddress.IPv6Address(address)}]:{port}"

@@ -44,6 +44,7 @@ from mqcn_model.capture.tcp import DEFAULT_MAX_PENDING, MASK, Direction
 from mqcn_model.constants import AuthLevel
 
 DEFAULT_IDLE_TIMEOUT = 600.0  # seconds of capture time without a segment: the stream ended
+_ENDING = TCP_SYN | TCP_FIN | TCP_RST  # flags that open or end a stream
 _CLOSED_REMEMBERED = 4096  # ended streams remembered to recognise their late segments
 
 Key = tuple[bytes, int, bytes, int]
@@ -122,16 +123,24 @@ class CaptureReader:
         if isinstance(item, Quarantine):
             self._out.append(item)
             return
-        if item.cut:
-            self.counts["snaplen-cut"] += 1
-        found = dissect(item.link_type, item.data, item.length)
+        counts = self.counts
+        data, length, time = item.data, item.length, item.time
+        if len(data) < length:
+            counts["snaplen-cut"] += 1
+        found = dissect(item.link_type, data, length)
         if type(found) is str:
-            self.counts[found] += 1
+            counts[found] += 1
         else:
-            self.counts["tcp-1801"] += 1
-            self.segment(found, item.number, item.time)  # type: ignore[arg-type]
-        if item.time is not None:
-            self.tick(item.time)
+            counts["tcp-1801"] += 1
+            seg: Segment = found  # type: ignore[assignment]
+            if seg.payload or seg.missing or seg.flags & _ENDING:
+                self.segment(seg, item.number, time)
+            else:  # a bare ACK: it only tells the stream it is alive
+                direction = self.flows.get((seg.src, seg.sport, seg.dst, seg.dport))
+                if direction is not None:
+                    direction.last_time = time
+        if time is not None:
+            self.tick(time)
 
     def tick(self, time: float) -> None:
         """A frame captured at ``time`` was read: at the first frame of a new interval

@@ -72,9 +72,10 @@ from mqcn_model.constants import AuthLevel
 from mqcn_model.errors import DecodeError
 from mqcn_model.wire.base import IN, SIGNATURE_BYTES
 from mqcn_model.wire.framing import NEED_MORE, NOT_BASE_HEADER, find_base_header, next_frame
+from mqcn_model.wire.internal import decode_internal
 from mqcn_model.wire.judgement import judge_user_message
 from mqcn_model.wire.packet import decode_packet
-from mqcn_model.wire.usermessage import USER_MESSAGE, UserMessage
+from mqcn_model.wire.usermessage import USER_MESSAGE, UserMessage, decode_user_message
 
 __all__ = ["StreamFramer"]
 
@@ -143,8 +144,11 @@ class StreamFramer:
         start = self._end
         self._end += len(payload)
         self._segments.append((start, self._end, frame, time))
-        self._buf += payload
-        self._frame()
+        if self._buf:
+            self._buf += payload
+            self._frame(self._buf)
+        else:  # nothing held: frame the payload itself, keep only what it leaves over
+            self._frame(payload)
 
     def gap(self, size: int, reason: str, frame: int | None, time: float | None) -> None:
         """``size`` bytes of the stream are missing here (``reason``: gap or snaplen)."""
@@ -197,8 +201,9 @@ class StreamFramer:
 
     # --- framing ------------------------------------------------------------------------------
 
-    def _frame(self) -> None:
-        buf = self._buf
+    def _frame(self, buf: bytes | bytearray) -> None:
+        """Cut the packets of ``buf``: the held bytes, or a payload when none were held (its
+        packets are then sliced from it, one copy, and only its leftover is held)."""
         pos = 0
         while pos < len(buf):
             if self._run_start is None:
@@ -241,8 +246,11 @@ class StreamFramer:
             if waiting:
                 break
             self._flush_run(self._base + found)
-        if pos:
+        if buf is not self._buf:
+            self._buf += memoryview(buf)[pos:]
+        elif pos:
             del buf[:pos]
+        if pos:
             self._base += pos
             while self._segments and self._segments[0][1] <= self._base:
                 self._segments.popleft()
@@ -260,9 +268,13 @@ class StreamFramer:
         self.packet_bytes += len(raw)
         self.packets += 1
         self._found = True
-        kind = "internal packet" if raw[2] & IN else USER_MESSAGE
+        internal = raw[2] & IN  # next_frame has read a valid BaseHeader: dispatch on it
+        kind = "internal packet" if internal else USER_MESSAGE
         try:
-            packet, _ = decode_packet(raw, response=self.response)
+            if internal:
+                packet, _ = decode_internal(raw, response=self.response)
+            else:
+                packet, _ = decode_user_message(raw)
         except DecodeError as exc:
             self.out.append(PacketRecord(where, kind, None, exc.violation))
             return
@@ -355,8 +367,12 @@ class StreamFramer:
     def _where(self, offset: int, size: int) -> Where:
         """Where bytes ``offset..offset+size`` of the stream came from: their frames in
         capture order, the first captured and the last captured, which completed them."""
-        times: dict[int, float | None] = {}
         end = offset + size
+        if len(self._segments) == 1:  # the common case: one segment carried the packet
+            seg_start, seg_end, frame, time = self._segments[0]
+            if seg_start < end and seg_end > offset:
+                return Where(self.capture, self.stream, offset, size, (frame,), time, time)
+        times: dict[int, float | None] = {}
         for seg_start, seg_end, frame, time in self._segments:
             if seg_end <= offset:
                 continue

@@ -84,7 +84,14 @@ class Direction:
         if self.isn is None:
             self.isn = seq
             self._start(mid_session=True, frame=frame, time=time)
-        self._place(self._offset(seq), payload, missing, frame, time)
+        offset = self._offset(seq)
+        if offset == self.next and not missing and not self.pending:
+            # the common case, in order with nothing held: straight to the framer
+            assert self.framer is not None
+            self.framer.data(payload, frame, time)
+            self.next += len(payload)
+            return
+        self._place(offset, payload, missing, frame, time)
         self._drain()
 
     def fin(self, seq: int, payload_size: int) -> None:

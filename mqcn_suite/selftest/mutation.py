@@ -81,6 +81,7 @@ _WIRE_AND_CAPTURE_TESTS = (
     "tests/test_capture.py",
     "tests/test_capture_bad_input.py",
     "tests/test_capture_writer.py",
+    "tests/test_capture_fast.py",
     "tests/test_wire_codec.py",
     "tests/test_wire_layers.py",
     "tests/test_wire_mapping.py",
