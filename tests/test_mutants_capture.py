@@ -298,16 +298,19 @@ def test_the_capture_end_spans_the_file_from_its_first_byte() -> None:
 
 
 def test_idle_streams_are_looked_for_every_quarter_of_the_timeout() -> None:
-    """A stream is ended as idle at a look for idle streams, and the looks come every quarter
-    of ``idle_timeout`` of capture time (at least every second), not at every frame: a stream
-    silent for 61 s of a 60 s timeout, that speaks again before the next look, goes on.  (The
-    mutant of ``CaptureReader._item`` that schedules the next look in the past.)"""
-    a = segments(STREAM22, size=300)
+    """A stream is ended as idle at a look for idle streams, and the looks come at the first
+    frame of each quarter of ``idle_timeout`` of capture time (at least every second), not at
+    every frame: a stream silent for 61 s of a 60 s timeout at a frame that is not the first
+    of its quarter, that speaks again before the next look, goes on.  (A mutant that looks at
+    every frame ends it as idle.)"""
+    a = [replace(s, time=T0 + 5 + i * 0.001) for i, s in enumerate(segments(STREAM22, size=300))]
     b = segments(STREAM22, sport=50000)
-    b = [replace(s, time=T0 + (50 if i == 0 else 61 + i * 0.001)) for i, s in enumerate(b)]
+    b = [replace(s, time=T0 + (60.5 if i == 0 else 66 + i * 0.001)) for i, s in enumerate(b)]
     rest = [replace(s, time=T0 + 70 + i * 0.001) for i, s in enumerate(a[2:])]
     records = read(pcap(frames([*a[:2], *b, *rest])), idle_timeout=60)
-    assert [e.ended_by for e in ends(records)] == ["fin", "fin"]  # a look at 50, then 65
+    # looks at 5 (the first frame) and at 60.5 (the first of 60-75): the stream of a, silent
+    # since 5, is 55.5 s quiet then and speaks again at 70, before the look at 75
+    assert [e.ended_by for e in ends(records)] == ["fin", "fin"]
     assert len(messages(records)) == 6
 
 
