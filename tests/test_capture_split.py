@@ -23,14 +23,17 @@ from capture_helpers import (
     frames,
     idb,
     ip_of,
+    obsolete_pb,
     pcap,
     session_packets,
     shb,
     sll,
+    spb,
 )
 
 from mqcn_model.capture import Record, iter_capture
 from mqcn_model.capture import split as model
+from mqcn_model.capture.containers import MAX_BLOCK_BYTES
 from mqcn_model.capture.dissect import TCP_ACK, TCP_FIN, TCP_RST, TCP_SYN
 from mqcn_suite.pipeline.audit import audit
 from mqcn_suite.pipeline.audit.judging import Auditor
@@ -323,3 +326,86 @@ def test_the_pipelines_own_settings_reach_the_session(spark: Any) -> None:
         assert split_threshold(session.conf.get) == 4096
     finally:
         spark.conf.unset(SPLIT_CONF)
+
+
+# --- the split rules, stated one by one (docs/capture.md, "Splitting a capture") ---------------
+
+_YEAR = 366 * 86400  # written out: the rule's own figure, not the module's constant
+
+
+def _pcap_shape(first_seconds: int | None = 1_000) -> model.Layout:
+    return model.Layout("pcap", bytes(24), "<", 1_000_000, 65535, first_seconds)
+
+
+def _pcapng_shape(interfaces: int = 1) -> model.Layout:
+    return model.Layout("pcapng", shb() + idb(1) * interfaces, "<", interfaces=interfaces)
+
+
+def test_a_layout_names_why_a_file_cannot_be_split() -> None:
+    assert model.layout(b"\xd4\xc3") == "the file is too short to be split"
+    # four bytes are enough to know the format: the line then says the header is cut
+    assert model.layout(struct.pack("<I", 0xA1B2C3D4)) == "the file ends inside its pcap header"
+    assert model.layout(b"not a capture at all") == "the file is neither pcap nor pcapng"
+
+
+def test_a_pcapng_layout_counts_the_interfaces_described_before_the_first_packet() -> None:
+    packet = epb(Frame(T0, b"x" * 60, 60))
+    for described in (1, 2):
+        found = model.layout(shb() + idb(1) * described + packet)
+        assert isinstance(found, model.Layout)
+        assert found.interfaces == described
+        assert found.data_start == len(shb()) + len(idb(1)) * described
+
+
+def test_a_pcap_record_time_more_than_a_year_from_the_first_is_no_boundary() -> None:
+    shape = _pcap_shape(first_seconds=1_000)
+    for seconds, plausible in ((1_000 + _YEAR, True), (1_000 + _YEAR + 1, False)):
+        window = struct.pack("<IIII", seconds, 0, 4, 4) + b"abcd"
+        assert (model._pcap_candidate(shape, window, 0) is not None) is plausible
+
+
+def test_a_pcap_record_header_ending_the_window_is_a_candidate() -> None:
+    # an empty record (captured length 0) whose 16 header bytes are the window's last
+    window = struct.pack("<IIII", 1_000, 0, 0, 60)
+    assert model._pcap_candidate(_pcap_shape(), window, 0) == 16
+    assert model._pcap_candidate(_pcap_shape(), window[:15], 0) is None
+
+
+def test_a_pcapng_block_of_the_largest_length_allowed_is_a_candidate() -> None:
+    def block(length: int) -> bytearray:
+        window = bytearray(length)
+        struct.pack_into("<IIIIII", window, 0, 6, length, 0, 0, 0, 64)
+        struct.pack_into("<I", window, length - 4, length)
+        return window
+
+    assert model._pcapng_candidate(_pcapng_shape(), block(MAX_BLOCK_BYTES), 0) == MAX_BLOCK_BYTES
+    assert model._pcapng_candidate(_pcapng_shape(), block(MAX_BLOCK_BYTES + 4), 0) is None
+
+
+def test_obsolete_and_simple_pcapng_packet_blocks_are_candidates() -> None:
+    frame = Frame(T0, b"y" * 40, 40)
+    for block in (obsolete_pb(frame), spb(frame), spb(Frame(None, b"", 0))):
+        assert model._pcapng_candidate(_pcapng_shape(), block, 0) == len(block)
+    # a simple packet block needs an interface to belong to
+    assert model._pcapng_candidate(_pcapng_shape(0), spb(frame), 0) is None
+
+
+def test_an_obsolete_packet_block_on_an_undescribed_interface_is_no_candidate() -> None:
+    # the interface field is the block's own (after its type and length), not earlier bytes
+    frame = Frame(T0, b"y" * 40, 40, interface=1)
+    window = bytes(8) + obsolete_pb(frame)
+    assert model._pcapng_candidate(_pcapng_shape(1), window, 8) is None
+    assert model._pcapng_candidate(_pcapng_shape(2), window, 8) == len(window)
+
+
+def test_a_range_of_simple_packet_blocks_has_no_times_to_sweep_at() -> None:
+    timeless = [replace(f, time=None) for f in frames(_session(0, size=300))[:5]]
+    capture = shb() + idb(1) + b"".join(spb(f) for f in timeless)
+    shape = model.layout(capture)
+    assert isinstance(shape, model.Layout)
+    reader = model.RangeReader("c.pcapng", shape, 0, shape.data_start, None)
+    events = reader.feed(capture[shape.data_start :])
+    summary = reader.close()
+    assert summary.frames == 5 and len(events) == 5
+    assert all(event.time is None for event in events)
+    assert summary.sweeps == [] and summary.problem is None
