@@ -7,13 +7,16 @@ is session-scoped: one slapd per test process (mqcn_suite.directory.slapd), with
 listener and one for ``dc1.example.com``.  Every test that uses either fixture joins the
 ``ldap`` xdist group, so under ``pytest -n`` one worker runs them all against one slapd.
 
-Only a missing slapd skips, with the one-line install hint; every other failure to start
-fails the test (CI installs slapd, .ci/run).  A test that changes the tree calls
+Only a missing slapd skips, with the one-line install hint, and only where nothing asked for
+LDAP: in CI (``CI`` set, as .ci/run sets it; .ci/run installs slapd) or with
+``--mqcn-directory`` other than ``dict`` a missing slapd fails the test with the same line.
+Every other failure to start fails the test.  A test that changes the tree calls
 ``slapd_directory.load(...)`` itself: nothing is assumed about the tree another test left.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -34,23 +37,29 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.xdist_group(LDAP_GROUP))
 
 
-def slapd_or_skip() -> Path:
-    """The slapd program; a skip (the install hint, one line) when it is not installed."""
+def slapd_or_skip(config: pytest.Config) -> Path:
+    """The slapd program.  When it is not installed: a skip with the install hint (one line),
+    or, in CI or when the run asked for an LDAP directory, a failure with that line."""
     try:
         return find_slapd()
     except SlapdNotInstalledError as missing:
+        asked = config.getoption("--mqcn-directory", default="dict") != "dict"
+        if asked or os.environ.get("CI"):
+            pytest.fail(str(missing), pytrace=False)
         pytest.skip(str(missing))
 
 
 @pytest.fixture
-def slapd_installed() -> Path:
+def slapd_installed(pytestconfig: pytest.Config) -> Path:
     """For a test that starts a directory of its own: slapd's path, or the skip above."""
-    return slapd_or_skip()
+    return slapd_or_skip(pytestconfig)
 
 
 @pytest.fixture(scope="session")
-def slapd_directory(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SlapdDirectory]:
+def slapd_directory(
+    tmp_path_factory: pytest.TempPathFactory, pytestconfig: pytest.Config
+) -> Iterator[SlapdDirectory]:
     """A started slapd laid out as Active Directory (stopped when the session ends)."""
-    slapd_or_skip()
+    slapd_or_skip(pytestconfig)
     with SlapdDirectory(tmp_path_factory.mktemp("slapd"), server_names=SERVER_NAMES) as directory:
         yield directory

@@ -513,8 +513,29 @@ def test_only_a_missing_slapd_skips_and_the_reason_says_how_to_install_it(
         raise SlapdNotInstalledError(f"slapd not found: {slapd_module.INSTALL_HINT}")
 
     monkeypatch.setattr(ldap_fixture, "find_slapd", missing)
+    monkeypatch.delenv("CI", raising=False)
     with pytest.raises(pytest.skip.Exception, match=r"^slapd not found: apt-get install slapd"):
-        ldap_fixture.slapd_or_skip()
+        ldap_fixture.slapd_or_skip(pytestconfig)
+
+
+def test_a_missing_slapd_fails_in_ci_and_when_ldap_was_asked_for(
+    monkeypatch: pytest.MonkeyPatch, pytestconfig: pytest.Config
+) -> None:
+    """CI installs slapd (.ci/run): there, and in a run given --mqcn-directory=ldap, a missing
+    slapd is a failure with the install hint, never a skip."""
+    ldap_fixture = pytestconfig.pluginmanager.get_plugin("ldap_fixture")
+
+    def missing(*_: object) -> None:
+        raise SlapdNotInstalledError(f"slapd not found: {slapd_module.INSTALL_HINT}")
+
+    monkeypatch.setattr(ldap_fixture, "find_slapd", missing)
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match=r"^slapd not found: apt-get install slapd"):
+        ldap_fixture.slapd_or_skip(pytestconfig)
+    monkeypatch.delenv("CI")
+    monkeypatch.setattr(pytestconfig.option, "mqcn_directory", "ldap", raising=False)
+    with pytest.raises(pytest.fail.Exception, match=r"^slapd not found"):
+        ldap_fixture.slapd_or_skip(pytestconfig)
 
 
 def test_a_port_in_use_is_named(slapd_installed: Path, tmp_path: Path) -> None:
