@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import uuid
-from typing import Any
+from typing import Any, ClassVar
 
 from mqcn_model.adm import Queue, QueueManager
 from mqcn_model.client import NotificationClient
@@ -22,6 +22,7 @@ from mqcn_model.errata import LENIENT, STRICT, Readings, followed, following, sp
 from mqcn_model.profiles import PROFILES
 from mqcn_model.server import NotificationServer
 from mqcn_suite.targets.base import Setup, TargetError
+from mqcn_suite.targets.ldap_reader import LdapDirectory
 from mqcn_suite.targets.pics import EVERYTHING, Pics
 
 
@@ -30,6 +31,9 @@ class ReferenceTarget:
 
     name = "reference"
     directory_modes = ("ldap",)  # LDAP mode: the server reads through targets/ldap_reader.py
+    # the LDAP reader a reset builds (ldap3 is imported only when it reads); zoo members that
+    # read LDAP wrongly swap it
+    reader_class: ClassVar[type[LdapDirectory]] = LdapDirectory
     # The model classes a reset builds; faulty variants (targets/zoo.py) swap them.
     server_class: type[NotificationServer] = NotificationServer
     client_class: type[NotificationClient] = NotificationClient
@@ -85,9 +89,7 @@ class ReferenceTarget:
         self._close_ldap()
         if setup.ldap is None:
             return self.directory
-        from mqcn_suite.targets.ldap_reader import LdapDirectory  # ldap3, only when asked
-
-        self.ldap_directory = LdapDirectory.from_setup(setup.ldap)
+        self.ldap_directory = self.reader_class.from_setup(setup.ldap)
         return self.ldap_directory
 
     def _close_ldap(self) -> None:

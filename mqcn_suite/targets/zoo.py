@@ -345,18 +345,8 @@ class SendsDefect(ZooTarget):
 
 class _OwnLdapReader(ReferenceTarget):
     """A reference whose LDAP reader is ``reader_class``, a small subclass of
-    :class:`~mqcn_suite.targets.ldap_reader.LdapDirectory`, plugged in where the reference
-    builds its reader (``_server_directory``).  With the dict directory it is the reference."""
-
-    reader_class: ClassVar[type[LdapDirectory]] = LdapDirectory
-
-    def _server_directory(self, setup: Any) -> Any:
-        directory = super()._server_directory(setup)
-        if setup.ldap is None:
-            return directory
-        self._close_ldap()
-        self.ldap_directory = self.reader_class.from_setup(setup.ldap)
-        return self.ldap_directory
+    :class:`~mqcn_suite.targets.ldap_reader.LdapDirectory` (the reference builds its reader
+    from that class attribute).  With the dict directory it is the reference."""
 
 
 class LdapZooTarget(_OwnLdapReader, ZooTarget):
