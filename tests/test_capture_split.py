@@ -4,6 +4,7 @@ of the one-task read (mqcn_model.capture.split, docs/capture.md "Splitting a cap
 from __future__ import annotations
 
 import json
+import math
 import struct
 from dataclasses import replace
 from pathlib import Path
@@ -34,14 +35,17 @@ from capture_helpers import (
 from mqcn_model.capture import Record, iter_capture
 from mqcn_model.capture import split as model
 from mqcn_model.capture.containers import MAX_BLOCK_BYTES
-from mqcn_model.capture.dissect import TCP_ACK, TCP_FIN, TCP_RST, TCP_SYN
+from mqcn_model.capture.dissect import TCP_ACK, TCP_FIN, TCP_RST, TCP_SYN, format_endpoint
 from mqcn_suite.pipeline.audit import audit
 from mqcn_suite.pipeline.audit.judging import Auditor
 from mqcn_suite.pipeline.audit.kinds.capture import _judge_records
 from mqcn_suite.pipeline.audit.kinds.capture_split import (
     DEFAULT_SPLIT_BYTES,
     SPLIT_CONF,
+    SplitReads,
     plan_split,
+    read_owned,
+    scan_range,
     split_records,
     split_threshold,
 )
@@ -254,16 +258,49 @@ def test_a_pcapng_interface_described_after_the_first_packet_makes_it_one_task(
     assert "a pcapng interface description block at offset" in found
 
 
-def test_a_flow_larger_than_the_memory_budget_is_refused_with_a_line(tmp_path: Path) -> None:
+def test_a_flow_through_every_range_is_read_by_its_first_range_streamed(tmp_path: Path) -> None:
     data = b"".join(session_packets(envelope(i) for i in range(200)))
     segs = [Seg(1, b"", TCP_SYN)] + [
         Seg(2 + start, data[start : start + 500]) for start in range(0, len(data), 500)
     ]
     capture = pcap(frames(segs))
-    found = split_records(_write(tmp_path, capture), len(capture) // 4, memory_budget=20_000)
-    assert isinstance(found, str)
-    assert "outgrow the memory budget of 20000 bytes" in found
-    assert "10.1.1.1:49152 <-> 10.2.2.2:1801" in found
+    path = _write(tmp_path, capture)
+    plan = plan_split(path, len(capture) // 4, window=65536)
+    assert not isinstance(plan, str) and len(plan.starts) == 4
+    scans = [scan_range(plan, index, chunk=4096) for index in range(4)]
+    found = list(model.spans([seen for seen, _ in scans]))
+    (conn, first, final, last), *others = found
+    assert not others and (first, final) == (0, 3)
+    assert format_endpoint(*conn[:2]) == "10.1.1.1:49152"
+    reads = SplitReads.of([summary for _, summary in scans], found)
+    assert reads.ownership.owners == {conn: 0} and reads.ownership.reach == {0: last}
+    # the ranges after the first read nothing of it: no record, however many bytes it has
+    for index in (1, 2, 3):
+        assert [type(r).__name__ for r in read_owned(plan, index, reads, chunk=4096)] == []
+    assert _signature(_split(tmp_path, capture, len(capture) // 4)) == _signature(
+        _one_task(tmp_path, capture)
+    )
+
+
+def test_ownership_goes_to_the_first_range_and_reaches_the_last_record() -> None:
+    one, two, three = ((bytes([10, 0, 0, n]), 49152, bytes([10, 0, 1, 1]), 1801) for n in (1, 2, 3))
+    seen = [{one: 100, two: 150}, {two: 300, three: 350}, {two: 500}, {three: 700}]
+    found = sorted(model.spans(seen))
+    assert found == [(two, 0, 2, 500), (three, 1, 3, 700)]
+    owned = model.Ownership.of(found)
+    assert owned.owners == {two: 0, three: 1}
+    assert owned.reach == {0: 500, 1: 700}
+    assert model.Ownership.of([(one, 2, 2, 10)]).owners == {}  # one range: its own
+
+
+def test_each_range_goes_on_sweeping_from_the_highest_interval_before_it() -> None:
+    def summary(index: int, intervals: list[int]) -> model.RangeSummary:
+        found = model.RangeSummary(index, 0, 0)
+        found.sweeps = [(n + 1, 150.0 * i, i) for n, i in enumerate(intervals)]
+        return found
+
+    ranges = [summary(0, [3, 4]), summary(1, []), summary(2, [2, 7]), summary(3, [1])]
+    assert model.swept_before(ranges) == [-math.inf, 4, 4, 7]
 
 
 # --- on Spark -------------------------------------------------------------------------------------
@@ -404,8 +441,7 @@ def test_a_range_of_simple_packet_blocks_has_no_times_to_sweep_at() -> None:
     shape = model.layout(capture)
     assert isinstance(shape, model.Layout)
     reader = model.RangeReader("c.pcapng", shape, 0, shape.data_start, None)
-    events = reader.feed(capture[shape.data_start :])
+    reader.feed(capture[shape.data_start :])
     summary = reader.close()
-    assert summary.frames == 5 and len(events) == 5
-    assert all(event.time is None for event in events)
+    assert summary.frames == 5 and len(reader.seen) == 1
     assert summary.sweeps == [] and summary.problem is None

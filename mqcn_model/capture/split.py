@@ -1,4 +1,4 @@
-"""One capture read as many byte ranges, then flow by flow (pure: bytes in, records out).
+"""One capture read as many byte ranges, each connection by one range (pure: bytes in, records out).
 
 A large capture is cut into byte ranges that separate tasks read at once; the records are
 then the very records :func:`~mqcn_model.capture.iter_capture` yields for the whole file
@@ -18,28 +18,39 @@ then the very records :func:`~mqcn_model.capture.iter_capture` yields for the wh
    Enhanced, Simple or obsolete Packet Block whose leading and trailing lengths agree (a
    multiple of 4), whose interface exists and whose captured length fits, followed by two
    more such packet blocks (or the end).
-3. **Ranges** (:class:`RangeReader`, one task each): the preamble, then the file from the
-   range's boundary; whole records, until the first record that starts at or after the
-   range's end (its offset is reported).  Each frame is dissected (link, IP, TCP); every
-   frame is counted by kind, and each TCP segment of port 1801 is emitted with its
-   connection (:func:`connection`) and its frame number in the range.
+3. **The scan** (:class:`RangeReader`, one task per range): the preamble, then the file
+   from the range's boundary; whole records, until the first record that starts at or after
+   the range's end (its offset is reported).  Each frame is dissected (link, IP, TCP) and
+   counted by kind; each TCP segment of port 1801 is reported with its connection
+   (:func:`connection`, both directions alike), its frame number in the range and its
+   record's file offset.  The scan keeps no payload: it learns which connections each
+   range holds, where their last record is, and where idle streams may be looked for.
 4. **The check** (:func:`check_ranges`, the driver): each range must end exactly where the
    next range's boundary was guessed.  A forged record header inside a packet's payload can
    fool a guess; the range before it then reads past the guess (it reads true records from a
    true boundary), the offsets differ, and the file is read whole, with a line saying so.
    By induction from the first range (which starts at the true first record) every range
    that passes starts at a true record.  A range that meets a damaged record, a new pcapng
-   section or a new interface is refused the same way.
-5. **Flows** (:func:`replay`, one task per group of connections): a connection's segments,
-   numbered in the file (:func:`frame_offsets`), go through the same reassembly and
-   framing as the one-task read (:class:`~mqcn_model.capture.reader.CaptureReader`), with
-   the look for idle streams at the same frames (:func:`sweeps`).  The capture-level
-   records come from the last range, and :func:`capture_end` sums the counts.
+   section or a new interface is refused the same way.  The driver then numbers the frames
+   in the file (:func:`frame_offsets`), finds the frames where the one-task read looks for
+   idle streams (:func:`sweeps`, :func:`swept_before`) and gives each connection seen in
+   several ranges to the first of them (:class:`Ownership`, from :func:`spans`).
+5. **The reads** (:class:`OwnedRangeReader`, one task per range): the range again, through
+   the same reassembly and framing as the one-task read
+   (:class:`~mqcn_model.capture.reader.CaptureReader`), for the connections seen in this
+   range alone and for those it owns, which it follows past its end up to their last
+   record; the connections owned by an earlier range are left to it.  Every frame read
+   moves the capture time on, so idle streams are looked for at the same frames, and the
+   streams still open at the end are ended at the file's later looks, else at its end.
+   Nothing is regrouped or shuffled: each connection is read by one task, from its first
+   segment to its last, holding what the one-task read holds.  The capture-level records
+   come from the last range, and :func:`capture_end` sums the counts.
 
 One difference is allowed by construction and stated: the one-task read remembers the last
-4096 ended streams to recognise their late retransmissions; a flow task remembers every
-ended stream of its connection.  Only a late retransmission arriving after more than 4096
-other streams ended in between can be read differently (counted as late, not a new stream).
+4096 ended streams of the whole file to recognise their late retransmissions; a range's
+reader remembers the last 4096 of the connections it reads, which are fewer.  Only a late
+retransmission arriving after more than 4096 other streams ended in between can be read
+differently (counted as late, not as a new stream).
 """
 
 from __future__ import annotations
@@ -64,7 +75,7 @@ from mqcn_model.capture.containers import (
     PCAPNG_SPB,
     ContainerReader,
 )
-from mqcn_model.capture.dissect import Segment, dissect
+from mqcn_model.capture.dissect import IPPROTO_TCP, LINK_ETHERNET, MSMQ_PORT, Segment, dissect
 from mqcn_model.capture.reader import DEFAULT_IDLE_TIMEOUT, CaptureReader
 from mqcn_model.capture.records import CAPTURE_CORRUPT, CaptureEnd, Quarantine, Record, Where
 from mqcn_model.capture.tcp import DEFAULT_MAX_PENDING
@@ -72,18 +83,21 @@ from mqcn_model.constants import AuthLevel
 
 __all__ = [
     "Layout",
+    "OwnedRangeReader",
+    "Ownership",
     "RangeReader",
     "RangeSummary",
-    "SegmentEvent",
     "capture_end",
     "check_ranges",
     "connection",
     "find_boundary",
+    "frame_connection",
     "frame_offsets",
     "layout",
     "nominal_starts",
-    "replay",
+    "spans",
     "sweeps",
+    "swept_before",
 ]
 
 PLAUSIBLE_SECONDS = 366 * 86400  # a record's time within a year of the first record's
@@ -240,15 +254,29 @@ def connection(seg: Segment) -> Connection:
     return (low[0], low[1], high[0], high[1])
 
 
-@dataclass(frozen=True, slots=True)
-class SegmentEvent:
-    """A TCP segment of port 1801 found by a range task: its connection, the frame's number
-    in the range (1-based), the frame's capture time, the segment."""
+_IPV4_ETHERNET = b"\x08\x00"
+_PORT = MSMQ_PORT.to_bytes(2, "big")
 
-    connection: Connection
-    frame: int
-    time: float | None
-    segment: Segment
+
+def frame_connection(link_type: int | None, data: bytes, length: int) -> Connection | None:
+    """The connection of the TCP segment of port 1801 a frame may carry, None when it
+    carries none.  When :func:`~mqcn_model.capture.dissect.dissect` finds such a segment,
+    this finds its :func:`connection`; it may also name one for a frame dissect rejects
+    (a scan only learns where connections are: one named too often is merely read by the
+    first range it is named in).  The common frame, Ethernet and IPv4 with no VLAN tag, is
+    read at fixed offsets; any other goes through dissect."""
+    if link_type == LINK_ETHERNET and data[12:14] == _IPV4_ETHERNET and len(data) >= 34:
+        at = 14 + (data[14] & 0x0F) * 4
+        if data[23] != IPPROTO_TCP or data[20] & 0x3F or data[21] or len(data) < at + 4:
+            return None  # not TCP, an IPv4 fragment, or cut before the ports: no segment
+        if data[at : at + 2] != _PORT and data[at + 2 : at + 4] != _PORT:
+            return None
+        a = (data[26:30], int.from_bytes(data[at : at + 2], "big"))
+        b = (data[30:34], int.from_bytes(data[at + 2 : at + 4], "big"))
+        low, high = (a, b) if a <= b else (b, a)
+        return (low[0], low[1], high[0], high[1])
+    found = dissect(link_type, data, length)
+    return None if type(found) is str else connection(found)  # type: ignore[arg-type]
 
 
 @dataclass
@@ -259,7 +287,7 @@ class RangeSummary:
     start: int  # its boundary
     end: int  # the offset of the first record at or after its end (the file's size: last)
     frames: int = 0
-    counts: Counter[str] = field(default_factory=Counter)
+    counts: Counter[str] = field(default_factory=Counter)  # (the reads count the frames)
     # frames (number in the range, time, interval) whose sweep interval is above every
     # earlier frame's of the range: where the one-task read may look for idle streams
     sweeps: list[tuple[int, float, int]] = field(default_factory=list)
@@ -292,22 +320,24 @@ class RangeReader:
         self.shift = start - len(shape.preamble)  # file offset = reader offset + shift
         self.sweep_every = max(1.0, idle_timeout / 4)
         self.summary = RangeSummary(index, start, start)
+        # each connection the range holds, with the file offset of its last record there
+        self.seen: dict[Connection, int] = {}
         self.done = False
         self._interval = -math.inf
         self._position = start  # file offset of the next byte fed
         self._block = start  # pcapng: file offset of the next block header
         self._tail = b""  # pcapng: the first bytes of that header, when cut by a chunk
 
-    def feed(self, chunk: bytes) -> list[SegmentEvent]:
-        """The segments of the whole records the chunk completed, up to the range's end."""
+    def feed(self, chunk: bytes) -> None:
+        """Read the whole records the chunk completed, up to the range's end: the
+        connections they carry go to :attr:`seen`."""
         if self.done:
-            return []
+            return
         if self.shape.format == "pcapng":
             self._walk(chunk)
         self._position += len(chunk)
-        out: list[SegmentEvent] = []
         summary = self.summary
-        counts = summary.counts
+        seen = self.seen
         for item in self.container.feed(chunk):
             if isinstance(item, Quarantine):  # damage: the one-task read must report it
                 summary.problem = summary.problem or f"range {summary.index}: {item.detail}"
@@ -318,21 +348,14 @@ class RangeReader:
                 self.done = True
                 break
             summary.frames += 1
-            if item.cut:
-                counts["snaplen-cut"] += 1
-            found = dissect(item.link_type, item.data, item.length)
-            if type(found) is str:
-                counts[found] += 1
-            else:
-                counts["tcp-1801"] += 1
-                seg: Segment = found  # type: ignore[assignment]
-                out.append(SegmentEvent(connection(seg), summary.frames, item.time, seg))
+            conn = frame_connection(item.link_type, item.data, item.length)
+            if conn is not None:
+                seen[conn] = offset
             if item.time is not None:
                 interval = math.floor(item.time / self.sweep_every)
                 if interval > self._interval:
                     self._interval = interval
                     summary.sweeps.append((summary.frames, item.time, interval))
-        return out
 
     def close(self) -> RangeSummary:
         """The range's summary; the last range also reports the file's truncated end."""
@@ -419,36 +442,149 @@ def sweeps(summaries: list[RangeSummary]) -> list[tuple[int, float]]:
     return out
 
 
-def replay(
-    name: str,
-    events: Iterable[tuple[int, float | None, Segment]],
-    idle_sweeps: list[tuple[int, float]],
-    *,
-    max_pending: int = DEFAULT_MAX_PENDING,
-    idle_timeout: float = DEFAULT_IDLE_TIMEOUT,
-    signed_as: AuthLevel = AuthLevel.Sig20,
-    counts: Counter[str] | None = None,
-) -> Iterator[Record]:
-    """The records of one group of connections: ``events`` are their segments as (frame
-    number in the file, time, segment), in frame order; ``idle_sweeps`` from :func:`sweeps`.
-    Frames counted on the way (late repeats of ended streams) are added to ``counts``."""
-    reader = CaptureReader(
-        name, max_pending=max_pending, idle_timeout=idle_timeout, signed_as=signed_as
-    )
-    at = 0  # the next sweep to apply
-    for number, time, seg in events:
-        while at < len(idle_sweeps) and idle_sweeps[at][0] < number:
-            if reader.flows:
-                reader.sweep(idle_sweeps[at][1])
-            at += 1
-        reader.segment(seg, number, time)
-        yield from reader.take()
-    while at < len(idle_sweeps) and reader.flows:
-        reader.sweep(idle_sweeps[at][1])
-        at += 1
-    yield from reader.end_streams()
-    if counts is not None:
-        counts.update(reader.counts)
+def swept_before(summaries: list[RangeSummary]) -> list[float]:
+    """For each range, the highest sweep interval of the ranges before it (where its reader
+    goes on looking for idle streams: :meth:`CaptureReader.resume_sweeps`)."""
+    out: list[float] = []
+    highest = -math.inf
+    for summary in summaries:
+        out.append(highest)
+        if summary.sweeps:
+            highest = max(highest, summary.sweeps[-1][2])
+    return out
+
+
+Span = tuple[Connection, int, int, int]  # connection, first range, last range, last offset
+
+
+def spans(seen: list[dict[Connection, int]]) -> Iterator[Span]:
+    """The connections seen in more than one range, from each range's connections (each with
+    the file offset of the last record it was seen in)."""
+    first: dict[Connection, int] = {}
+    last: dict[Connection, tuple[int, int]] = {}
+    for index, connections in enumerate(seen):
+        for conn, offset in connections.items():
+            first.setdefault(conn, index)
+            last[conn] = (index, offset)
+    for conn, begun in first.items():
+        ended, offset = last[conn]
+        if ended != begun:
+            yield conn, begun, ended, offset
+
+
+@dataclass(frozen=True)
+class Ownership:
+    """Which range reads each connection seen in more than one range: the first it is seen
+    in (its *owner*), which then reads on past its end up to the connection's last record.
+
+    ``owners``: connection → owning range (connections of one range only are not listed:
+    their range reads them); ``reach``: range → the file offset of the last record of a
+    connection it owns that lies beyond its end (absent: the range stops at its end).
+    """
+
+    owners: dict[Connection, int] = field(default_factory=dict)
+    reach: dict[int, int] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, found: Iterable[Span]) -> Ownership:
+        """The ownership of the connections ``found`` in several ranges (:func:`spans`)."""
+        owners: dict[Connection, int] = {}
+        reach: dict[int, int] = {}
+        for conn, first, last, offset in found:
+            if last > first:
+                owners[conn] = first
+                reach[first] = max(reach.get(first, offset), offset)
+        return cls(owners, reach)
+
+
+class OwnedRangeReader:
+    """Reads one range for its records (see the module docstring, step 5): the connections
+    seen in this range alone and those it owns (:class:`Ownership`), read on past the
+    range's end as far as its owned connections go.
+
+    ``frame_offset``: the frames of the ranges before (:func:`frame_offsets`); ``swept``:
+    the highest sweep interval before the range (:func:`swept_before`).  Feed the file's
+    bytes from ``start`` with :meth:`feed` while :attr:`done` is False; :meth:`close` (with
+    the file's sweeps, :func:`sweeps`) ends the streams as the one-task read would.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        shape: Layout,
+        index: int,
+        start: int,
+        end: int | None,
+        ownership: Ownership,
+        *,
+        frame_offset: int,
+        swept: float,
+        max_pending: int = DEFAULT_MAX_PENDING,
+        idle_timeout: float = DEFAULT_IDLE_TIMEOUT,
+        signed_as: AuthLevel = AuthLevel.Sig20,
+    ) -> None:
+        self.index = index
+        self.end = math.inf if end is None else end
+        self.reach = ownership.reach.get(index, -1)  # records at or before it are read
+        self.owners = ownership.owners
+        self.container = ContainerReader(name)
+        self.container.feed(shape.preamble)
+        self.shift = start - len(shape.preamble)
+        self.reader = CaptureReader(
+            name, max_pending=max_pending, idle_timeout=idle_timeout, signed_as=signed_as
+        )
+        self.reader.resume_sweeps(swept)
+        self.frame_offset = frame_offset
+        self.last = frame_offset  # the number of the last frame read
+        self.done = False
+
+    def feed(self, chunk: bytes) -> list[Record]:
+        """The records the chunk completed."""
+        if self.done:
+            return []
+        reader, owners, index = self.reader, self.owners, self.index
+        counts = reader.counts
+        for item in self.container.feed(chunk):
+            if isinstance(item, Quarantine):  # the range's scan found none: the file changed
+                raise ValueError(f"range {index} of {item.where.capture}: {item.detail}")
+            offset = item.offset + self.shift
+            inside = offset < self.end
+            if not inside and offset > self.reach:
+                self.done = True
+                break
+            number = self.last = self.frame_offset + item.number
+            found = dissect(item.link_type, item.data, item.length)
+            if type(found) is str:
+                if inside:  # frames are counted by the range they lie in
+                    counts[found] += 1  # type: ignore[index]
+            else:
+                seg: Segment = found  # type: ignore[assignment]
+                if inside:
+                    counts["tcp-1801"] += 1
+                owner = owners.get(connection(seg))
+                if owner == index if owner is not None else inside:
+                    reader.frame_segment(seg, number, item.time)
+            if inside and item.cut:
+                counts["snaplen-cut"] += 1
+            if item.time is not None:
+                reader.tick(item.time)
+        return reader.take()
+
+    def close(self, idle_sweeps: list[tuple[int, float]]) -> list[Record]:
+        """The records of the streams still open: ended at the file's later looks for idle
+        streams (``idle_sweeps``, :func:`sweeps`), else at the capture's end."""
+        reader = self.reader
+        for number, time in idle_sweeps:
+            if not reader.flows:
+                break
+            if number > self.last:
+                reader.sweep(time)
+        return reader.end_streams()
+
+    @property
+    def counts(self) -> Counter[str]:
+        """The range's frames counted by kind (and late repeats of ended streams)."""
+        return self.reader.counts
 
 
 def capture_end(
