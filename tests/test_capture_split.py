@@ -21,21 +21,36 @@ from capture_helpers import (
     Seg,
     envelope,
     epb,
+    ethernet,
     frames,
     idb,
     ip_of,
+    ipv6_of,
+    null_loopback,
     obsolete_pb,
     pcap,
     session_packets,
     shb,
     sll,
+    sll2,
     spb,
+    vlan,
+    with_ipv4_options,
 )
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mqcn_model.capture import Record, iter_capture
 from mqcn_model.capture import split as model
 from mqcn_model.capture.containers import MAX_BLOCK_BYTES
-from mqcn_model.capture.dissect import TCP_ACK, TCP_FIN, TCP_RST, TCP_SYN, format_endpoint
+from mqcn_model.capture.dissect import (
+    TCP_ACK,
+    TCP_FIN,
+    TCP_RST,
+    TCP_SYN,
+    dissect,
+    format_endpoint,
+)
 from mqcn_suite.pipeline.audit import audit
 from mqcn_suite.pipeline.audit.judging import Auditor
 from mqcn_suite.pipeline.audit.kinds.capture import _judge_records
@@ -268,12 +283,12 @@ def test_a_flow_through_every_range_is_read_by_its_first_range_streamed(tmp_path
     plan = plan_split(path, len(capture) // 4, window=65536)
     assert not isinstance(plan, str) and len(plan.starts) == 4
     scans = [scan_range(plan, index, chunk=4096) for index in range(4)]
-    found = list(model.spans([seen for seen, _ in scans]))
-    (conn, first, final, last), *others = found
-    assert not others and (first, final) == (0, 3)
+    (conn, traces), *others = model.shared([seen for seen, _ in scans])
+    assert not others and [t.range for t in traces] == [0, 1, 2, 3]
     assert format_endpoint(*conn[:2]) == "10.1.1.1:49152"
-    reads = SplitReads.of([summary for _, summary in scans], found)
-    assert reads.ownership.owners == {conn: 0} and reads.ownership.reach == {0: last}
+    reads = SplitReads.of([summary for _, summary in scans], [(conn, traces)])
+    assert reads.ownership.owners == {conn: [(1, 0)]}
+    assert reads.ownership.reach == {0: traces[-1].last_offset}
     # the ranges after the first read nothing of it: no record, however many bytes it has
     for index in (1, 2, 3):
         assert [type(r).__name__ for r in read_owned(plan, index, reads, chunk=4096)] == []
@@ -282,15 +297,44 @@ def test_a_flow_through_every_range_is_read_by_its_first_range_streamed(tmp_path
     )
 
 
-def test_ownership_goes_to_the_first_range_and_reaches_the_last_record() -> None:
-    one, two, three = ((bytes([10, 0, 0, n]), 49152, bytes([10, 0, 1, 1]), 1801) for n in (1, 2, 3))
-    seen = [{one: 100, two: 150}, {two: 300, three: 350}, {two: 500}, {three: 700}]
-    found = sorted(model.spans(seen))
-    assert found == [(two, 0, 2, 500), (three, 1, 3, 700)]
-    owned = model.Ownership.of(found)
-    assert owned.owners == {two: 0, three: 1}
-    assert owned.reach == {0: 500, 1: 700}
-    assert model.Ownership.of([(one, 2, 2, 10)]).owners == {}  # one range: its own
+def _trace(index: int, first: int, last: int, *, syn: bool = True, latest: float | None = None):
+    """A Trace of frames ``first`` to ``last`` (numbers in the file: offsets of 0)."""
+    time = float(last) if latest is None else latest
+    return model.Trace(index, first, float(first), syn, last, last * 100, time)
+
+
+def test_a_connection_in_several_ranges_is_read_by_the_first_to_the_last_record() -> None:
+    one = (bytes([10, 0, 0, 1]), 49152, bytes([10, 0, 1, 1]), 1801)
+    two = (bytes([10, 0, 0, 2]), 49152, bytes([10, 0, 1, 1]), 1801)
+    found = [(one, [_trace(0, 5, 9), _trace(2, 30, 31)]), (two, [_trace(1, 15, 17)])]
+    owned = model.Ownership.of(found, [0, 0, 0], [])
+    assert owned.owners == {one: [(5, 0)], two: [(15, 1)]}
+    assert owned.reach == {0: 3100}  # one range alone reaches nowhere
+
+
+def test_addresses_used_again_after_an_idle_look_begin_an_episode_of_their_own() -> None:
+    """Ports come back in long captures: the first range must not read on to the end."""
+    conn = (bytes([10, 0, 0, 1]), 49152, bytes([10, 0, 1, 1]), 1801)
+    before, after = _trace(0, 1, 10, latest=100.0), _trace(3, 50, 60)
+    sweep = [(40, 100.0 + 600.5)]  # a look between them, past the idle timeout: ended
+
+    def owned(*traces: model.Trace, sweeps: list[tuple[int, float]] = sweep) -> model.Ownership:
+        return model.Ownership.of([(conn, list(traces))], [0, 0, 0, 0], sweeps, 600.0)
+
+    assert owned(before, after).owners == {conn: [(1, 0), (50, 3)]}
+    assert owned(before, after).reach == {}
+    # no SYN, no look, a look too early, a look before the last frame or after the first,
+    # an untimed frame: the same episode, read on by the first range
+    for later, sweeps, first in [
+        (_trace(3, 50, 60, syn=False), sweep, before),
+        (after, [], before),
+        (after, [(40, 100.0 + 600.0)], before),
+        (after, [(10, 800.0)], before),
+        (after, [(50, 800.0)], before),
+        (after, sweep, before._replace(latest=None)),
+    ]:
+        found = owned(first, later, sweeps=sweeps)
+        assert found.owners == {conn: [(1, 0)]} and found.reach == {0: 6000}
 
 
 def test_each_range_goes_on_sweeping_from_the_highest_interval_before_it() -> None:
@@ -445,3 +489,44 @@ def test_a_range_of_simple_packet_blocks_has_no_times_to_sweep_at() -> None:
     summary = reader.close()
     assert summary.frames == 5 and len(reader.seen) == 1
     assert summary.sweeps == [] and summary.problem is None
+
+
+# --- the scan's cheap look at a frame -------------------------------------------------------------
+
+
+def _frame_variants(seg: Seg) -> list[tuple[int, bytes]]:
+    frame = ethernet(seg)
+    return [
+        (1, frame),
+        (1, vlan(frame)),
+        (1, with_ipv4_options(frame)),
+        (113, sll(frame)),
+        (276, sll2(frame)),
+        (101, ip_of(frame)),
+        (101, ipv6_of(frame)),
+        (0, null_loopback(ip_of(frame))),
+    ]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    sport=st.sampled_from([1801, 49152, 80]),
+    dport=st.sampled_from([1801, 5000, 443]),
+    payload=st.binary(max_size=40),
+    variant=st.integers(0, 7),
+    cut=st.integers(0, 80),
+    flip=st.tuples(st.integers(0, 200), st.integers(0, 255)),
+)
+def test_the_scan_names_the_connection_of_every_segment_dissect_finds(
+    sport: int, dport: int, payload: bytes, variant: int, cut: int, flip: tuple[int, int]
+) -> None:
+    link, frame = _frame_variants(Seg(7, payload, sport=sport, dport=dport))[variant]
+    data = bytearray(frame[: max(0, len(frame) - cut)])
+    if flip[0] < len(data):
+        data[flip[0]] ^= flip[1]  # damage anywhere: the header fields the fast look skips
+    found = dissect(link, bytes(data), len(frame))
+    named = model.frame_connection(link, bytes(data), len(frame))
+    if not isinstance(found, str):
+        assert named == (model.connection(found), bool(found.flags & TCP_SYN))
+    elif 1801 not in (sport, dport) and variant == 0 and not flip[1]:
+        assert named is None  # the common frame of another port costs nothing more

@@ -55,12 +55,14 @@ differently (counted as late, not as a new stream).
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import math
 import struct
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
+from typing import Any, NamedTuple
 
 from mqcn_model.capture.containers import (
     MAX_BLOCK_BYTES,
@@ -75,7 +77,14 @@ from mqcn_model.capture.containers import (
     PCAPNG_SPB,
     ContainerReader,
 )
-from mqcn_model.capture.dissect import IPPROTO_TCP, LINK_ETHERNET, MSMQ_PORT, Segment, dissect
+from mqcn_model.capture.dissect import (
+    IPPROTO_TCP,
+    LINK_ETHERNET,
+    MSMQ_PORT,
+    TCP_SYN,
+    Segment,
+    dissect,
+)
 from mqcn_model.capture.reader import DEFAULT_IDLE_TIMEOUT, CaptureReader
 from mqcn_model.capture.records import CAPTURE_CORRUPT, CaptureEnd, Quarantine, Record, Where
 from mqcn_model.capture.tcp import DEFAULT_MAX_PENDING
@@ -95,7 +104,6 @@ __all__ = [
     "frame_offsets",
     "layout",
     "nominal_starts",
-    "spans",
     "sweeps",
     "swept_before",
 ]
@@ -258,13 +266,18 @@ _IPV4_ETHERNET = b"\x08\x00"
 _PORT = MSMQ_PORT.to_bytes(2, "big")
 
 
-def frame_connection(link_type: int | None, data: bytes, length: int) -> Connection | None:
-    """The connection of the TCP segment of port 1801 a frame may carry, None when it
-    carries none.  When :func:`~mqcn_model.capture.dissect.dissect` finds such a segment,
-    this finds its :func:`connection`; it may also name one for a frame dissect rejects
-    (a scan only learns where connections are: one named too often is merely read by the
-    first range it is named in).  The common frame, Ethernet and IPv4 with no VLAN tag, is
-    read at fixed offsets; any other goes through dissect."""
+def frame_connection(
+    link_type: int | None, data: bytes, length: int
+) -> tuple[Connection, bool] | None:
+    """The connection of the TCP segment of port 1801 a frame may carry, and whether the
+    segment has the SYN flag; None when the frame carries no such segment.
+
+    When :func:`~mqcn_model.capture.dissect.dissect` finds a segment, this finds its
+    :func:`connection` and flag; it may also name a connection for a frame dissect rejects,
+    or miss the flag of a frame cut short (a scan only learns where connections are and
+    where one may begin again: naming one too often, or a beginning too rarely, only makes a
+    range read further).  The common frame, Ethernet and IPv4 with no VLAN tag, is read at
+    fixed offsets; any other goes through dissect."""
     if link_type == LINK_ETHERNET and data[12:14] == _IPV4_ETHERNET and len(data) >= 34:
         at = 14 + (data[14] & 0x0F) * 4
         if data[23] != IPPROTO_TCP or data[20] & 0x3F or data[21] or len(data) < at + 4:
@@ -274,9 +287,27 @@ def frame_connection(link_type: int | None, data: bytes, length: int) -> Connect
         a = (data[26:30], int.from_bytes(data[at : at + 2], "big"))
         b = (data[30:34], int.from_bytes(data[at + 2 : at + 4], "big"))
         low, high = (a, b) if a <= b else (b, a)
-        return (low[0], low[1], high[0], high[1])
+        syn = len(data) > at + 13 and bool(data[at + 13] & TCP_SYN)
+        return (low[0], low[1], high[0], high[1]), syn
     found = dissect(link_type, data, length)
-    return None if type(found) is str else connection(found)  # type: ignore[arg-type]
+    if type(found) is str:
+        return None
+    seg: Segment = found  # type: ignore[assignment]
+    return connection(seg), bool(seg.flags & TCP_SYN)
+
+
+class Trace(NamedTuple):
+    """Where a range saw a connection: its first frame (number in the range, time, whether
+    its segment has the SYN flag), its last frame (number in the range, the file offset of
+    its record), and the latest time of its frames (None when a frame had no time)."""
+
+    range: int
+    first_frame: int
+    first_time: float | None
+    first_syn: bool
+    last_frame: int
+    last_offset: int
+    latest: float | None
 
 
 @dataclass
@@ -320,8 +351,9 @@ class RangeReader:
         self.shift = start - len(shape.preamble)  # file offset = reader offset + shift
         self.sweep_every = max(1.0, idle_timeout / 4)
         self.summary = RangeSummary(index, start, start)
-        # each connection the range holds, with the file offset of its last record there
-        self.seen: dict[Connection, int] = {}
+        # each connection the range holds: [first frame, its time, its SYN flag, last frame,
+        # the file offset of its record, the latest time] (see :meth:`traces`)
+        self.seen: dict[Connection, list[Any]] = {}
         self.done = False
         self._interval = -math.inf
         self._position = start  # file offset of the next byte fed
@@ -348,14 +380,30 @@ class RangeReader:
                 self.done = True
                 break
             summary.frames += 1
-            conn = frame_connection(item.link_type, item.data, item.length)
-            if conn is not None:
-                seen[conn] = offset
+            found = frame_connection(item.link_type, item.data, item.length)
+            if found is not None:
+                time, frame = item.time, summary.frames
+                trace = seen.get(found[0])
+                if trace is None:
+                    seen[found[0]] = [frame, time, found[1], frame, offset, time]
+                else:
+                    trace[3] = frame
+                    trace[4] = offset
+                    latest = trace[5]
+                    if time is None or latest is None:
+                        trace[5] = None  # an untimed frame: idle streams cannot be judged
+                    elif time > latest:
+                        trace[5] = time
             if item.time is not None:
                 interval = math.floor(item.time / self.sweep_every)
                 if interval > self._interval:
                     self._interval = interval
                     summary.sweeps.append((summary.frames, item.time, interval))
+
+    def traces(self) -> dict[Connection, Trace]:
+        """Each connection the range holds, and where (:class:`Trace`)."""
+        index = self.summary.index
+        return {conn: Trace(index, *trace) for conn, trace in self.seen.items()}
 
     def close(self) -> RangeSummary:
         """The range's summary; the last range also reports the file's truncated end."""
@@ -454,46 +502,79 @@ def swept_before(summaries: list[RangeSummary]) -> list[float]:
     return out
 
 
-Span = tuple[Connection, int, int, int]  # connection, first range, last range, last offset
-
-
-def spans(seen: list[dict[Connection, int]]) -> Iterator[Span]:
-    """The connections seen in more than one range, from each range's connections (each with
-    the file offset of the last record it was seen in)."""
-    first: dict[Connection, int] = {}
-    last: dict[Connection, tuple[int, int]] = {}
-    for index, connections in enumerate(seen):
-        for conn, offset in connections.items():
-            first.setdefault(conn, index)
-            last[conn] = (index, offset)
-    for conn, begun in first.items():
-        ended, offset = last[conn]
-        if ended != begun:
-            yield conn, begun, ended, offset
+def shared(seen: list[dict[Connection, Trace]]) -> Iterator[tuple[Connection, list[Trace]]]:
+    """The connections seen in more than one range, each with its traces in range order
+    (from each range's :meth:`RangeReader.traces`)."""
+    found: dict[Connection, list[Trace]] = {}
+    for traces in seen:
+        for conn, trace in traces.items():
+            found.setdefault(conn, []).append(trace)
+    for conn, traces in found.items():
+        if len(traces) > 1:
+            yield conn, traces
 
 
 @dataclass(frozen=True)
 class Ownership:
-    """Which range reads each connection seen in more than one range: the first it is seen
-    in (its *owner*), which then reads on past its end up to the connection's last record.
+    """Which range reads each connection seen in more than one range.
 
-    ``owners``: connection → owning range (connections of one range only are not listed:
-    their range reads them); ``reach``: range → the file offset of the last record of a
-    connection it owns that lies beyond its end (absent: the range stops at its end).
+    A connection's segments in several ranges are cut into *episodes*: a new episode begins
+    at the first segment a range sees of it when that segment has the SYN flag and the
+    one-task read has ended every stream of the connection before it (a look for idle
+    streams came between, later than the idle timeout after the connection's latest frame
+    so far).  The one-task read then holds nothing of it (but the memory of its ended
+    streams: module docstring), so the episode can be read on its own.  Each episode is
+    read by the range it begins in, its *owner*, which reads on past its end up to the
+    episode's last record.  (Addresses and ports come back in long captures: without the
+    cut, the first range would read on to the file's end.)
+
+    ``owners``: connection → its episodes as (number in the file of their first frame,
+    owning range), in order (a connection of one range only is not listed: its range reads
+    it); ``reach``: range → the file offset of the last record of an episode it owns that
+    lies beyond its end (absent: the range stops at its end).
     """
 
-    owners: dict[Connection, int] = field(default_factory=dict)
+    owners: dict[Connection, list[tuple[int, int]]] = field(default_factory=dict)
     reach: dict[int, int] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, found: Iterable[Span]) -> Ownership:
-        """The ownership of the connections ``found`` in several ranges (:func:`spans`)."""
-        owners: dict[Connection, int] = {}
+    def of(
+        cls,
+        found: Iterable[tuple[Connection, list[Trace]]],
+        offsets: list[int],
+        idle_sweeps: list[tuple[int, float]],
+        idle_timeout: float = DEFAULT_IDLE_TIMEOUT,
+    ) -> Ownership:
+        """The ownership of the connections ``found`` in several ranges (:func:`shared`);
+        ``offsets`` from :func:`frame_offsets`, ``idle_sweeps`` from :func:`sweeps`."""
+        frames = [number for number, _ in idle_sweeps]
+        owners: dict[Connection, list[tuple[int, int]]] = {}
         reach: dict[int, int] = {}
-        for conn, first, last, offset in found:
-            if last > first:
-                owners[conn] = first
-                reach[first] = max(reach.get(first, offset), offset)
+
+        def ended_between(before: Trace, after: Trace) -> bool:
+            """Did a look for idle streams end every stream of ``before`` in between?"""
+            if before.latest is None:
+                return False
+            last = offsets[before.range] + before.last_frame
+            at = bisect.bisect_left(frames, offsets[after.range] + after.first_frame) - 1
+            return (
+                at >= 0 and frames[at] > last and idle_sweeps[at][1] - before.latest > idle_timeout
+            )
+
+        for conn, traces in found:
+            traces = sorted(traces, key=lambda t: t.range)
+            owner, final = traces[0].range, traces[0]
+            episodes = [(offsets[owner] + traces[0].first_frame, owner)]
+            for before, after in itertools.pairwise(traces):
+                if after.first_syn and ended_between(before, after):
+                    if final.range > owner:
+                        reach[owner] = max(reach.get(owner, final.last_offset), final.last_offset)
+                    owner = after.range
+                    episodes.append((offsets[owner] + after.first_frame, owner))
+                final = after
+            if final.range > owner:
+                reach[owner] = max(reach.get(owner, final.last_offset), final.last_offset)
+            owners[conn] = episodes
         return cls(owners, reach)
 
 
@@ -561,8 +642,17 @@ class OwnedRangeReader:
                 seg: Segment = found  # type: ignore[assignment]
                 if inside:
                     counts["tcp-1801"] += 1
-                owner = owners.get(connection(seg))
-                if owner == index if owner is not None else inside:
+                episodes = owners.get(connection(seg))
+                if episodes is None:
+                    read = inside  # a connection of this range alone
+                else:
+                    owner = episodes[0][1]
+                    for first, who in episodes:  # few: one per reuse of the addresses
+                        if first > number:
+                            break
+                        owner = who
+                    read = owner == index
+                if read:
                     reader.frame_segment(seg, number, item.time)
             if inside and item.cut:
                 counts["snaplen-cut"] += 1

@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 
@@ -46,7 +46,6 @@ if TYPE_CHECKING:
 DEFAULT_SPLIT_BYTES = 0
 HEAD_BYTES = 1 << 20  # read to find the layout (a pcapng preamble must fit)
 WINDOW_BYTES = 1 << 20  # read at each split point to find a record boundary
-DEFAULT_MEMORY_BUDGET = 512 << 20  # segment bytes the in-process regrouping may hold
 CHUNK = 1 << 20
 
 
@@ -89,9 +88,9 @@ def plan_split(path: str, threshold: int, window: int = WINDOW_BYTES) -> SplitPl
 
 def scan_range(
     plan: SplitPlan, index: int, *, chunk: int = CHUNK, idle_timeout: float = DEFAULT_IDLE_TIMEOUT
-) -> tuple[dict[model.Connection, int], model.RangeSummary]:
-    """The scan of range ``index`` of ``plan``: each connection it holds, with the file
-    offset of the last record it is seen in, and the range's summary."""
+) -> tuple[dict[model.Connection, model.Trace], model.RangeSummary]:
+    """The scan of range ``index`` of ``plan``: each connection it holds, and where
+    (:class:`~mqcn_model.capture.split.Trace`), and the range's summary."""
     reader = model.RangeReader(
         plan.path,
         plan.shape,
@@ -107,7 +106,7 @@ def scan_range(
             if not data:
                 break
             reader.feed(data)
-    return reader.seen, reader.close()
+    return reader.traces(), reader.close()
 
 
 @dataclass(frozen=True)
@@ -120,13 +119,18 @@ class SplitReads:
     idle: list[tuple[int, float]]  # sweeps
 
     @classmethod
-    def of(cls, summaries: list[model.RangeSummary], found: Iterable[model.Span]) -> SplitReads:
-        return cls(
-            model.Ownership.of(found),
-            model.frame_offsets(summaries),
-            model.swept_before(summaries),
-            model.sweeps(summaries),
-        )
+    def of(
+        cls,
+        summaries: list[model.RangeSummary],
+        found: Iterable[tuple[model.Connection, list[model.Trace]]],
+        idle_timeout: float = DEFAULT_IDLE_TIMEOUT,
+    ) -> SplitReads:
+        """The reads' plan from the scans' ``summaries`` and the connections ``found`` in
+        several ranges (:func:`~mqcn_model.capture.split.shared`)."""
+        offsets = model.frame_offsets(summaries)
+        idle = model.sweeps(summaries)
+        ownership = model.Ownership.of(found, offsets, idle, idle_timeout)
+        return cls(ownership, offsets, model.swept_before(summaries), idle)
 
 
 def read_owned(
@@ -190,7 +194,8 @@ def split_records(
     problem = model.check_ranges(summaries)
     if problem is not None:
         return f"{path}: read as one task: {problem}"
-    reads = SplitReads.of(summaries, model.spans([seen for seen, _ in scans]))
+    found = model.shared([seen for seen, _ in scans])
+    reads = SplitReads.of(summaries, found, idle_timeout)
     records: list[Record] = [q for s in summaries for q in s.quarantines]
     counts: Counter[str] = Counter()
     for index in range(len(plan.starts)):
@@ -213,16 +218,22 @@ def split_records(
 # --- on Spark -----------------------------------------------------------------------------------
 
 SPLIT_CONF = "mqcn.capture.split"  # --conf key: split captures above this many bytes (0: never)
-# The rows of the scan tasks: a connection seen (conn, range, last) or a range's summary
-# (range, summary: pickled).
+# The rows of the scan tasks: a connection a range holds (conn, range and its Trace) or a
+# range's summary (range, summary: pickled).
 SCAN_SCHEMA = pa.schema(
     [
         ("conn", pa.binary()),
         ("range", pa.int32()),
-        ("last", pa.int64()),
+        ("first_frame", pa.int64()),
+        ("first_time", pa.float64()),
+        ("first_syn", pa.bool_()),
+        ("last_frame", pa.int64()),
+        ("last_offset", pa.int64()),
+        ("latest", pa.float64()),
         ("summary", pa.binary()),
     ]
 )
+_TRACE_FIELDS = model.Trace._fields[1:]  # the columns after range
 _SCAN_BATCH = 65536
 # What judges a capture's records into rows (kinds.capture._judge_records; it and the frame
 # counts' prefix are passed in: this module does not import the capture kind, which imports
@@ -266,32 +277,24 @@ def scan_task(plan: SplitPlan) -> Callable[[Iterator[pa.RecordBatch]], Iterator[
     def run(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         for batch in batches:
             for index in batch.column("index").to_pylist():
-                seen, summary = scan_range(plan, index)
-                keys = [_conn_key(conn) for conn in seen]
-                offsets = list(seen.values())
-                for at in range(0, len(keys), _SCAN_BATCH):
-                    part = slice(at, at + _SCAN_BATCH)
-                    size = len(keys[part])
-                    yield pa.RecordBatch.from_arrays(
-                        [
-                            pa.array(keys[part], pa.binary()),
-                            pa.array([index] * size, pa.int32()),
-                            pa.array(offsets[part], pa.int64()),
-                            pa.nulls(size, pa.binary()),
-                        ],
+                traces, summary = scan_range(plan, index)
+                conns = list(traces)
+                for at in range(0, len(conns), _SCAN_BATCH):
+                    part = conns[at : at + _SCAN_BATCH]
+                    rows = [traces[c] for c in part]
+                    columns = {name: [getattr(t, name) for t in rows] for name in _TRACE_FIELDS}
+                    yield pa.RecordBatch.from_pydict(
+                        {
+                            "conn": [_conn_key(c) for c in part],
+                            "range": [index] * len(part),
+                            **columns,
+                            "summary": [None] * len(part),
+                        },
                         schema=SCAN_SCHEMA,
                     )
-                yield pa.RecordBatch.from_pylist(
-                    [
-                        {
-                            "conn": None,
-                            "range": index,
-                            "last": None,
-                            "summary": pickle.dumps(summary),
-                        }
-                    ],
-                    schema=SCAN_SCHEMA,
-                )
+                ending: dict[str, Any] = {name: None for name in SCAN_SCHEMA.names}
+                ending.update(range=index, summary=pickle.dumps(summary))
+                yield pa.RecordBatch.from_pylist([ending], schema=SCAN_SCHEMA)
 
     return run
 
@@ -346,21 +349,17 @@ def split_frame(
         problem = model.check_ranges(summaries)
         if problem is not None:
             return f"{plan.path}: read as one task: {problem}"
-        shared = (
+        repeated = (
             scanned.filter(F.col("conn").isNotNull())
             .groupBy("conn")
-            .agg(
-                F.min("range").alias("first"),
-                F.max("range").alias("final"),
-                F.max("last").alias("last"),
-            )
-            .filter(F.col("first") < F.col("final"))
+            .agg(F.collect_list(F.struct("range", *_TRACE_FIELDS)).alias("traces"))
+            .filter(F.size("traces") > 1)
             .collect()
         )
     finally:
         scanned.unpersist()
-    spans = ((_connection(r["conn"]), r["first"], r["final"], r["last"]) for r in shared)
-    reads = SplitReads.of(summaries, spans)
+    traces = ((_connection(r["conn"]), [model.Trace(*t) for t in r["traces"]]) for r in repeated)
+    reads = SplitReads.of(summaries, traces)
     task = read_task(plan, readings, reads, judge_records, batch, frames_prefix)
     judged = indexes.mapInArrow(task, spark_schema(schema.ROW_SCHEMA))
     # the capture-level records: the last range's quarantine, then the capture's end
