@@ -34,23 +34,27 @@ then the very records :func:`~mqcn_model.capture.iter_capture` yields for the wh
    section or a new interface is refused the same way.  The driver then numbers the frames
    in the file (:func:`frame_offsets`), finds the frames where the one-task read looks for
    idle streams (:func:`sweeps`, :func:`swept_before`) and gives each connection seen in
-   several ranges to the first of them (:class:`Ownership`, from :func:`spans`).
+   several ranges to the first of them, episode by episode (:class:`Ownership`, from
+   :func:`shared`: addresses and ports come back in long captures).
 5. **The reads** (:class:`OwnedRangeReader`, one task per range): the range again, through
    the same reassembly and framing as the one-task read
    (:class:`~mqcn_model.capture.reader.CaptureReader`), for the connections seen in this
-   range alone and for those it owns, which it follows past its end up to their last
-   record; the connections owned by an earlier range are left to it.  Every frame read
+   range alone and for the episodes it owns, which it follows past its end up to their last
+   record; the episodes owned by an earlier range are left to it.  Every frame read
    moves the capture time on, so idle streams are looked for at the same frames, and the
    streams still open at the end are ended at the file's later looks, else at its end.
    Nothing is regrouped or shuffled: each connection is read by one task, from its first
    segment to its last, holding what the one-task read holds.  The capture-level records
    come from the last range, and :func:`capture_end` sums the counts.
 
-One difference is allowed by construction and stated: the one-task read remembers the last
-4096 ended streams of the whole file to recognise their late retransmissions; a range's
-reader remembers the last 4096 of the connections it reads, which are fewer.  Only a late
-retransmission arriving after more than 4096 other streams ended in between can be read
-differently (counted as late, not as a new stream).
+Two differences are allowed by construction and stated, both about the one-task read's
+memory of the last 4096 ended streams (docs/capture.md, "Splitting a capture"): a range's
+reader remembers the last 4096 of its own connections, which are fewer, so only a late
+retransmission arriving after more than 4096 other streams ended can be read differently
+(counted as late, not as a new stream); and a new episode remembers nothing of the one
+before, so a segment of the other direction arriving without a SYN inside the bytes of that
+direction's previous stream, ended more than the idle timeout before, is read as a new
+stream where the one-task read may drop it as late.
 """
 
 from __future__ import annotations
@@ -680,8 +684,8 @@ class OwnedRangeReader:
 def capture_end(
     name: str, shape: Layout, size: int, summaries: list[RangeSummary], counts: Counter[str]
 ) -> CaptureEnd:
-    """The capture's last record from its ranges' summaries (``counts``: frames counted
-    by the flow tasks)."""
+    """The capture's last record from its ranges' summaries (``counts``: the frames the
+    reads counted)."""
     merged: Counter[str] = Counter(counts)
     for summary in summaries:
         merged.update(summary.counts)

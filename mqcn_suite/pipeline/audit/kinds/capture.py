@@ -21,8 +21,8 @@ input like any other: quarantined as ``not-a-capture`` with its bytes, not refus
 **Planning.**  One work unit, hence one Spark task, per capture file (it reads the file in
 1 MiB chunks: its memory stays bounded by the reader's, not the file's); many captures
 spread over the executors.  On Spark, a capture above the split threshold (``--conf
-mqcn.capture.split=BYTES``; 0, the default: never) is read as byte ranges, one task each,
-then regrouped by TCP connection (:mod:`.capture_split`, docs/capture.md "Splitting a
+mqcn.capture.split=BYTES``; 64 MiB by default, 0: never) is read as byte ranges, one task
+each, each connection by one range (:mod:`.capture_split`, docs/capture.md "Splitting a
 capture"): the same records, hence the same rows; a file that cannot be split safely is one
 task, with a line on stderr saying why.
 

@@ -41,9 +41,10 @@ from mqcn_suite.pipeline.session import PipelineError
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
 
-# A capture above this many bytes is split; 0, the default: never (measured slower than one
-# task on local[2] so far: docs/spark.md).  256 MiB (268435456) is a sensible value to try.
-DEFAULT_SPLIT_BYTES = 0
+# A capture above this many bytes is split into ranges of this many bytes (0: never).  64 MiB:
+# on local[2] a 272 MB capture is read in 0.6 of the one task's time (docs/spark.md); the
+# in-process engine, which never splits, takes the captures up to 128 MB.
+DEFAULT_SPLIT_BYTES = 64 << 20
 HEAD_BYTES = 1 << 20  # read to find the layout (a pcapng preamble must fit)
 WINDOW_BYTES = 1 << 20  # read at each split point to find a record boundary
 CHUNK = 1 << 20
