@@ -14,11 +14,11 @@ import pyarrow as pa
 import pyarrow.dataset as ds
 import pytest
 from capture_helpers import (
-    IP_A,
-    IP_B,
     T0,
     Frame,
     Seg,
+    busy_frames,
+    client_session,
     envelope,
     epb,
     ethernet,
@@ -44,9 +44,6 @@ from mqcn_model.capture import Record, iter_capture
 from mqcn_model.capture import split as model
 from mqcn_model.capture.containers import MAX_BLOCK_BYTES
 from mqcn_model.capture.dissect import (
-    TCP_ACK,
-    TCP_FIN,
-    TCP_RST,
     TCP_SYN,
     dissect,
     format_endpoint,
@@ -67,48 +64,6 @@ from mqcn_suite.pipeline.audit.kinds.capture_split import (
 from mqcn_suite.pipeline.audit.summary import Tally
 from mqcn_suite.pipeline.audit.tasks import RowBuilder
 from mqcn_suite.pipeline.session import PipelineError
-
-
-def _session(n: int, *, size: int, mid_session: bool = False) -> list[Seg]:
-    """Session ``n`` (its own client port), initiator side, with a retransmission and two
-    segments swapped; ``mid_session``: its first segments are not in the capture."""
-    data = b"".join(session_packets(envelope(100 * n + i) for i in range(12)))
-    sport = 40000 + n
-    seq = 5000 * n
-    out = [] if mid_session else [Seg(seq, b"", TCP_SYN, sport=sport)]
-    seq += 1
-    for start in range(0, len(data), size):
-        piece = data[start : start + size]
-        out.append(Seg(seq & 0xFFFFFFFF, piece, sport=sport))
-        seq += len(piece)
-    out.append(Seg(seq & 0xFFFFFFFF, b"", TCP_FIN | TCP_ACK, sport=sport))
-    if mid_session:
-        out = out[3:]
-    out.insert(5, out[3])  # a retransmission
-    out[6], out[7] = out[7], out[6]  # out of order
-    return out
-
-
-def busy_frames(sessions: int = 6, *, pause_after: int | None = None) -> list[Frame]:
-    """Sessions interleaved frame by frame so that each runs across the whole file (hence
-    across every split point); one starts mid-session, one is reset, and the acceptor
-    answers one with data.  ``pause_after``: a 1000 s silence after that many frames."""
-    per = [frames(_session(n, size=150 + 37 * n, mid_session=n == 2)) for n in range(sessions)]
-    reply = [Seg(9000, b"", TCP_SYN, sport=1801, dport=40001)]
-    reply += [Seg(9001, b"not an msmq packet, sent back", sport=1801, dport=40001)]
-    per.append(frames(reply, src=IP_B, dst=IP_A))
-    if sessions > 3:
-        per[3] = per[3][:-4] + frames([Seg(777, b"", TCP_RST, sport=40003)])
-    out: list[Frame] = []
-    while any(per):
-        for items in per:
-            if items:
-                out.append(items.pop(0))
-    timed = []
-    for i, frame in enumerate(out):
-        late = 1000.0 if pause_after is not None and i >= pause_after else 0.0
-        timed.append(replace(frame, time=T0 + i * 0.01 + late))
-    return timed
 
 
 def _signature(records: list[Record]) -> list[str]:
@@ -382,7 +337,11 @@ def test_a_capture_split_on_spark_audits_as_the_one_task_read(
             spark.conf.unset(SPLIT_CONF)
         audit(None, path, tmp_path / f"{path.stem}-whole")
         split = _outputs(tmp_path / f"{path.stem}-split")
-        assert split == _outputs(tmp_path / f"{path.stem}-whole")
+        whole = _outputs(tmp_path / f"{path.stem}-whole")
+        read_as = [split[2]["capture"].pop(key) for key in ("files_split", "ranges")]
+        assert read_as == ([1, 5] if path == busy else [0, 0])  # the fooled one: one task
+        assert [whole[2]["capture"].pop(key) for key in ("files_split", "ranges")] == [0, 0]
+        assert split == whole
         assert split[2]["balance"]["balanced"] and split[2]["capture"]["bytes_balanced"]
     lines = capsys.readouterr().err.splitlines()
     (line,) = [line for line in lines if "read as one task" in line]
@@ -407,6 +366,24 @@ def test_the_pipelines_own_settings_reach_the_session(spark: Any) -> None:
         assert split_threshold(session.conf.get) == 4096
     finally:
         spark.conf.unset(SPLIT_CONF)
+
+
+@pytest.mark.spark
+def test_a_lent_session_takes_the_commands_own_settings_for_the_loan_only(spark: Any) -> None:
+    """A command run in a session already running (tests/run_commands.py, the cluster test)
+    reads its own ``--conf mqcn.*``; the next command does not inherit it."""
+    from mqcn_suite.pipeline.session import spark_session
+
+    spark.conf.set(SPLIT_CONF, "999")
+    try:
+        with spark_session("local[2]", {SPLIT_CONF: "4096", "spark.x": "y"}) as lent:
+            assert lent is spark and split_threshold(lent.conf.get) == 4096
+        assert spark.conf.get(SPLIT_CONF) == "999"
+    finally:
+        spark.conf.unset(SPLIT_CONF)
+    with spark_session("local[2]", {SPLIT_CONF: "4096"}):
+        pass
+    assert split_threshold(spark.conf.get) == DEFAULT_SPLIT_BYTES
 
 
 # --- the split rules, stated one by one (docs/capture.md, "Splitting a capture") ---------------
@@ -480,7 +457,7 @@ def test_an_obsolete_packet_block_on_an_undescribed_interface_is_no_candidate() 
 
 
 def test_a_range_of_simple_packet_blocks_has_no_times_to_sweep_at() -> None:
-    timeless = [replace(f, time=None) for f in frames(_session(0, size=300))[:5]]
+    timeless = [replace(f, time=None) for f in frames(client_session(0, size=300))[:5]]
     capture = shb() + idb(1) + b"".join(spb(f) for f in timeless)
     shape = model.layout(capture)
     assert isinstance(shape, model.Layout)

@@ -552,6 +552,8 @@ def capture_summary(counters: dict[str, int]) -> dict[str, Any]:
     block: dict[str, Any] = {
         "files": n(C_FILES, 0),
         "files_unreadable": n(C_FILES_UNREADABLE, 0),
+        "files_split": n(capture_split.C_FILES_SPLIT, 0),  # on Spark, read as byte ranges
+        "ranges": n(capture_split.C_RANGES, 0),
         "formats": _with_prefix(counters, P_FORMAT),
         "file_bytes": n(C_FILE_BYTES, 0),
         "file_bytes_quarantined": n(C_FILE_QUARANTINED, 0),

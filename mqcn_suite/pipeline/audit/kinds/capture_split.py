@@ -218,7 +218,10 @@ def split_records(
 
 # --- on Spark -----------------------------------------------------------------------------------
 
-SPLIT_CONF = "mqcn.capture.split"  # --conf key: split captures above this many bytes (0: never)
+SPLIT_CONF = "mqcn.capture.split"
+# Counters of the capture block (summary.json): files read as byte ranges, and their ranges.
+C_FILES_SPLIT = "files_split"
+C_RANGES = "ranges"  # --conf key: split captures above this many bytes (0: never)
 # The rows of the scan tasks: a connection a range holds (conn, range and its Trace) or a
 # range's summary (range, summary: pickled).
 SCAN_SCHEMA = pa.schema(
@@ -365,6 +368,8 @@ def split_frame(
     judged = indexes.mapInArrow(task, spark_schema(schema.ROW_SCHEMA))
     # the capture-level records: the last range's quarantine, then the capture's end
     rows = RowBuilder(Tally())
+    rows.tally.count(C_FILES_SPLIT)
+    rows.tally.count(C_RANGES, count)
     ending = [q for s in summaries for q in s.quarantines]
     ending.append(model.capture_end(plan.path, plan.shape, plan.size, summaries, Counter()))
     table = pa.Table.from_batches(
