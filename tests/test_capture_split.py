@@ -263,8 +263,8 @@ def test_a_connection_in_several_ranges_is_read_by_the_first_to_the_last_record(
     two = (bytes([10, 0, 0, 2]), 49152, bytes([10, 0, 1, 1]), 1801)
     found = [(one, [_trace(0, 5, 9), _trace(2, 30, 31)]), (two, [_trace(1, 15, 17)])]
     owned = model.Ownership.of(found, [0, 0, 0], [])
-    assert owned.owners == {one: [(5, 0)], two: [(15, 1)]}
-    assert owned.reach == {0: 3100}  # one range alone reaches nowhere
+    assert owned.owners == {one: [(5, 0)]}  # one range alone: read there, not listed
+    assert owned.reach == {0: 3100}
 
 
 def test_addresses_used_again_after_an_idle_look_begin_an_episode_of_their_own() -> None:
@@ -276,8 +276,12 @@ def test_addresses_used_again_after_an_idle_look_begin_an_episode_of_their_own()
     def owned(*traces: model.Trace, sweeps: list[tuple[int, float]] = sweep) -> model.Ownership:
         return model.Ownership.of([(conn, list(traces))], [0, 0, 0, 0], sweeps, 600.0)
 
-    assert owned(before, after).owners == {conn: [(1, 0), (50, 3)]}
-    assert owned(before, after).reach == {}
+    # each episode in one range: each range reads its own, as if the addresses were new
+    assert owned(before, after).owners == {} and owned(before, after).reach == {}
+    # the first episode runs into range 1: listed, episode by episode
+    middle = _trace(1, 12, 14, syn=False, latest=100.0)
+    assert owned(before, middle, after).owners == {conn: [(1, 0), (50, 3)]}
+    assert owned(before, middle, after).reach == {0: 1400}
     # no SYN, no look, a look too early, a look before the last frame or after the first,
     # an untimed frame: the same episode, read on by the first range
     for later, sweeps, first in [

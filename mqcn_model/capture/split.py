@@ -533,9 +533,11 @@ class Ownership:
     cut, the first range would read on to the file's end.)
 
     ``owners``: connection → its episodes as (number in the file of their first frame,
-    owning range), in order (a connection of one range only is not listed: its range reads
-    it); ``reach``: range → the file offset of the last record of an episode it owns that
-    lies beyond its end (absent: the range stops at its end).
+    owning range), in order, for the connections with an episode running into a later range
+    (any other is read range by range, each range its own part, like a connection of one
+    range only: so the ownership stays as small as the connections crossing the cuts);
+    ``reach``: range → the file offset of the last record of an episode it owns that lies
+    beyond its end (absent: the range stops at its end).
     """
 
     owners: dict[Connection, list[tuple[int, int]]] = field(default_factory=dict)
@@ -569,16 +571,19 @@ class Ownership:
             traces = sorted(traces, key=lambda t: t.range)
             owner, final = traces[0].range, traces[0]
             episodes = [(offsets[owner] + traces[0].first_frame, owner)]
-            for before, after in itertools.pairwise(traces):
-                if after.first_syn and ended_between(before, after):
+            spanning = False  # does an episode run into a later range?
+            for before, after in itertools.pairwise([*traces, None]):
+                if after is None or (after.first_syn and ended_between(before, after)):
                     if final.range > owner:
                         reach[owner] = max(reach.get(owner, final.last_offset), final.last_offset)
+                        spanning = True
+                    if after is None:
+                        break
                     owner = after.range
                     episodes.append((offsets[owner] + after.first_frame, owner))
                 final = after
-            if final.range > owner:
-                reach[owner] = max(reach.get(owner, final.last_offset), final.last_offset)
-            owners[conn] = episodes
+            if spanning:  # else each range reads its own episodes: as if not listed
+                owners[conn] = episodes
         return cls(owners, reach)
 
 

@@ -358,12 +358,14 @@ def split_frame(
             .groupBy("conn")
             .agg(F.collect_list(F.struct("range", *_TRACE_FIELDS)).alias("traces"))
             .filter(F.size("traces") > 1)
-            .collect()
+            .toLocalIterator()  # a partition at a time: only the crossing ones are kept
         )
+        traces = (
+            (_connection(r["conn"]), [model.Trace(*t) for t in r["traces"]]) for r in repeated
+        )
+        reads = SplitReads.of(summaries, traces)
     finally:
         scanned.unpersist()
-    traces = ((_connection(r["conn"]), [model.Trace(*t) for t in r["traces"]]) for r in repeated)
-    reads = SplitReads.of(summaries, traces)
     task = read_task(plan, readings, reads, judge_records, batch, frames_prefix)
     judged = indexes.mapInArrow(task, spark_schema(schema.ROW_SCHEMA))
     # the capture-level records: the last range's quarantine, then the capture's end
