@@ -353,6 +353,26 @@ def test_a_capture_split_on_spark_audits_as_the_one_task_read(
     assert f"guessed at {at} (a record header inside a packet's bytes?)" in line
 
 
+@pytest.mark.spark
+def test_files_as_many_as_the_cores_are_read_whole(spark: Any, tmp_path: Path) -> None:
+    """A file is split only when it is above its share of the cores: with a file per core,
+    each file is one task already (the split's scan would cost, not help)."""
+    folder = tmp_path / "two"
+    folder.mkdir()
+    capture = pcap(busy_frames())
+    for name in ("a.pcap", "b.pcap"):
+        (folder / name).write_bytes(capture)
+    spark.conf.set(SPLIT_CONF, "4096")
+    try:
+        assert spark.sparkContext.defaultParallelism == 2
+        both = audit(spark, folder, tmp_path / "both").summary["capture"]
+        alone = audit(spark, folder / "a.pcap", tmp_path / "alone").summary["capture"]
+    finally:
+        spark.conf.unset(SPLIT_CONF)
+    assert (both["files"], both["files_split"]) == (2, 0)
+    assert (alone["files"], alone["files_split"]) == (1, 1) and alone["ranges"] > 2
+
+
 def test_the_split_threshold_is_a_number_of_bytes_or_a_one_line_error() -> None:
     assert split_threshold(lambda _key, _default: " 1048576 ") == 1 << 20
     assert split_threshold(lambda _key, default: default) == DEFAULT_SPLIT_BYTES
