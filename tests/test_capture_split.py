@@ -18,6 +18,7 @@ from capture_helpers import (
     Frame,
     Seg,
     busy_frames,
+    capture_end,
     client_session,
     envelope,
     epb,
@@ -139,13 +140,66 @@ def test_the_verdicts_quarantine_and_balances_of_a_split_read_are_the_one_task_o
     assert 60 <= len(verdicts) < 72 and len(quarantine) >= 2
 
 
-def test_idle_streams_end_at_the_same_frames_in_a_split_read(tmp_path: Path) -> None:
+@pytest.mark.parametrize("idle", [60, 2])  # 2: looks every second, not every idle / 4
+def test_idle_streams_end_at_the_same_frames_in_a_split_read(tmp_path: Path, idle: int) -> None:
     items = busy_frames(pause_after=90)
     capture = pcap(items)
-    split = _split(tmp_path, capture, len(capture) // 5, idle_timeout=60)
-    whole = _one_task(tmp_path, capture, idle_timeout=60)
+    split = _split(tmp_path, capture, len(capture) // 5, idle_timeout=idle)
+    whole = _one_task(tmp_path, capture, idle_timeout=idle)
     assert "ended_by='idle'" in "".join(_signature(whole))
     assert _signature(split) == _signature(whole)
+
+
+def test_frames_of_every_kind_are_counted_once_in_a_split_read(tmp_path: Path) -> None:
+    """Each range counts the frames of its own bytes by kind, whoever reads them."""
+    others = frames([Seg(1, b"x" * 40, sport=5000, dport=80), Seg(9, b"cut" * 30, cut=50)])
+    arp = Frame(T0, bytes(12) + b"\x08\x06" + bytes(28), 42)
+    items = busy_frames()
+    mixed = [f for i, f in enumerate(items) for f in ([f, others[i % 2]] if i % 7 else [f, arp])]
+    capture = pcap([replace(f, time=T0 + i * 0.01) for i, f in enumerate(mixed)])
+    split, whole = _split(tmp_path, capture, len(capture) // 5), _one_task(tmp_path, capture)
+    counts = capture_end(whole).counts
+    assert counts["tcp-other"] and counts["non-ip"] and counts["snaplen-cut"]
+    assert _signature(split) == _signature(whole)
+
+
+def test_a_range_stops_after_the_last_record_it_reads(tmp_path: Path) -> None:
+    capture = pcap(busy_frames())
+    path = _write(tmp_path, capture)
+    plan = plan_split(path, len(capture) // 4, window=65536)
+    assert not isinstance(plan, str)
+    scans = [scan_range(plan, index, chunk=4096) for index in range(len(plan.starts))]
+    reads = SplitReads.of([s for _, s in scans], model.shared([seen for seen, _ in scans]))
+    reader = model.OwnedRangeReader(
+        path, plan.shape, 1, plan.starts[1], plan.ends[1], reads.ownership,
+        frame_offset=reads.offsets[1], swept=reads.swept[1],
+    )  # fmt: skip
+    reader.feed(capture[plan.starts[1] :])
+    assert reader.done and reader.feed(capture[-100:]) == []
+    assert reader.last <= reads.offsets[2] + scans[2][1].frames  # not to the file's end
+
+
+def test_a_scan_keeps_each_connections_first_and_last_frame_and_latest_time() -> None:
+    segs = [Seg(1, b"", TCP_SYN), Seg(2, b"ab"), Seg(4, b"cd"), Seg(6, b"ef")]
+    times = [T0, T0 + 5, T0 + 3, T0 + 4]
+    items = [replace(f, time=t) for f, t in zip(frames(segs), times, strict=True)]
+    capture = pcap(items)
+    shape = model.layout(capture)
+    assert isinstance(shape, model.Layout)
+    reader = model.RangeReader("c.pcap", shape, 0, shape.data_start, None)
+    reader.feed(capture[shape.data_start :])
+    ((_, trace),) = reader.traces().items()
+    assert (trace.first_frame, trace.first_time, trace.first_syn) == (1, T0, True)
+    assert (trace.last_frame, trace.latest) == (4, T0 + 5)  # the latest, not the last
+    assert trace.last_offset == len(capture) - 16 - len(items[-1].data)
+    # a timed frame, then an untimed one (a pcapng Simple Packet Block): no latest time
+    mixed = shb() + idb(1) + epb(items[0]) + spb(items[1])
+    shape = model.layout(mixed)
+    assert isinstance(shape, model.Layout)
+    reader = model.RangeReader("c.pcapng", shape, 0, shape.data_start, None)
+    reader.feed(mixed[shape.data_start :])
+    ((_, trace),) = reader.traces().items()
+    assert (trace.first_time, trace.latest) == (T0, None)
 
 
 # --- bad input ----------------------------------------------------------------------------------
@@ -490,6 +544,8 @@ def test_a_range_of_simple_packet_blocks_has_no_times_to_sweep_at() -> None:
     summary = reader.close()
     assert summary.frames == 5 and len(reader.seen) == 1
     assert summary.sweeps == [] and summary.problem is None
+    ((_, trace),) = reader.traces().items()
+    assert trace.first_time is None and trace.latest is None  # untimed: never cut
 
 
 # --- the scan's cheap look at a frame -------------------------------------------------------------
