@@ -3,6 +3,7 @@ of the one-task read (mqcn_model.capture.split, docs/capture.md "Splitting a cap
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import struct
@@ -140,12 +141,37 @@ def test_the_verdicts_quarantine_and_balances_of_a_split_read_are_the_one_task_o
     assert 60 <= len(verdicts) < 72 and len(quarantine) >= 2
 
 
-@pytest.mark.parametrize("idle", [60, 2])  # 2: looks every second, not every idle / 4
-def test_idle_streams_end_at_the_same_frames_in_a_split_read(tmp_path: Path, idle: int) -> None:
-    items = busy_frames(pause_after=90)
+@pytest.mark.parametrize(("idle", "pause"), [(60, 90), (2, 90), (2, -300)])
+def test_idle_streams_end_at_the_same_frames_in_a_split_read(
+    tmp_path: Path, idle: int, pause: int
+) -> None:
+    """A silence of 1000 s after frame ``pause`` (from the end when negative: in the last
+    range); an idle timeout of 2 s looks every second, not every idle timeout / 4."""
+    items = busy_frames(pause_after=pause % len(busy_frames()))
     capture = pcap(items)
     split = _split(tmp_path, capture, len(capture) // 5, idle_timeout=idle)
     whole = _one_task(tmp_path, capture, idle_timeout=idle)
+    assert "ended_by='idle'" in "".join(_signature(whole))
+    assert _signature(split) == _signature(whole)
+
+
+def test_idle_streams_of_a_later_ranges_own_connections_end_as_in_one_task(
+    tmp_path: Path,
+) -> None:
+    """Connections that begin and end inside a later range, silent for a while: that range
+    looks for idle streams from the highest look of the ranges before it."""
+    early = busy_frames(2)
+    late = [frames(client_session(n, size=400)) for n in range(10, 14)]
+    mixed = [item for group in itertools.zip_longest(*late) for item in group if item]
+    half = len(mixed) // 2
+    timed = [replace(f, time=T0 + i * 0.01) for i, f in enumerate(early)]
+    start = T0 + len(early) * 0.01 + 50
+    timed += [
+        replace(f, time=start + i * 0.01 + (30 if i >= half else 0)) for i, f in enumerate(mixed)
+    ]
+    capture = pcap(timed)
+    split = _split(tmp_path, capture, len(capture) // 6, idle_timeout=2)
+    whole = _one_task(tmp_path, capture, idle_timeout=2)
     assert "ended_by='idle'" in "".join(_signature(whole))
     assert _signature(split) == _signature(whole)
 
