@@ -61,7 +61,7 @@ CHUNK = 1 << 20
 
 
 def _files(corpus: Path) -> list[Path]:
-    return sorted(corpus.glob("part-*.pcap"))
+    return sorted([*corpus.glob("*.pcap"), *corpus.glob("*.pcapng")])
 
 
 def reader_alone(corpus: Path) -> dict[str, Any]:
@@ -236,6 +236,37 @@ def corpus_for(spark: Any, size: int, work: Path, share: float) -> tuple[Path, A
     }
 
 
+def spark_audit(spark: Any, corpus: Path, work: Path, split: int | None) -> dict[str, Any]:
+    """``audit.audit`` of ``corpus`` on ``spark`` (with ``mqcn.capture.split`` set to
+    ``split`` unless None): time, CPU time of the process tree, peak memory, the balance."""
+    from bench_audit import PeakMemory, tree_cpu
+
+    from mqcn_suite.pipeline.audit import audit
+
+    if split is not None:
+        spark.conf.set("mqcn.capture.split", str(split))
+    capture_bytes = sum(p.stat().st_size for p in _files(corpus))
+    out = work / "audit-out"
+    shutil.rmtree(out, ignore_errors=True)
+    with PeakMemory() as memory:
+        started, cpu = time.perf_counter(), tree_cpu(os.getpid())
+        audited = audit(spark, corpus, out)
+        seconds, cpu = time.perf_counter() - started, tree_cpu(os.getpid()) - cpu
+    shutil.rmtree(out, ignore_errors=True)
+    judged = audited.conforming + audited.non_conforming
+    return {
+        "split": split,
+        "seconds": round(seconds, 2),
+        "messages_per_s": round(judged / seconds, 1),
+        "mb_per_s": round(capture_bytes / 1e6 / seconds, 2),
+        "cpu_seconds": round(cpu, 1),
+        "load_average": os.getloadavg(),
+        "peak_rss_mb": round(memory.peak / 2**20),
+        "balanced": audited.balanced,
+        "balance": audited.balance_line(),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--sizes", default="100000,400000")
@@ -247,6 +278,11 @@ def main() -> None:
     parser.add_argument("--keep", action="store_true", help="keep (and reuse) the captures")
     parser.add_argument("--json", default=None)
     parser.add_argument("--corpus", default=None, help="measure this capture corpus")
+    parser.add_argument(
+        "--splits",
+        default=None,
+        help="mqcn.capture.split values to audit with, in turn (e.g. 0,67108864)",
+    )
     parser.add_argument("--peers", action=argparse.BooleanOptionalAction, default=True)
     parser.add_argument("--repeat", type=int, default=1, help="runs of reader and peers")
     parser.add_argument(
@@ -261,9 +297,6 @@ def main() -> None:
         return
 
     # imported here, not at the top: the measuring subprocesses load only what they measure
-    from bench_audit import PeakMemory, tree_cpu
-
-    from mqcn_suite.pipeline.audit import audit
     from mqcn_suite.pipeline.session import create_session
 
     work = Path(args.workdir)
@@ -271,63 +304,53 @@ def main() -> None:
     conf = dict(item.split("=", 1) for item in args.conf)
     results: dict[str, Any] = {"master": args.master, "cpus": os.cpu_count(), "sizes": []}
     target = Path(args.json) if args.json else work / "bench_capture.json"
-    if args.corpus:  # a corpus given: measured as it is, kept
+    if args.corpus and (args.peers or args.reader_only):  # a corpus given: measured as it is
         corpus = Path(args.corpus)
-        entry: dict[str, Any] = {"corpus": str(corpus), "capture_mb": _mb(corpus)}
-        entry["files"] = len(_files(corpus))
-        entry["side_by_side"] = side_by_side(corpus, work, args.repeat)
-        results["sizes"].append(entry)
-        print(json.dumps(entry), flush=True)
+        peers: dict[str, Any] = {"corpus": str(corpus), "capture_mb": _mb(corpus)}
+        peers["files"] = len(_files(corpus))
+        peers["side_by_side"] = side_by_side(corpus, work, args.repeat)
+        results["sizes"].append(peers)
+        print(json.dumps(peers), flush=True)
         target.write_text(json.dumps(results, indent=2) + "\n")
-        if args.reader_only:
-            return
+    if args.corpus and args.reader_only:
+        return
+    splits = [int(v) for v in args.splits.split(",")] if args.splits else [None]
     spark = create_session(args.master, conf)
     try:
-        for size in (int(s) for s in args.sizes.split(",") if s):
-            corpus, made = corpus_for(spark, size, work, args.invalid_share)
-            entry = {
+        sizes = [int(s) for s in args.sizes.split(",") if s] if not args.corpus else [None]
+        for size in sizes:
+            if size is None:  # --corpus: that corpus, kept
+                corpus, made = Path(args.corpus), None
+            else:
+                corpus, made = corpus_for(spark, size, work, args.invalid_share)
+            entry: dict[str, Any] = {
                 "messages": size,
+                "corpus": str(corpus),
                 "capture_mb": _mb(corpus),
                 "files": len(_files(corpus)),
                 "generate": made,
             }
-            if args.peers or args.reader_only:
+            if size is not None and (args.peers or args.reader_only):
                 entry["side_by_side"] = side_by_side(corpus, work, args.repeat)
             if args.reader_only:
                 results["sizes"].append(entry)
                 print(json.dumps(entry), flush=True)
                 target.write_text(json.dumps(results, indent=2) + "\n")
-                if not args.keep:
+                if not args.keep and size is not None:
                     shutil.rmtree(corpus, ignore_errors=True)
                 continue
             if not args.memory_only:
                 entry["reader_alone"] = measure("reader", corpus)
                 entry["single_process"] = measure("single", corpus)
-            capture_bytes = sum(p.stat().st_size for p in _files(corpus))
-            out = work / f"audit-{size}"
-            shutil.rmtree(out, ignore_errors=True)
-            with PeakMemory() as memory:
-                started, cpu = time.perf_counter(), tree_cpu(os.getpid())
-                audited = audit(spark, corpus, out)
-                seconds, cpu = time.perf_counter() - started, tree_cpu(os.getpid()) - cpu
-            entry["spark"] = {
-                "seconds": round(seconds, 2),
-                "messages_per_s": round(size / seconds, 1),
-                "mb_per_s": round(capture_bytes / 1e6 / seconds, 2),
-                "cpu_seconds": round(cpu, 1),
-                "load_average": os.getloadavg(),
-                "peak_rss_mb": round(memory.peak / 2**20),
-                "balanced": audited.balanced,
-                "balance": audited.balance_line(),
-            }
+            entry["spark"] = [spark_audit(spark, corpus, work, split) for split in splits]
             if not args.memory_only:
-                single = entry["single_process"]["messages_per_s"]
-                entry["spark_over_single"] = round(entry["spark"]["messages_per_s"] / single, 3)
+                single = entry["single_process"]["seconds"]
+                for run in entry["spark"]:
+                    run["spark_over_single"] = round(single / run["seconds"], 3)
             results["sizes"].append(entry)
             print(json.dumps(entry), flush=True)
             target.write_text(json.dumps(results, indent=2) + "\n")
-            shutil.rmtree(out, ignore_errors=True)
-            if not args.keep:
+            if not args.keep and size is not None:
                 shutil.rmtree(corpus, ignore_errors=True)
     finally:
         spark.stop()

@@ -25,7 +25,7 @@ from mqcn_model.capture import (
     StreamEnd,
     iter_capture,
 )
-from mqcn_model.capture.dissect import TCP_ACK, TCP_FIN, TCP_PSH, TCP_SYN
+from mqcn_model.capture.dissect import TCP_ACK, TCP_FIN, TCP_PSH, TCP_RST, TCP_SYN
 from mqcn_model.capture.inet import MAC_A, MAC_B, tcp_frame
 from mqcn_model.constants import AuthLevel, SenderIdType
 from mqcn_model.envelope import Envelope, MessageId
@@ -316,3 +316,50 @@ def accounting(records: list[Record]) -> list[tuple[str, int, int]]:
 
 def balanced(records: list[Record]) -> bool:
     return all(stated == added for _, stated, added in accounting(records))
+
+
+# --- a busy capture: sessions interleaved across the whole file -------------------------------
+
+
+def client_session(n: int, *, size: int, mid_session: bool = False) -> list[Seg]:
+    """Session ``n`` (its own client port), initiator side, with a retransmission and two
+    segments swapped; ``mid_session``: its first segments are not in the capture."""
+    data = b"".join(session_packets(envelope(100 * n + i) for i in range(12)))
+    sport = 40000 + n
+    seq = 5000 * n
+    out = [] if mid_session else [Seg(seq, b"", TCP_SYN, sport=sport)]
+    seq += 1
+    for start in range(0, len(data), size):
+        piece = data[start : start + size]
+        out.append(Seg(seq & 0xFFFFFFFF, piece, sport=sport))
+        seq += len(piece)
+    out.append(Seg(seq & 0xFFFFFFFF, b"", TCP_FIN | TCP_ACK, sport=sport))
+    if mid_session:
+        out = out[3:]
+    out.insert(5, out[3])  # a retransmission
+    out[6], out[7] = out[7], out[6]  # out of order
+    return out
+
+
+def busy_frames(sessions: int = 6, *, pause_after: int | None = None) -> list[Frame]:
+    """Sessions interleaved frame by frame so that each runs across the whole file (hence
+    across every split point); one starts mid-session, one is reset, and the acceptor
+    answers one with data.  ``pause_after``: a 1000 s silence after that many frames."""
+    per = [
+        frames(client_session(n, size=150 + 37 * n, mid_session=n == 2)) for n in range(sessions)
+    ]
+    reply = [Seg(9000, b"", TCP_SYN, sport=1801, dport=40001)]
+    reply += [Seg(9001, b"not an msmq packet, sent back", sport=1801, dport=40001)]
+    per.append(frames(reply, src=IP_B, dst=IP_A))
+    if sessions > 3:
+        per[3] = per[3][:-4] + frames([Seg(777, b"", TCP_RST, sport=40003)])
+    out: list[Frame] = []
+    while any(per):
+        for items in per:
+            if items:
+                out.append(items.pop(0))
+    timed = []
+    for i, frame in enumerate(out):
+        late = 1000.0 if pause_after is not None and i >= pause_after else 0.0
+        timed.append(replace(frame, time=T0 + i * 0.01 + late))
+    return timed

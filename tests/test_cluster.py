@@ -8,7 +8,8 @@ own -- and must ship their code themselves.  What is checked:
 * generate -> audit -> fuzz on the cluster give, row for row, what the same tasks give in
   this process for the same seed (the corpus rows as ``generate_rows`` draws them, the
   in-process engine's verdicts, summary and divergences; tests/test_engines.py holds that
-  engine equal to ``local[2]``, so no second JVM is started here);
+  engine equal to ``local[2]``, so no second JVM is started here), and a capture read as
+  byte ranges on the cluster (``mqcn.capture.split``) gives the one-task read's verdicts;
 * the zip the driver ships holds everything the executor-side code imports: run in the bare
   Python with nothing else, the tasks' work gives the driver's results;
 * failures are one line on stderr and no traceback: a master that refuses connections (at
@@ -40,6 +41,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from capture_helpers import busy_frames, pcap
 from spark_cluster import HOST, SPARK_HOME, Cluster, closed_port, running_cluster
 
 from mqcn_suite.pipeline.audit import audit
@@ -53,6 +55,7 @@ SEED = 21
 COUNT = 1000
 SHARE = 0.2
 CASES = 200
+SPLIT = 8192  # the capture's byte ranges: about 9 of them
 FAULTY = "python:mqcn_suite.targets.zoo:ProcessesUnauthenticated"
 HERE = Path(__file__).resolve().parent
 
@@ -134,6 +137,8 @@ def on_cluster(spark_cluster: Cluster, tmp_path_factory: pytest.TempPathFactory)
     ``mqcn ... --master spark://...``, is run by the failure tests below)."""
     work = tmp_path_factory.mktemp("on-cluster")
     master = ("--master", spark_cluster.url)
+    capture = work / "busy.pcap"  # read by the executors by its path: the disk they share
+    capture.write_bytes(pcap(busy_frames(12)))
     started = time.perf_counter()
     uri = f"file://{work}"  # outputs as filesystem URIs (here the disk the workers share)
     ran = subprocess.run(
@@ -142,12 +147,16 @@ def on_cluster(spark_cluster: Cluster, tmp_path_factory: pytest.TempPathFactory)
          "--seed", str(SEED), "--out", f"{uri}/corpus", *master,
          "--", "audit", f"{uri}/corpus", "--out", f"{uri}/audit", *master,
          "--", "fuzz", "target", "--target", FAULTY, "--cases", str(CASES), "--seed", str(SEED),
-         "--out", f"{uri}/fuzz", *master],
+         "--out", f"{uri}/fuzz", *master,
+         "--", "audit", str(capture), "--out", f"{uri}/capture", *master,
+         "--conf", f"mqcn.capture.split={SPLIT}"],
         capture_output=True, text=True, env=spark_cluster.driver_env(), cwd=work, timeout=600,
     )  # fmt: skip
     quiet(ran, 0)  # nothing on stderr: Spark's start-up and the standalone client kept off it
     # generated; a fifth drawn malformed: non-conforming rows; the faulty target diverges
-    assert json.loads((work / "codes.json").read_text()) == [0, 1, 1], ran.stdout
+    # (the capture: a non-MSMQ reply and a stream seen from its middle are quarantined)
+    assert json.loads((work / "codes.json").read_text()) == [0, 1, 1, 1], ran.stdout
+    assert "read as one task" not in ran.stderr
     return {"work": work, "seconds": time.perf_counter() - started, "stdout": ran.stdout}
 
 
@@ -161,6 +170,7 @@ def on_local(on_cluster: dict[str, Any], tmp_path_factory: pytest.TempPathFactor
     pq.write_table(pa.Table.from_batches([generate_rows(list(range(COUNT)), SEED, SHARE)]),
                    work / "corpus.parquet")  # fmt: skip
     audit(None, on_cluster["work"] / "corpus", work / "audit")
+    audit(None, on_cluster["work"] / "busy.pcap", work / "capture")  # one task, in process
     fuzz(None, FAULTY, CASES, SEED, work / "fuzz")
     print(f"\nin process: generate + audit + fuzz in {time.perf_counter() - started:.1f} s")
     return work
@@ -187,6 +197,15 @@ def test_the_cluster_gives_what_one_process_gives_row_for_row(
     for key in ("cases", "divergences", "by_requirement", "by_kind"):
         assert cluster_fuzz[key] == local_fuzz[key]
     assert cluster_fuzz["by_requirement"]["MQCN-3.2.5.1-4"] == cluster_fuzz["divergences"]
+    # a capture read as byte ranges on the cluster: the verdicts and summary of one task
+    split = verdict_rows(cluster / "capture")
+    assert len(split) > 12 * 10 and split == verdict_rows(local / "capture")
+    ranged = json.loads((cluster / "capture" / "summary.json").read_text())
+    whole = json.loads((local / "capture" / "summary.json").read_text())
+    read_as = [ranged["capture"].pop(key) for key in ("files_split", "ranges")]
+    assert read_as[0] == 1 and read_as[1] >= 8, read_as
+    assert [whole["capture"].pop(key) for key in ("files_split", "ranges")] == [0, 0]
+    assert comparable(ranged) == comparable(whole)
     # both executors fetched the shipped zip
     shipped = list(Path(spark_cluster.folder).glob("worker-*/work/app-*/*/mqcn-*.zip"))
     assert {p.parts[-5] for p in shipped} == {"worker-0", "worker-1"}, shipped

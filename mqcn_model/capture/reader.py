@@ -132,15 +132,24 @@ class CaptureReader:
             counts[found] += 1
         else:
             counts["tcp-1801"] += 1
-            seg: Segment = found  # type: ignore[assignment]
-            if seg.payload or seg.missing or seg.flags & _ENDING:
-                self.segment(seg, item.number, time)
-            else:  # a bare ACK: it only tells the stream it is alive
-                direction = self.flows.get((seg.src, seg.sport, seg.dst, seg.dport))
-                if direction is not None:
-                    direction.last_time = time
+            self.frame_segment(found, item.number, time)  # type: ignore[arg-type]
         if time is not None:
             self.tick(time)
+
+    def frame_segment(self, seg: Segment, number: int, time: float | None) -> None:
+        """The TCP segment of port 1801 that frame ``number`` carried (what :meth:`feed` does
+        with each; a split read's range calls it for the connections it reads)."""
+        if seg.payload or seg.missing or seg.flags & _ENDING:
+            self.segment(seg, number, time)
+        else:  # a bare ACK: it only tells the stream it is alive
+            direction = self.flows.get((seg.src, seg.sport, seg.dst, seg.dport))
+            if direction is not None:
+                direction.last_time = time
+
+    def resume_sweeps(self, interval: float) -> None:
+        """Idle streams were last looked for in sweep ``interval`` (:meth:`tick`): a split
+        read's range goes on from the highest interval of the ranges before it."""
+        self._swept = interval
 
     def tick(self, time: float) -> None:
         """A frame captured at ``time`` was read: at the first frame of a new interval

@@ -1,4 +1,4 @@
-"""One capture read as many byte ranges, then flow by flow (pure: bytes in, records out).
+"""One capture read as many byte ranges, each connection by one range (pure: bytes in, records out).
 
 A large capture is cut into byte ranges that separate tasks read at once; the records are
 then the very records :func:`~mqcn_model.capture.iter_capture` yields for the whole file
@@ -18,38 +18,55 @@ then the very records :func:`~mqcn_model.capture.iter_capture` yields for the wh
    Enhanced, Simple or obsolete Packet Block whose leading and trailing lengths agree (a
    multiple of 4), whose interface exists and whose captured length fits, followed by two
    more such packet blocks (or the end).
-3. **Ranges** (:class:`RangeReader`, one task each): the preamble, then the file from the
-   range's boundary; whole records, until the first record that starts at or after the
-   range's end (its offset is reported).  Each frame is dissected (link, IP, TCP); every
-   frame is counted by kind, and each TCP segment of port 1801 is emitted with its
-   connection (:func:`connection`) and its frame number in the range.
+3. **The scan** (:class:`RangeReader`, one task per range): the preamble, then the file
+   from the range's boundary; whole records, until the first record that starts at or after
+   the range's end (its offset is reported).  Each frame is dissected (link, IP, TCP) and
+   counted by kind; each TCP segment of port 1801 is reported with its connection
+   (:func:`connection`, both directions alike), its frame number in the range and its
+   record's file offset.  The scan keeps no payload: it learns which connections each
+   range holds, where their last record is, and where idle streams may be looked for.
 4. **The check** (:func:`check_ranges`, the driver): each range must end exactly where the
    next range's boundary was guessed.  A forged record header inside a packet's payload can
    fool a guess; the range before it then reads past the guess (it reads true records from a
    true boundary), the offsets differ, and the file is read whole, with a line saying so.
    By induction from the first range (which starts at the true first record) every range
    that passes starts at a true record.  A range that meets a damaged record, a new pcapng
-   section or a new interface is refused the same way.
-5. **Flows** (:func:`replay`, one task per group of connections): a connection's segments,
-   numbered in the file (:func:`frame_offsets`), go through the same reassembly and
-   framing as the one-task read (:class:`~mqcn_model.capture.reader.CaptureReader`), with
-   the look for idle streams at the same frames (:func:`sweeps`).  The capture-level
-   records come from the last range, and :func:`capture_end` sums the counts.
+   section or a new interface is refused the same way.  The driver then numbers the frames
+   in the file (:func:`frame_offsets`), finds the frames where the one-task read looks for
+   idle streams (:func:`sweeps`, :func:`swept_before`) and gives each connection seen in
+   several ranges to the first of them, episode by episode (:class:`Ownership`, from
+   :func:`shared`: addresses and ports come back in long captures).
+5. **The reads** (:class:`OwnedRangeReader`, one task per range): the range again, through
+   the same reassembly and framing as the one-task read
+   (:class:`~mqcn_model.capture.reader.CaptureReader`), for the connections seen in this
+   range alone and for the episodes it owns, which it follows past its end up to their last
+   record; the episodes owned by an earlier range are left to it.  Every frame read
+   moves the capture time on, so idle streams are looked for at the same frames, and the
+   streams still open at the end are ended at the file's later looks, else at its end.
+   Nothing is regrouped or shuffled: each connection is read by one task, from its first
+   segment to its last, holding what the one-task read holds.  The capture-level records
+   come from the last range, and :func:`capture_end` sums the counts.
 
-One difference is allowed by construction and stated: the one-task read remembers the last
-4096 ended streams to recognise their late retransmissions; a flow task remembers every
-ended stream of its connection.  Only a late retransmission arriving after more than 4096
-other streams ended in between can be read differently (counted as late, not a new stream).
+Two differences are allowed by construction and stated, both about the one-task read's
+memory of the last 4096 ended streams (docs/capture.md, "Splitting a capture"): a range's
+reader remembers the last 4096 of its own connections, which are fewer, so only a late
+retransmission arriving after more than 4096 other streams ended can be read differently
+(counted as late, not as a new stream); and a new episode remembers nothing of the one
+before, so a segment of the other direction arriving without a SYN inside the bytes of that
+direction's previous stream, ended more than the idle timeout before, is read as a new
+stream where the one-task read may drop it as late.
 """
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import math
 import struct
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
+from typing import Any, NamedTuple
 
 from mqcn_model.capture.containers import (
     MAX_BLOCK_BYTES,
@@ -64,7 +81,14 @@ from mqcn_model.capture.containers import (
     PCAPNG_SPB,
     ContainerReader,
 )
-from mqcn_model.capture.dissect import Segment, dissect
+from mqcn_model.capture.dissect import (
+    IPPROTO_TCP,
+    LINK_ETHERNET,
+    MSMQ_PORT,
+    TCP_SYN,
+    Segment,
+    dissect,
+)
 from mqcn_model.capture.reader import DEFAULT_IDLE_TIMEOUT, CaptureReader
 from mqcn_model.capture.records import CAPTURE_CORRUPT, CaptureEnd, Quarantine, Record, Where
 from mqcn_model.capture.tcp import DEFAULT_MAX_PENDING
@@ -72,18 +96,20 @@ from mqcn_model.constants import AuthLevel
 
 __all__ = [
     "Layout",
+    "OwnedRangeReader",
+    "Ownership",
     "RangeReader",
     "RangeSummary",
-    "SegmentEvent",
     "capture_end",
     "check_ranges",
     "connection",
     "find_boundary",
+    "frame_connection",
     "frame_offsets",
     "layout",
     "nominal_starts",
-    "replay",
     "sweeps",
+    "swept_before",
 ]
 
 PLAUSIBLE_SECONDS = 366 * 86400  # a record's time within a year of the first record's
@@ -240,15 +266,52 @@ def connection(seg: Segment) -> Connection:
     return (low[0], low[1], high[0], high[1])
 
 
-@dataclass(frozen=True, slots=True)
-class SegmentEvent:
-    """A TCP segment of port 1801 found by a range task: its connection, the frame's number
-    in the range (1-based), the frame's capture time, the segment."""
+_IPV4_ETHERNET = b"\x08\x00"
+_PORT = MSMQ_PORT.to_bytes(2, "big")
 
-    connection: Connection
-    frame: int
-    time: float | None
-    segment: Segment
+
+def frame_connection(
+    link_type: int | None, data: bytes, length: int
+) -> tuple[Connection, bool] | None:
+    """The connection of the TCP segment of port 1801 a frame may carry, and whether the
+    segment has the SYN flag; None when the frame carries no such segment.
+
+    When :func:`~mqcn_model.capture.dissect.dissect` finds a segment, this finds its
+    :func:`connection` and flag; it may also name a connection for a frame dissect rejects,
+    or miss the flag of a frame cut short (a scan only learns where connections are and
+    where one may begin again: naming one too often, or a beginning too rarely, only makes a
+    range read further).  The common frame, Ethernet and IPv4 with no VLAN tag, is read at
+    fixed offsets; any other goes through dissect."""
+    if link_type == LINK_ETHERNET and data[12:14] == _IPV4_ETHERNET and len(data) >= 34:
+        at = 14 + (data[14] & 0x0F) * 4
+        if data[23] != IPPROTO_TCP or data[20] & 0x3F or data[21] or len(data) < at + 4:
+            return None  # not TCP, an IPv4 fragment, or cut before the ports: no segment
+        if data[at : at + 2] != _PORT and data[at + 2 : at + 4] != _PORT:
+            return None
+        a = (data[26:30], int.from_bytes(data[at : at + 2], "big"))
+        b = (data[30:34], int.from_bytes(data[at + 2 : at + 4], "big"))
+        low, high = (a, b) if a <= b else (b, a)
+        syn = len(data) > at + 13 and bool(data[at + 13] & TCP_SYN)
+        return (low[0], low[1], high[0], high[1]), syn
+    found = dissect(link_type, data, length)
+    if type(found) is str:
+        return None
+    seg: Segment = found  # type: ignore[assignment]
+    return connection(seg), bool(seg.flags & TCP_SYN)
+
+
+class Trace(NamedTuple):
+    """Where a range saw a connection: its first frame (number in the range, time, whether
+    its segment has the SYN flag), its last frame (number in the range, the file offset of
+    its record), and the latest time of its frames (None when a frame had no time)."""
+
+    range: int
+    first_frame: int
+    first_time: float | None
+    first_syn: bool
+    last_frame: int
+    last_offset: int
+    latest: float | None
 
 
 @dataclass
@@ -259,7 +322,7 @@ class RangeSummary:
     start: int  # its boundary
     end: int  # the offset of the first record at or after its end (the file's size: last)
     frames: int = 0
-    counts: Counter[str] = field(default_factory=Counter)
+    counts: Counter[str] = field(default_factory=Counter)  # (the reads count the frames)
     # frames (number in the range, time, interval) whose sweep interval is above every
     # earlier frame's of the range: where the one-task read may look for idle streams
     sweeps: list[tuple[int, float, int]] = field(default_factory=list)
@@ -292,22 +355,25 @@ class RangeReader:
         self.shift = start - len(shape.preamble)  # file offset = reader offset + shift
         self.sweep_every = max(1.0, idle_timeout / 4)
         self.summary = RangeSummary(index, start, start)
+        # each connection the range holds: [first frame, its time, its SYN flag, last frame,
+        # the file offset of its record, the latest time] (see :meth:`traces`)
+        self.seen: dict[Connection, list[Any]] = {}
         self.done = False
         self._interval = -math.inf
         self._position = start  # file offset of the next byte fed
         self._block = start  # pcapng: file offset of the next block header
         self._tail = b""  # pcapng: the first bytes of that header, when cut by a chunk
 
-    def feed(self, chunk: bytes) -> list[SegmentEvent]:
-        """The segments of the whole records the chunk completed, up to the range's end."""
+    def feed(self, chunk: bytes) -> None:
+        """Read the whole records the chunk completed, up to the range's end: the
+        connections they carry go to :attr:`seen`."""
         if self.done:
-            return []
+            return
         if self.shape.format == "pcapng":
             self._walk(chunk)
         self._position += len(chunk)
-        out: list[SegmentEvent] = []
         summary = self.summary
-        counts = summary.counts
+        seen = self.seen
         for item in self.container.feed(chunk):
             if isinstance(item, Quarantine):  # damage: the one-task read must report it
                 summary.problem = summary.problem or f"range {summary.index}: {item.detail}"
@@ -318,21 +384,30 @@ class RangeReader:
                 self.done = True
                 break
             summary.frames += 1
-            if item.cut:
-                counts["snaplen-cut"] += 1
-            found = dissect(item.link_type, item.data, item.length)
-            if type(found) is str:
-                counts[found] += 1
-            else:
-                counts["tcp-1801"] += 1
-                seg: Segment = found  # type: ignore[assignment]
-                out.append(SegmentEvent(connection(seg), summary.frames, item.time, seg))
+            found = frame_connection(item.link_type, item.data, item.length)
+            if found is not None:
+                time, frame = item.time, summary.frames
+                trace = seen.get(found[0])
+                if trace is None:
+                    seen[found[0]] = [frame, time, found[1], frame, offset, time]
+                else:
+                    trace[3] = frame
+                    trace[4] = offset
+                    latest = trace[5]
+                    if time is None or latest is None:
+                        trace[5] = None  # an untimed frame: idle streams cannot be judged
+                    elif time > latest:
+                        trace[5] = time
             if item.time is not None:
                 interval = math.floor(item.time / self.sweep_every)
                 if interval > self._interval:
                     self._interval = interval
                     summary.sweeps.append((summary.frames, item.time, interval))
-        return out
+
+    def traces(self) -> dict[Connection, Trace]:
+        """Each connection the range holds, and where (:class:`Trace`)."""
+        index = self.summary.index
+        return {conn: Trace(index, *trace) for conn, trace in self.seen.items()}
 
     def close(self) -> RangeSummary:
         """The range's summary; the last range also reports the file's truncated end."""
@@ -419,43 +494,203 @@ def sweeps(summaries: list[RangeSummary]) -> list[tuple[int, float]]:
     return out
 
 
-def replay(
-    name: str,
-    events: Iterable[tuple[int, float | None, Segment]],
-    idle_sweeps: list[tuple[int, float]],
-    *,
-    max_pending: int = DEFAULT_MAX_PENDING,
-    idle_timeout: float = DEFAULT_IDLE_TIMEOUT,
-    signed_as: AuthLevel = AuthLevel.Sig20,
-    counts: Counter[str] | None = None,
-) -> Iterator[Record]:
-    """The records of one group of connections: ``events`` are their segments as (frame
-    number in the file, time, segment), in frame order; ``idle_sweeps`` from :func:`sweeps`.
-    Frames counted on the way (late repeats of ended streams) are added to ``counts``."""
-    reader = CaptureReader(
-        name, max_pending=max_pending, idle_timeout=idle_timeout, signed_as=signed_as
-    )
-    at = 0  # the next sweep to apply
-    for number, time, seg in events:
-        while at < len(idle_sweeps) and idle_sweeps[at][0] < number:
-            if reader.flows:
-                reader.sweep(idle_sweeps[at][1])
-            at += 1
-        reader.segment(seg, number, time)
-        yield from reader.take()
-    while at < len(idle_sweeps) and reader.flows:
-        reader.sweep(idle_sweeps[at][1])
-        at += 1
-    yield from reader.end_streams()
-    if counts is not None:
-        counts.update(reader.counts)
+def swept_before(summaries: list[RangeSummary]) -> list[float]:
+    """For each range, the highest sweep interval of the ranges before it (where its reader
+    goes on looking for idle streams: :meth:`CaptureReader.resume_sweeps`)."""
+    out: list[float] = []
+    highest = -math.inf
+    for summary in summaries:
+        out.append(highest)
+        if summary.sweeps:
+            highest = max(highest, summary.sweeps[-1][2])
+    return out
+
+
+def shared(seen: list[dict[Connection, Trace]]) -> Iterator[tuple[Connection, list[Trace]]]:
+    """The connections seen in more than one range, each with its traces in range order
+    (from each range's :meth:`RangeReader.traces`)."""
+    found: dict[Connection, list[Trace]] = {}
+    for traces in seen:
+        for conn, trace in traces.items():
+            found.setdefault(conn, []).append(trace)
+    for conn, traces in found.items():
+        if len(traces) > 1:
+            yield conn, traces
+
+
+@dataclass(frozen=True)
+class Ownership:
+    """Which range reads each connection seen in more than one range.
+
+    A connection's segments in several ranges are cut into *episodes*: a new episode begins
+    at the first segment a range sees of it when that segment has the SYN flag and the
+    one-task read has ended every stream of the connection before it (a look for idle
+    streams came between, later than the idle timeout after the connection's latest frame
+    so far).  The one-task read then holds nothing of it (but the memory of its ended
+    streams: module docstring), so the episode can be read on its own.  Each episode is
+    read by the range it begins in, its *owner*, which reads on past its end up to the
+    episode's last record.  (Addresses and ports come back in long captures: without the
+    cut, the first range would read on to the file's end.)
+
+    ``owners``: connection → its episodes as (number in the file of their first frame,
+    owning range), in order, for the connections with an episode running into a later range
+    (any other is read range by range, each range its own part, like a connection of one
+    range only: so the ownership stays as small as the connections crossing the cuts);
+    ``reach``: range → the file offset of the last record of an episode it owns that lies
+    beyond its end (absent: the range stops at its end).
+    """
+
+    owners: dict[Connection, list[tuple[int, int]]] = field(default_factory=dict)
+    reach: dict[int, int] = field(default_factory=dict)
+
+    @classmethod
+    def of(
+        cls,
+        found: Iterable[tuple[Connection, list[Trace]]],
+        offsets: list[int],
+        idle_sweeps: list[tuple[int, float]],
+        idle_timeout: float = DEFAULT_IDLE_TIMEOUT,
+    ) -> Ownership:
+        """The ownership of the connections ``found`` in several ranges (:func:`shared`);
+        ``offsets`` from :func:`frame_offsets`, ``idle_sweeps`` from :func:`sweeps`."""
+        frames = [number for number, _ in idle_sweeps]
+        owners: dict[Connection, list[tuple[int, int]]] = {}
+        reach: dict[int, int] = {}
+
+        def ended_between(before: Trace, after: Trace) -> bool:
+            """Did a look for idle streams end every stream of ``before`` in between?"""
+            if before.latest is None:
+                return False
+            last = offsets[before.range] + before.last_frame
+            at = bisect.bisect_left(frames, offsets[after.range] + after.first_frame) - 1
+            return (
+                at >= 0 and frames[at] > last and idle_sweeps[at][1] - before.latest > idle_timeout
+            )
+
+        for conn, traces in found:
+            traces = sorted(traces, key=lambda t: t.range)
+            owner, final = traces[0].range, traces[0]
+            episodes = [(offsets[owner] + traces[0].first_frame, owner)]
+            spanning = False  # does an episode run into a later range?
+            for before, after in itertools.pairwise([*traces, None]):
+                if after is None or (after.first_syn and ended_between(before, after)):
+                    if final.range > owner:
+                        reach[owner] = max(reach.get(owner, final.last_offset), final.last_offset)
+                        spanning = True
+                    if after is None:
+                        break
+                    owner = after.range
+                    episodes.append((offsets[owner] + after.first_frame, owner))
+                final = after
+            if spanning:  # else each range reads its own episodes: as if not listed
+                owners[conn] = episodes
+        return cls(owners, reach)
+
+
+class OwnedRangeReader:
+    """Reads one range for its records (see the module docstring, step 5): the connections
+    seen in this range alone and those it owns (:class:`Ownership`), read on past the
+    range's end as far as its owned connections go.
+
+    ``frame_offset``: the frames of the ranges before (:func:`frame_offsets`); ``swept``:
+    the highest sweep interval before the range (:func:`swept_before`).  Feed the file's
+    bytes from ``start`` with :meth:`feed` while :attr:`done` is False; :meth:`close` (with
+    the file's sweeps, :func:`sweeps`) ends the streams as the one-task read would.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        shape: Layout,
+        index: int,
+        start: int,
+        end: int | None,
+        ownership: Ownership,
+        *,
+        frame_offset: int,
+        swept: float,
+        max_pending: int = DEFAULT_MAX_PENDING,
+        idle_timeout: float = DEFAULT_IDLE_TIMEOUT,
+        signed_as: AuthLevel = AuthLevel.Sig20,
+    ) -> None:
+        self.index = index
+        self.end = math.inf if end is None else end
+        self.reach = ownership.reach.get(index, -1)  # records at or before it are read
+        self.owners = ownership.owners
+        self.container = ContainerReader(name)
+        self.container.feed(shape.preamble)
+        self.shift = start - len(shape.preamble)
+        self.reader = CaptureReader(
+            name, max_pending=max_pending, idle_timeout=idle_timeout, signed_as=signed_as
+        )
+        self.reader.resume_sweeps(swept)
+        self.frame_offset = frame_offset
+        self.last = frame_offset  # the number of the last frame read
+        self.done = False
+
+    def feed(self, chunk: bytes) -> list[Record]:
+        """The records the chunk completed."""
+        if self.done:
+            return []
+        reader, owners, index = self.reader, self.owners, self.index
+        counts = reader.counts
+        for item in self.container.feed(chunk):
+            if isinstance(item, Quarantine):  # the range's scan found none: the file changed
+                raise ValueError(f"range {index} of {item.where.capture}: {item.detail}")
+            offset = item.offset + self.shift
+            inside = offset < self.end
+            if not inside and offset > self.reach:
+                self.done = True
+                break
+            number = self.last = self.frame_offset + item.number
+            found = dissect(item.link_type, item.data, item.length)
+            if type(found) is str:
+                if inside:  # frames are counted by the range they lie in
+                    counts[found] += 1  # type: ignore[index]
+            else:
+                seg: Segment = found  # type: ignore[assignment]
+                if inside:
+                    counts["tcp-1801"] += 1
+                episodes = owners.get(connection(seg))
+                if episodes is None:
+                    read = inside  # a connection of this range alone
+                else:
+                    owner = episodes[0][1]
+                    for first, who in episodes:  # few: one per reuse of the addresses
+                        if first > number:
+                            break
+                        owner = who
+                    read = owner == index
+                if read:
+                    reader.frame_segment(seg, number, item.time)
+            if inside and item.cut:
+                counts["snaplen-cut"] += 1
+            if item.time is not None:
+                reader.tick(item.time)
+        return reader.take()
+
+    def close(self, idle_sweeps: list[tuple[int, float]]) -> list[Record]:
+        """The records of the streams still open: ended at the file's later looks for idle
+        streams (``idle_sweeps``, :func:`sweeps`), else at the capture's end."""
+        reader = self.reader
+        for number, time in idle_sweeps:
+            if not reader.flows:
+                break
+            if number > self.last:
+                reader.sweep(time)
+        return reader.end_streams()
+
+    @property
+    def counts(self) -> Counter[str]:
+        """The range's frames counted by kind (and late repeats of ended streams)."""
+        return self.reader.counts
 
 
 def capture_end(
     name: str, shape: Layout, size: int, summaries: list[RangeSummary], counts: Counter[str]
 ) -> CaptureEnd:
-    """The capture's last record from its ranges' summaries (``counts``: frames counted
-    by the flow tasks)."""
+    """The capture's last record from its ranges' summaries (``counts``: the frames the
+    reads counted)."""
     merged: Counter[str] = Counter(counts)
     for summary in summaries:
         merged.update(summary.counts)

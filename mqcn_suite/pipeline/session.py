@@ -445,15 +445,27 @@ def _join(spark_conf: dict[str, str]) -> SparkSession:
 def spark_session(
     master: str = DEFAULT_MASTER, conf: dict[str, str] | None = None
 ) -> Iterator[SparkSession]:
-    """Yield a session; stop it at the end only when this call started it.
+    """Yield a session; stop it at the end only when this call started it.  A session
+    already running is lent with the pipeline's own ``mqcn.*`` settings of ``conf`` set for
+    the time of the loan.
 
     The master is validated even when a session already runs, so ``--master lokal`` is an
     error in every context.
     """
     check_master(master)
     existing = active_session()
-    if existing is not None:
-        yield existing
+    if existing is not None:  # lent: the pipeline's own settings for this use only
+        own, _ = split_conf(conf or {})
+        before = {key: existing.conf.get(key, None) for key in own}
+        _own_settings(existing, own)
+        try:
+            yield existing
+        finally:
+            for key, value in before.items():
+                if value is None:
+                    existing.conf.unset(key)
+                else:
+                    existing.conf.set(key, value)
         return
     session = create_session(master, conf)
     try:

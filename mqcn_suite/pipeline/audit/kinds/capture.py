@@ -21,8 +21,10 @@ input like any other: quarantined as ``not-a-capture`` with its bytes, not refus
 **Planning.**  One work unit, hence one Spark task, per capture file (it reads the file in
 1 MiB chunks: its memory stays bounded by the reader's, not the file's); many captures
 spread over the executors.  On Spark, a capture above the split threshold (``--conf
-mqcn.capture.split=BYTES``; 0, the default: never) is read as byte ranges, one task each,
-then regrouped by TCP connection (:mod:`.capture_split`, docs/capture.md "Splitting a
+mqcn.capture.split=BYTES``; 64 MiB by default, 0: never) and above its share of the
+cores (the input's bytes over the session's parallelism: with as many files as cores, each
+file is one task) is read as byte ranges of that size, one task each, each connection by
+one range (:mod:`.capture_split`, docs/capture.md "Splitting a
 capture"): the same records, hence the same rows; a file that cannot be split safely is one
 task, with a line on stderr saying why.
 
@@ -83,7 +85,7 @@ from mqcn_suite.pipeline.audit.schema import quarantine_row, spark_schema
 from mqcn_suite.pipeline.audit.summary import Tally
 from mqcn_suite.pipeline.audit.tasks import RowBuilder, Task
 from mqcn_suite.pipeline.engine import human_bytes
-from mqcn_suite.pipeline.session import PipelineError
+from mqcn_suite.pipeline.session import PipelineError, default_parallelism
 from mqcn_suite.wording import plural
 
 if TYPE_CHECKING:
@@ -287,11 +289,13 @@ def capture_frame(spark: SparkSession, plan: Plan, readings: Readings) -> DataFr
     if not plan.work:
         return None
     threshold = capture_split.split_threshold(spark.conf.get)
+    # a file no larger than the input's share of each core already keeps one busy
+    share = sum(u.bytes for u in plan.work) // default_parallelism(spark)
     whole: list[CaptureFile] = []
     frames: list[DataFrame] = []
     for unit in plan.work:
         split: DataFrame | str | None = None
-        if threshold and unit.bytes > threshold:
+        if threshold and unit.bytes > max(threshold, share):
             ranges = capture_split.plan_split(unit.path, threshold)
             split = ranges if isinstance(ranges, str) else None
             if not isinstance(ranges, str):
@@ -552,6 +556,8 @@ def capture_summary(counters: dict[str, int]) -> dict[str, Any]:
     block: dict[str, Any] = {
         "files": n(C_FILES, 0),
         "files_unreadable": n(C_FILES_UNREADABLE, 0),
+        "files_split": n(capture_split.C_FILES_SPLIT, 0),  # on Spark, read as byte ranges
+        "ranges": n(capture_split.C_RANGES, 0),
         "formats": _with_prefix(counters, P_FORMAT),
         "file_bytes": n(C_FILE_BYTES, 0),
         "file_bytes_quarantined": n(C_FILE_QUARANTINED, 0),

@@ -1,25 +1,24 @@
 """One capture file read as several byte ranges: the file side of :mod:`mqcn_model.capture.split`.
 
 :func:`plan_split` reads a capture's first bytes and a window at each nominal split point
-and returns the ranges (or, in one line, why the file is read whole);
-:func:`read_range` runs one range task on the file; :func:`split_records` runs the whole
-split read in this process and gives the same records as
-:func:`mqcn_model.capture.iter_capture` (in another order), or the line saying why the file
-must be read whole (then the caller reads it whole).
+and returns the ranges (or, in one line, why the file is read whole); :func:`scan_range`
+runs one range's scan (its connections and summary) and :func:`read_owned` one range's read
+for records; :func:`split_records` runs the whole split read in this process and gives the
+same records as :func:`mqcn_model.capture.iter_capture` (in another order), or the line
+saying why the file must be read whole (then the caller reads it whole).
 
-Memory: a range task holds one chunk and one record; the regrouping of segments by
-connection holds their payloads until every range is read, so it is bounded by
-``memory_budget`` bytes: a capture whose segments exceed it (one huge flow, say) is refused
-with a line and read whole by the one-task reader, whose memory is bounded by the largest
-packet and the out-of-order window.
+On Spark (:func:`split_frame`) the scans are one job (a task per range; only their summaries
+and the connections seen in several ranges come back to the driver) and the reads another
+(a task per range, each judging its records into rows).  Memory: a task holds one chunk, and
+what the one-task reader holds for the connections it reads; a connection that runs through
+many ranges is read by its first range alone, streamed, never gathered.
 """
 
 from __future__ import annotations
 
-import itertools
 import pickle
-from collections import Counter, defaultdict
-from collections.abc import Callable, Iterator
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -29,7 +28,6 @@ import pyarrow as pa
 import mqcn_suite.pipeline.audit.schema as schema
 from mqcn_model.capture import Record
 from mqcn_model.capture import split as model
-from mqcn_model.capture.dissect import Segment, format_endpoint
 from mqcn_model.capture.reader import DEFAULT_IDLE_TIMEOUT
 from mqcn_model.capture.tcp import DEFAULT_MAX_PENDING
 from mqcn_model.constants import AuthLevel
@@ -43,12 +41,12 @@ from mqcn_suite.pipeline.session import PipelineError
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
 
-# A capture above this many bytes is split; 0, the default: never (measured slower than one
-# task on local[2] so far: docs/spark.md).  256 MiB (268435456) is a sensible value to try.
-DEFAULT_SPLIT_BYTES = 0
+# A capture above this many bytes is split into ranges of this many bytes (0: never).  64 MiB:
+# on local[2] a 272 MB capture is read in 0.6 of the one task's time (docs/spark.md); the
+# in-process engine, which never splits, takes the captures up to 128 MB.
+DEFAULT_SPLIT_BYTES = 64 << 20
 HEAD_BYTES = 1 << 20  # read to find the layout (a pcapng preamble must fit)
 WINDOW_BYTES = 1 << 20  # read at each split point to find a record boundary
-DEFAULT_MEMORY_BUDGET = 512 << 20  # segment bytes the in-process regrouping may hold
 CHUNK = 1 << 20
 
 
@@ -89,10 +87,11 @@ def plan_split(path: str, threshold: int, window: int = WINDOW_BYTES) -> SplitPl
     return SplitPlan(path, size, shape, tuple(starts), tuple(ends))
 
 
-def read_range(
+def scan_range(
     plan: SplitPlan, index: int, *, chunk: int = CHUNK, idle_timeout: float = DEFAULT_IDLE_TIMEOUT
-) -> Iterator[model.SegmentEvent | model.RangeSummary]:
-    """Range ``index`` of ``plan``: its segments, then its summary (the last item)."""
+) -> tuple[dict[model.Connection, model.Trace], model.RangeSummary]:
+    """The scan of range ``index`` of ``plan``: each connection it holds, and where
+    (:class:`~mqcn_model.capture.split.Trace`), and the range's summary."""
     reader = model.RangeReader(
         plan.path,
         plan.shape,
@@ -107,66 +106,110 @@ def read_range(
             data = stream.read(chunk)
             if not data:
                 break
+            reader.feed(data)
+    return reader.traces(), reader.close()
+
+
+@dataclass(frozen=True)
+class SplitReads:
+    """What the driver gives every range's read, once the scans passed the check."""
+
+    ownership: model.Ownership
+    offsets: list[int]  # frame_offsets
+    swept: list[float]  # swept_before
+    idle: list[tuple[int, float]]  # sweeps
+
+    @classmethod
+    def of(
+        cls,
+        summaries: list[model.RangeSummary],
+        found: Iterable[tuple[model.Connection, list[model.Trace]]],
+        idle_timeout: float = DEFAULT_IDLE_TIMEOUT,
+    ) -> SplitReads:
+        """The reads' plan from the scans' ``summaries`` and the connections ``found`` in
+        several ranges (:func:`~mqcn_model.capture.split.shared`)."""
+        offsets = model.frame_offsets(summaries)
+        idle = model.sweeps(summaries)
+        ownership = model.Ownership.of(found, offsets, idle, idle_timeout)
+        return cls(ownership, offsets, model.swept_before(summaries), idle)
+
+
+def read_owned(
+    plan: SplitPlan,
+    index: int,
+    reads: SplitReads,
+    *,
+    counts: Counter[str] | None = None,
+    chunk: int = CHUNK,
+    max_pending: int = DEFAULT_MAX_PENDING,
+    idle_timeout: float = DEFAULT_IDLE_TIMEOUT,
+    signed_as: AuthLevel = AuthLevel.Sig20,
+) -> Iterator[Record]:
+    """The records range ``index`` reads (:class:`~mqcn_model.capture.split.OwnedRangeReader`);
+    the frames it counts on the way are added to ``counts``."""
+    reader = model.OwnedRangeReader(
+        plan.path,
+        plan.shape,
+        index,
+        plan.starts[index],
+        plan.ends[index],
+        reads.ownership,
+        frame_offset=reads.offsets[index],
+        swept=reads.swept[index],
+        max_pending=max_pending,
+        idle_timeout=idle_timeout,
+        signed_as=signed_as,
+    )
+    with open(plan.path, "rb") as stream:
+        stream.seek(plan.starts[index])
+        while not reader.done:
+            data = stream.read(chunk)
+            if not data:
+                break
             yield from reader.feed(data)
-    yield reader.close()
+    yield from reader.close(reads.idle)
+    if counts is not None:
+        counts.update(reader.counts)
 
 
 def split_records(
     path: str,
     threshold: int,
     *,
-    memory_budget: int = DEFAULT_MEMORY_BUDGET,
     chunk: int = CHUNK,
     window: int = WINDOW_BYTES,
     max_pending: int = DEFAULT_MAX_PENDING,
     idle_timeout: float = DEFAULT_IDLE_TIMEOUT,
     signed_as: AuthLevel = AuthLevel.Sig20,
 ) -> list[Record] | str:
-    """Every record of the capture ``path`` read as split ranges, then connection by
-    connection (see the module docstring), or the line saying why it must be read whole."""
+    """Every record of the capture ``path`` read as split ranges (see the module docstring),
+    or the line saying why it must be read whole."""
     plan = plan_split(path, threshold, window)
     if isinstance(plan, str):
         return f"{path}: read as one task: {plan}"
-    groups: dict[model.Connection, list[tuple[int, int, float | None, Segment]]]
-    groups = defaultdict(list)
-    held: Counter[model.Connection] = Counter()
-    total = 0
-    summaries: list[model.RangeSummary] = []
-    for index in range(len(plan.starts)):
-        for item in read_range(plan, index, chunk=chunk, idle_timeout=idle_timeout):
-            if isinstance(item, model.RangeSummary):
-                summaries.append(item)
-                continue
-            groups[item.connection].append((index, item.frame, item.time, item.segment))
-            size = len(item.segment.payload) + 64  # the payload and about its headers
-            held[item.connection] += size
-            total += size
-            if total > memory_budget:
-                (largest, size), *_ = held.most_common(1)
-                a, b = format_endpoint(*largest[:2]), format_endpoint(*largest[2:])
-                return (
-                    f"{path}: read as one task: the split's segments outgrow the memory "
-                    f"budget of {memory_budget} bytes (the connection {a} <-> {b} alone "
-                    f"holds {size})"
-                )
+    scans = [
+        scan_range(plan, index, chunk=chunk, idle_timeout=idle_timeout)
+        for index in range(len(plan.starts))
+    ]
+    summaries = [summary for _, summary in scans]
     problem = model.check_ranges(summaries)
     if problem is not None:
         return f"{path}: read as one task: {problem}"
-    offsets = model.frame_offsets(summaries)
-    idle = model.sweeps(summaries)
+    found = model.shared([seen for seen, _ in scans])
+    reads = SplitReads.of(summaries, found, idle_timeout)
     records: list[Record] = [q for s in summaries for q in s.quarantines]
     counts: Counter[str] = Counter()
-    for events in groups.values():
-        numbered = ((offsets[r] + frame, time, seg) for r, frame, time, seg in events)
+    for index in range(len(plan.starts)):
         records.extend(
-            model.replay(
-                path,
-                numbered,
-                idle,
+            read_owned(
+                plan,
+                index,
+                reads,
+                counts=counts,
+                chunk=chunk,
                 max_pending=max_pending,
                 idle_timeout=idle_timeout,
                 signed_as=signed_as,
-                counts=counts,
             )
         )
     records.append(model.capture_end(path, plan.shape, plan.size, summaries, counts))
@@ -175,28 +218,27 @@ def split_records(
 
 # --- on Spark -----------------------------------------------------------------------------------
 
-SPLIT_CONF = "mqcn.capture.split"  # --conf key: split captures above this many bytes (0: never)
-# The rows of the range tasks: a segment (kind "s") or a range's summary (kind "r", pickled).
-SEGMENT_SCHEMA = pa.schema(
+SPLIT_CONF = "mqcn.capture.split"
+# Counters of the capture block (summary.json): files read as byte ranges, and their ranges.
+C_FILES_SPLIT = "files_split"
+C_RANGES = "ranges"  # --conf key: split captures above this many bytes (0: never)
+# The rows of the scan tasks: a connection a range holds (conn, range and its Trace) or a
+# range's summary (range, summary: pickled).
+SCAN_SCHEMA = pa.schema(
     [
-        ("kind", pa.string()),
         ("conn", pa.binary()),
         ("range", pa.int32()),
-        ("frame", pa.int64()),
-        ("time", pa.float64()),
-        ("src", pa.binary()),
-        ("dst", pa.binary()),
-        ("sport", pa.int32()),
-        ("dport", pa.int32()),
-        ("seq", pa.int64()),
-        ("ack", pa.int64()),
-        ("flags", pa.int32()),
-        ("payload", pa.binary()),
-        ("missing", pa.int64()),
+        ("first_frame", pa.int64()),
+        ("first_time", pa.float64()),
+        ("first_syn", pa.bool_()),
+        ("last_frame", pa.int64()),
+        ("last_offset", pa.int64()),
+        ("latest", pa.float64()),
         ("summary", pa.binary()),
     ]
 )
-_SEGMENT_BATCH = 4096
+_TRACE_FIELDS = model.Trace._fields[1:]  # the columns after range
+_SCAN_BATCH = 65536
 # What judges a capture's records into rows (kinds.capture._judge_records; it and the frame
 # counts' prefix are passed in: this module does not import the capture kind, which imports
 # it).
@@ -220,90 +262,66 @@ def _conn_key(connection: model.Connection) -> bytes:
     return bytes([len(a)]) + a + pa_.to_bytes(2, "big") + b + pb.to_bytes(2, "big")
 
 
-def range_task(plan: SplitPlan) -> Callable[[Iterator[pa.RecordBatch]], Iterator[pa.RecordBatch]]:
-    """The ``mapInArrow`` function of the range tasks: range indexes in, segment rows out
-    (built column by column: no dict per segment)."""
-    names = SEGMENT_SCHEMA.names
+def _connection(key: bytes) -> model.Connection:
+    """The connection :func:`_conn_key` made ``key`` of."""
+    size = key[0]
+    low = key[1 : 1 + size]
+    return (
+        low,
+        int.from_bytes(key[1 + size : 3 + size], "big"),
+        key[3 + size : -2],
+        int.from_bytes(key[-2:], "big"),
+    )
 
-    def batch_of(columns: list[list[Any]]) -> pa.RecordBatch:
-        return pa.RecordBatch.from_arrays(
-            [pa.array(c, type=f.type) for c, f in zip(columns, SEGMENT_SCHEMA, strict=True)],
-            schema=SEGMENT_SCHEMA,
-        )
+
+def scan_task(plan: SplitPlan) -> Callable[[Iterator[pa.RecordBatch]], Iterator[pa.RecordBatch]]:
+    """The ``mapInArrow`` function of the scans: range indexes in; a row per connection each
+    range holds, and one with the range's summary, out."""
 
     def run(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         for batch in batches:
             for index in batch.column("index").to_pylist():
-                columns: list[list[Any]] = [[] for _ in names]
-                for item in read_range(plan, index):
-                    if isinstance(item, model.RangeSummary):
-                        row = ["r", None, index, None, None, None, None, None, None, None]
-                        row += [None, None, None, None, pickle.dumps(item)]
-                    else:
-                        seg = item.segment
-                        row = [
-                            "s",
-                            _conn_key(item.connection),
-                            index,
-                            item.frame,
-                            item.time,
-                            seg.src,
-                            seg.dst,
-                            seg.sport,
-                            seg.dport,
-                            seg.seq,
-                            seg.ack,
-                            seg.flags,
-                            seg.payload,
-                            seg.missing,
-                            None,
-                        ]
-                    for column, value in zip(columns, row, strict=True):
-                        column.append(value)
-                    if len(columns[0]) >= _SEGMENT_BATCH:
-                        yield batch_of(columns)
-                        columns = [[] for _ in names]
-                if columns[0]:
-                    yield batch_of(columns)
+                traces, summary = scan_range(plan, index)
+                conns = list(traces)
+                for at in range(0, len(conns), _SCAN_BATCH):
+                    part = conns[at : at + _SCAN_BATCH]
+                    rows = [traces[c] for c in part]
+                    columns = {name: [getattr(t, name) for t in rows] for name in _TRACE_FIELDS}
+                    yield pa.RecordBatch.from_pydict(
+                        {
+                            "conn": [_conn_key(c) for c in part],
+                            "range": [index] * len(part),
+                            **columns,
+                            "summary": [None] * len(part),
+                        },
+                        schema=SCAN_SCHEMA,
+                    )
+                ending: dict[str, Any] = {name: None for name in SCAN_SCHEMA.names}
+                ending.update(range=index, summary=pickle.dumps(summary))
+                yield pa.RecordBatch.from_pylist([ending], schema=SCAN_SCHEMA)
 
     return run
 
 
-def flow_task(
-    path: str,
+def read_task(
+    plan: SplitPlan,
     readings: Readings,
-    offsets: list[int],
-    idle: list[tuple[int, float]],
+    reads: SplitReads,
     judge_records: JudgeRecords,
     batch: int,
     frames_prefix: str,
 ) -> Callable[[Iterator[pa.RecordBatch]], Iterator[pa.RecordBatch]]:
-    """The ``mapInArrow`` function of the flow tasks: segments sorted by connection and frame
-    in, the rows of their records out (the same judging as the one-task read)."""
-
-    def segments(batches: Iterator[pa.RecordBatch]) -> Iterator[tuple[bytes, int, Any, Segment]]:
-        fields = ("src", "dst", "sport", "dport", "seq", "ack", "flags", "payload", "missing")
-        for part in batches:
-            columns = [part.column(name).to_pylist() for name in ("conn", "range", "frame", "time")]
-            segs = itertools.starmap(
-                Segment, zip(*(part.column(n).to_pylist() for n in fields), strict=True)
-            )
-            for (conn, index, frame, time), seg in zip(
-                zip(*columns, strict=True), segs, strict=True
-            ):
-                yield conn, offsets[index] + frame, time, seg
+    """The ``mapInArrow`` function of the reads: range indexes in, the rows of the records
+    each range reads out (the same judging as the one-task read)."""
 
     def run(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         auditor = Auditor(readings)
         rows = RowBuilder(Tally())
         counts: Counter[str] = Counter()
-
-        def records() -> Iterator[Record]:
-            for _, group in itertools.groupby(segments(batches), key=lambda item: item[0]):
-                events = ((number, time, seg) for _, number, time, seg in group)
-                yield from model.replay(path, events, idle, counts=counts)
-
-        yield from judge_records(auditor, rows, records(), batch)
+        for part in batches:
+            for index in part.column("index").to_pylist():
+                records = read_owned(plan, index, reads, counts=counts)
+                yield from judge_records(auditor, rows, records, batch)
         for kind, frames in counts.items():
             rows.tally.count(frames_prefix + kind, frames)
         yield rows.tally.batch()
@@ -320,33 +338,40 @@ def split_frame(
     frames_prefix: str,
 ) -> DataFrame | str:
     """The rows of one capture read as split ranges on Spark, or the line saying why it must
-    be read whole.  The range tasks' segments are kept on disk, the driver checks the ranges,
-    then a shuffle by connection gives each flow to one task (Spark's sort spills to disk:
-    a flow larger than a task's memory is streamed, never held)."""
+    be read whole: the scans (one job: the summaries, and the connections seen in several
+    ranges, come back), then the reads (a task per range, judging)."""
     from pyspark import StorageLevel
     from pyspark.sql import functions as F
 
     count = len(plan.starts)
     indexes = spark.createDataFrame([(i,) for i in range(count)], "index int").repartition(count)
-    segments = indexes.mapInArrow(range_task(plan), spark_schema(SEGMENT_SCHEMA))
-    segments = segments.persist(StorageLevel.DISK_ONLY)
-    found = segments.filter(F.col("kind") == "r").select("summary").collect()
-    summaries = sorted((pickle.loads(r["summary"]) for r in found), key=lambda s: s.index)
-    problem = model.check_ranges(summaries)
-    if problem is not None:
-        segments.unpersist()
-        return f"{plan.path}: read as one task: {problem}"
-    offsets = model.frame_offsets(summaries)
-    idle = model.sweeps(summaries)
-    flows = (
-        segments.filter(F.col("kind") == "s")
-        .repartition(count, "conn")
-        .sortWithinPartitions("conn", "range", "frame")
-    )
-    task = flow_task(plan.path, readings, offsets, idle, judge_records, batch, frames_prefix)
-    judged = flows.mapInArrow(task, spark_schema(schema.ROW_SCHEMA))
+    scanned = indexes.mapInArrow(scan_task(plan), spark_schema(SCAN_SCHEMA))
+    scanned = scanned.persist(StorageLevel.DISK_ONLY)  # read twice below: scan once
+    try:
+        found = scanned.filter(F.col("summary").isNotNull()).select("summary").collect()
+        summaries = sorted((pickle.loads(r["summary"]) for r in found), key=lambda s: s.index)
+        problem = model.check_ranges(summaries)
+        if problem is not None:
+            return f"{plan.path}: read as one task: {problem}"
+        repeated = (
+            scanned.filter(F.col("conn").isNotNull())
+            .groupBy("conn")
+            .agg(F.collect_list(F.struct("range", *_TRACE_FIELDS)).alias("traces"))
+            .filter(F.size("traces") > 1)
+            .toLocalIterator()  # a partition at a time: only the crossing ones are kept
+        )
+        traces = (
+            (_connection(r["conn"]), [model.Trace(*t) for t in r["traces"]]) for r in repeated
+        )
+        reads = SplitReads.of(summaries, traces)
+    finally:
+        scanned.unpersist()
+    task = read_task(plan, readings, reads, judge_records, batch, frames_prefix)
+    judged = indexes.mapInArrow(task, spark_schema(schema.ROW_SCHEMA))
     # the capture-level records: the last range's quarantine, then the capture's end
     rows = RowBuilder(Tally())
+    rows.tally.count(C_FILES_SPLIT)
+    rows.tally.count(C_RANGES, count)
     ending = [q for s in summaries for q in s.quarantines]
     ending.append(model.capture_end(plan.path, plan.shape, plan.size, summaries, Counter()))
     table = pa.Table.from_batches(
