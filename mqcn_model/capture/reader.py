@@ -120,27 +120,27 @@ class CaptureReader:
     # --- frames ------------------------------------------------------------------------------
 
     def _item(self, item: RawFrame | Quarantine) -> None:
-        if isinstance(item, Quarantine):
-            self._out.append(item)
+        if type(item) is not RawFrame:
+            self._out.append(item)  # type: ignore[arg-type]  # a Quarantine
             return
         counts = self.counts
-        data, length, time = item.data, item.length, item.time
+        number, link_type, time, data, length, _ = item
         if len(data) < length:
             counts["snaplen-cut"] += 1
-        found = dissect(item.link_type, data, length)
+        found = dissect(link_type, data, length)
         if type(found) is str:
             counts[found] += 1
         else:
             counts["tcp-1801"] += 1
             seg: Segment = found  # type: ignore[assignment]
             if seg.payload or seg.missing or seg.flags & _ENDING:
-                self.segment(seg, item.number, time)
+                self.segment(seg, number, time)
             else:  # a bare ACK: it only tells the stream it is alive
                 direction = self.flows.get((seg.src, seg.sport, seg.dst, seg.dport))
                 if direction is not None:
                     direction.last_time = time
-        if time is not None:
-            self.tick(time)
+        if time is not None and math.floor(time / self.sweep_every) > self._swept:
+            self.tick(time)  # the first frame of a new interval (tick's own test, inlined)
 
     def tick(self, time: float) -> None:
         """A frame captured at ``time`` was read: at the first frame of a new interval
@@ -157,6 +157,12 @@ class CaptureReader:
         direction = self.flows.get(key)
         flags = seg.flags
         seq = seg.seq
+        if direction is not None and not flags & _ENDING:
+            # the common case, data of a stream followed: the steps below for it
+            direction.segment(seq, seg.payload, seg.missing, number, time)
+            if direction.fin_at is not None and direction.complete:
+                self._end(key, "fin")
+            return
         has_data = bool(seg.payload) or bool(seg.missing)
         if flags & TCP_SYN:
             if direction is not None and direction.isn not in (None, (seq + 1) & MASK):

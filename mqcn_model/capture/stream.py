@@ -70,8 +70,23 @@ from mqcn_model.capture.records import (
 from mqcn_model.capture.records import Packet as PacketRecord  # "packet" alone: the wire's
 from mqcn_model.constants import AuthLevel
 from mqcn_model.errors import DecodeError
-from mqcn_model.wire.base import IN, SIGNATURE_BYTES
-from mqcn_model.wire.framing import NEED_MORE, NOT_BASE_HEADER, find_base_header, next_frame
+from mqcn_model.wire.base import (
+    BASE_HEADER,
+    BASE_HEADER_SIZE,
+    IN,
+    MAX_PACKET_SIZE,
+    PACKET_VERSION,
+    SIGNATURE,
+    SIGNATURE_BYTES,
+    BaseHeader,
+)
+from mqcn_model.wire.framing import (
+    NEED_MORE,
+    NOT_BASE_HEADER,
+    find_base_header,
+    next_frame,
+    stream_size,
+)
 from mqcn_model.wire.internal import decode_internal
 from mqcn_model.wire.judgement import judge_user_message
 from mqcn_model.wire.packet import decode_packet
@@ -82,6 +97,7 @@ __all__ = ["StreamFramer"]
 # A BaseHeader candidate is VersionNumber + Reserved + Flags + Signature: 8 bytes; keep the
 # last 7 of a run with none, the start of one may be there.
 _KEEP = len(SIGNATURE_BYTES) + 3
+_HEAD = BASE_HEADER
 
 
 class StreamFramer:
@@ -205,8 +221,26 @@ class StreamFramer:
         """Cut the packets of ``buf``: the held bytes, or a payload when none were held (its
         packets are then sliced from it, one copy, and only its leftover is held)."""
         pos = 0
-        while pos < len(buf):
+        length = len(buf)
+        while pos < length:
             if self._run_start is None:
+                if length - pos >= BASE_HEADER_SIZE:
+                    # the common case, read here once: a valid BaseHeader (the tests of
+                    # decode_base_header) handed to the decoder; else next_frame says why
+                    version, reserved, flags, signature, size, ttrq = _HEAD.unpack_from(buf, pos)
+                    if (
+                        version == PACKET_VERSION
+                        and signature == SIGNATURE
+                        and BASE_HEADER_SIZE <= size <= MAX_PACKET_SIZE
+                        and not size & 3
+                    ):
+                        header = BaseHeader(flags, size, ttrq, version, reserved, signature)
+                        size = stream_size(flags, size)
+                        if length - pos < size:
+                            break  # need more
+                        self._emit(bytes(buf[pos : pos + size]), self._base + pos, header)
+                        pos += size
+                        continue
                 frame = next_frame(buf, pos)
                 if frame.status == NEED_MORE:
                     break
@@ -220,7 +254,7 @@ class StreamFramer:
                         violation.requirement,
                     )
                     continue
-                self._emit(bytes(buf[pos : pos + frame.size]), self._base + pos)
+                self._emit(bytes(buf[pos : pos + frame.size]), self._base + pos, None)
                 pos += frame.size
                 continue
             # resynchronising: the next candidate whose whole packet decodes
@@ -247,7 +281,8 @@ class StreamFramer:
                 break
             self._flush_run(self._base + found)
         if buf is not self._buf:
-            self._buf += memoryview(buf)[pos:]
+            if pos < length:
+                self._buf += memoryview(buf)[pos:]
         elif pos:
             del buf[:pos]
         if pos:
@@ -262,8 +297,9 @@ class StreamFramer:
             return False
         return True
 
-    def _emit(self, raw: bytes, offset: int) -> None:
-        """Decode the packet ``raw`` found at stream ``offset``; append its record."""
+    def _emit(self, raw: bytes, offset: int, base: BaseHeader | None) -> None:
+        """Decode the packet ``raw`` found at stream ``offset``; append its record.  ``base``:
+        its BaseHeader, when the framer has decoded it already."""
         where = self._where(offset, len(raw))
         self.packet_bytes += len(raw)
         self.packets += 1
@@ -272,9 +308,9 @@ class StreamFramer:
         kind = "internal packet" if internal else USER_MESSAGE
         try:
             if internal:
-                packet, _ = decode_internal(raw, response=self.response)
+                packet, _ = decode_internal(raw, response=self.response, base=base)
             else:
-                packet, _ = decode_user_message(raw)
+                packet, _ = decode_user_message(raw, base=base)
         except DecodeError as exc:
             self.out.append(PacketRecord(where, kind, None, exc.violation))
             return

@@ -151,22 +151,25 @@ LETTER_TRIALS: tuple[frozenset[str], ...] = tuple(
 )
 
 
-def decode_user_message(buf: bytes, offset: int = 0) -> tuple[UserMessage, int]:
+def decode_user_message(
+    buf: bytes, offset: int = 0, *, base: BaseHeader | None = None
+) -> tuple[UserMessage, int]:
     """Read and judge the UserMessage Packet at ``offset``; return it and the offset after it
     (after its SessionHeader, if any).  Raises DecodeError naming the broken structural
     requirement (under the suite's reading); the value rules it breaks are in
     ``packet.findings``.  A packet whose structure adds up only under the letter of W-02,
     W-06 or W-07 is read so, and ``packet.letter`` names each item and the byte where it
-    mattered."""
+    mattered.  ``base``: the packet's BaseHeader when the caller has already decoded it with
+    :func:`~mqcn_model.wire.base.decode_base_header`'s checks (a framer does)."""
     if type(buf) is not bytes:
         buf = bytes(buf)
     try:
-        return _decode(buf, offset, Letter())
+        return _decode(buf, offset, Letter(), base)
     except DecodeError as refused:
         for items in _letter_trials(buf, offset):
             letter = Letter(items)
             try:
-                message, after = _decode(buf, offset, letter)
+                message, after = _decode(buf, offset, letter, base)
             except DecodeError:
                 continue
             if {r.errata for r in letter.used} >= items:  # each item tried mattered
@@ -190,11 +193,16 @@ def _letter_trials(buf: bytes, offset: int) -> tuple[frozenset[str], ...]:
     return tuple(items for items in LETTER_TRIALS if not items & skip)
 
 
-def _decode(buf: bytes, offset: int, letter: Letter) -> tuple[UserMessage, int]:
+def _decode(
+    buf: bytes, offset: int, letter: Letter, base: BaseHeader | None = None
+) -> tuple[UserMessage, int]:
     """:func:`decode_user_message` under one layout of the wire errata (``letter``)."""
     start = offset
     findings: list[Violation] = []
-    base, offset = decode_base_header(buf, offset)
+    if base is None:
+        base, offset = decode_base_header(buf, offset)
+    else:
+        offset += B.BASE_HEADER_SIZE
     if base.internal:
         raise fail(R_NOT_INTERNAL, start + 2, "BaseHeader.Flags.IN is set: an internal packet")
     end = start + base.packet_size
