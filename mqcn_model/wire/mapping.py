@@ -56,7 +56,7 @@ from mqcn_model.constants import (
 )
 from mqcn_model.envelope import Envelope, MessageId
 from mqcn_model.wire.base import PRIORITY_DEFAULT, BaseHeader
-from mqcn_model.wire.common import GUID_SIZE, NIL
+from mqcn_model.wire.common import GUID_SIZE, NIL, guid_at
 from mqcn_model.wire.mqf import MultiQueueFormat
 from mqcn_model.wire.properties import MessageProperties
 from mqcn_model.wire.queues import MQFElement, QueueFormat, format_name, parse_format_name
@@ -78,13 +78,19 @@ _SIGNED = (AuthLevel.Sig10, AuthLevel.Sig20, AuthLevel.Always)
 
 
 def packet_to_envelope(
-    packet: UserMessage, *, signed_as: AuthLevel = AuthLevel.Sig20, arrival_time: float = 0.0
+    packet: UserMessage,
+    *,
+    signed_as: AuthLevel = AuthLevel.Sig20,
+    arrival_time: float = 0.0,
+    destination: str | None = None,
 ) -> tuple[Envelope, bytes]:
     """The Envelope of a (decoded) UserMessage Packet, and its body.
 
     ``signed_as`` is the level a SecurityData.Signature stands for: the wire does not say
     whether it is an MSMQ 1.0 or 2.0 signature (a receiver learns it by verifying, [MS-MQQB]
     3.1.5.8.3), so the caller says which it assumes (Sig10 for an MSMQ 1.0 sender).
+    ``destination``: the destination's format name when the caller has it already
+    (:func:`mqcn_model.wire.judgement.destination_of`), else it is made here.
     """
     user, properties, security = packet.user, packet.properties, packet.security
     hash_value = properties.hash_algorithm
@@ -94,7 +100,7 @@ def packet_to_envelope(
     if security is not None:
         sender_type = SenderIdType(security.sender_id_type)
         if security.sender_id_type == ST_QM_GUID and len(security.sender_id) == GUID_SIZE:
-            sender = uuid.UUID(bytes_le=security.sender_id)  # else MQMQ-2.2.20.6-2: no GUID
+            sender = guid_at(security.sender_id, 0)  # else MQMQ-2.2.20.6-2: no GUID
         elif security.sender_id_type == ST_SID:
             sender = guid_for_sid(security.sender_id)
         if security.signature:
@@ -113,7 +119,9 @@ def packet_to_envelope(
         hash_algorithm=HashAlgorithm(hash_value) if hash_value else None,
         destination_format_name=format_name(
             user.destination, source=user.source_qm, destination=user.destination_qm
-        ),
+        )
+        if destination is None
+        else destination,
         arrival_time=arrival_time,
     )
     return envelope, properties.body
