@@ -90,7 +90,7 @@ from mqcn_model.wire.framing import (
 from mqcn_model.wire.internal import decode_internal
 from mqcn_model.wire.judgement import judge_user_message
 from mqcn_model.wire.packet import decode_packet
-from mqcn_model.wire.usermessage import USER_MESSAGE, UserMessage, decode_user_message
+from mqcn_model.wire.usermessage import USER_MESSAGE, decode_user_message
 
 __all__ = ["StreamFramer"]
 
@@ -164,7 +164,7 @@ class StreamFramer:
             self._buf += payload
             self._frame(self._buf)
         else:  # nothing held: frame the payload itself, keep only what it leaves over
-            self._frame(payload)
+            self._frame(payload, frame, time)  # its frame and time: those of its packets
 
     def gap(self, size: int, reason: str, frame: int | None, time: float | None) -> None:
         """``size`` bytes of the stream are missing here (``reason``: gap or snaplen)."""
@@ -217,9 +217,13 @@ class StreamFramer:
 
     # --- framing ------------------------------------------------------------------------------
 
-    def _frame(self, buf: bytes | bytearray) -> None:
+    def _frame(
+        self, buf: bytes | bytearray, number: int | None = None, time: float | None = None
+    ) -> None:
         """Cut the packets of ``buf``: the held bytes, or a payload when none were held (its
-        packets are then sliced from it, one copy, and only its leftover is held)."""
+        packets are then sliced from it, one copy, and only its leftover is held; ``number``
+        and ``time`` are the frame and time of the one segment that carried it, so of its
+        packets)."""
         pos = 0
         length = len(buf)
         while pos < length:
@@ -238,7 +242,20 @@ class StreamFramer:
                         size = stream_size(flags, size)
                         if length - pos < size:
                             break  # need more
-                        self._emit(bytes(buf[pos : pos + size]), self._base + pos, header)
+                        raw = bytes(buf[pos : pos + size])
+                        if number is None:
+                            self._emit(raw, self._base + pos, header)
+                        else:  # what _where finds for bytes of one segment
+                            where = Where(
+                                self.capture,
+                                self.stream,
+                                self._base + pos,
+                                size,
+                                (number,),
+                                time,
+                                time,
+                            )
+                            self._emit(raw, self._base + pos, header, where)
                         pos += size
                         continue
                 frame = next_frame(buf, pos)
@@ -297,27 +314,31 @@ class StreamFramer:
             return False
         return True
 
-    def _emit(self, raw: bytes, offset: int, base: BaseHeader | None) -> None:
+    def _emit(
+        self, raw: bytes, offset: int, base: BaseHeader | None, where: Where | None = None
+    ) -> None:
         """Decode the packet ``raw`` found at stream ``offset``; append its record.  ``base``:
-        its BaseHeader, when the framer has decoded it already."""
-        where = self._where(offset, len(raw))
+        its BaseHeader, when the framer has decoded it already; ``where``: its
+        :class:`~.records.Where`, when the framer knows it (one segment carried it)."""
+        if where is None:
+            where = self._where(offset, len(raw))
         self.packet_bytes += len(raw)
         self.packets += 1
         self._found = True
-        internal = raw[2] & IN  # next_frame has read a valid BaseHeader: dispatch on it
-        kind = "internal packet" if internal else USER_MESSAGE
+        if raw[2] & IN:  # next_frame has read a valid BaseHeader: dispatch on it
+            try:
+                internal, _ = decode_internal(raw, response=self.response, base=base)
+            except DecodeError as exc:
+                self.out.append(PacketRecord(where, "internal packet", None, exc.violation))
+                return
+            self.out.append(PacketRecord(where, internal.kind, internal))
+            return
         try:
-            if internal:
-                packet, _ = decode_internal(raw, response=self.response, base=base)
-            else:
-                packet, _ = decode_user_message(raw, base=base)
+            packet, _ = decode_user_message(raw, base=base)
         except DecodeError as exc:
-            self.out.append(PacketRecord(where, kind, None, exc.violation))
+            self.out.append(PacketRecord(where, USER_MESSAGE, None, exc.violation))
             return
         kind = packet.kind
-        if not isinstance(packet, UserMessage):
-            self.out.append(PacketRecord(where, kind, packet))
-            return
         found = judge_user_message(
             packet,
             signed_as=self.signed_as,

@@ -125,7 +125,9 @@ class InternalPacket:
 
     @property
     def kind(self) -> str:
-        return KINDS.get(self.internal.packet_type, f"PT {self.internal.packet_type}")
+        kind = self.internal.flags & PT_MASK  # InternalHeader.packet_type
+        name = KINDS.get(kind)
+        return name if name is not None else f"PT {kind}"
 
 
 def session_ack(session: SessionHeader) -> InternalPacket:

@@ -46,6 +46,8 @@ default 128 zero bytes).
 from __future__ import annotations
 
 import uuid
+from enum import Enum
+from typing import TypeVar
 
 from mqcn_model.constants import (
     AuthLevel,
@@ -73,8 +75,16 @@ from mqcn_model.wire.user import UserHeader, compose_user_flags
 from mqcn_model.wire.usermessage import UserMessage, finalize
 
 INFINITE = 0xFFFFFFFF
+E = TypeVar("E", bound=Enum)
 PLACEHOLDER_SIGNATURE = bytes(128)
 _SIGNED = (AuthLevel.Sig10, AuthLevel.Sig20, AuthLevel.Always)
+
+
+def _member(kind: type[E], value: int) -> E:
+    """``kind(value)``: the member is looked up first (what the call does before its
+    ``_missing_``), without the call's own cost (a captured message makes four)."""
+    member = kind._value2member_map_.get(value)
+    return member if member is not None else kind(value)  # type: ignore[return-value]
 
 
 def packet_to_envelope(
@@ -98,7 +108,7 @@ def packet_to_envelope(
     sender: uuid.UUID | None = None
     level = AuthLevel.None_
     if security is not None:
-        sender_type = SenderIdType(security.sender_id_type)
+        sender_type = _member(SenderIdType, security.sender_id_type)
         if security.sender_id_type == ST_QM_GUID and len(security.sender_id) == GUID_SIZE:
             sender = guid_at(security.sender_id, 0)  # else MQMQ-2.2.20.6-2: no GUID
         elif security.sender_id_type == ST_SID:
@@ -114,9 +124,9 @@ def packet_to_envelope(
         sender_identifier_type=sender_type,
         authentication_level=level,
         time_to_reach_queue=packet.base.time_to_reach_queue,
-        delivery_guarantee=DeliveryGuarantee(user.delivery),
-        message_class=MessageClass(properties.message_class),
-        hash_algorithm=HashAlgorithm(hash_value) if hash_value else None,
+        delivery_guarantee=_member(DeliveryGuarantee, user.delivery),
+        message_class=_member(MessageClass, properties.message_class),
+        hash_algorithm=_member(HashAlgorithm, hash_value) if hash_value else None,
         destination_format_name=format_name(
             user.destination, source=user.source_qm, destination=user.destination_qm
         )
