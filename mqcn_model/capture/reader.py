@@ -46,6 +46,7 @@ from mqcn_model.constants import AuthLevel
 DEFAULT_IDLE_TIMEOUT = 600.0  # seconds of capture time without a segment: the stream ended
 _ENDING = TCP_SYN | TCP_FIN | TCP_RST  # flags that open or end a stream
 _CLOSED_REMEMBERED = 4096  # ended streams remembered to recognise their late segments
+PIECE = 1 << 16  # bytes handed to the container at a time by CaptureReader.records
 
 Key = tuple[bytes, int, bytes, int]
 
@@ -89,6 +90,25 @@ class CaptureReader:
         for item in self.container.feed(chunk):
             self._item(item)
         return self._take()
+
+    def records(self, chunk: bytes) -> Iterator[Record]:
+        """The records of :meth:`feed`, in the same order, each handed over as soon as the
+        frame that completes it is read.
+
+        The chunk goes to the container :data:`PIECE` bytes at a time, so the frames and
+        records alive at once are those of a piece, not of the whole chunk: a consumer that
+        drops each record leaves the garbage collector young objects only (it traverses the
+        survivors of each collection again and again), and less memory is held.
+        """
+        if self._out:
+            yield from self._take()
+        view = memoryview(chunk)
+        out = self._out
+        for at in range(0, len(view), PIECE):
+            for item in self.container.feed(view[at : at + PIECE]):
+                self._item(item)
+                if out:
+                    yield from self._take()
 
     def close(self) -> list[Record]:
         if self._closed:
@@ -257,5 +277,5 @@ def iter_capture(
         name, max_pending=max_pending, idle_timeout=idle_timeout, signed_as=signed_as
     )
     for chunk in chunks:
-        yield from reader.feed(chunk)
+        yield from reader.records(chunk)
     yield from reader.close()
