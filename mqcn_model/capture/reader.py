@@ -87,9 +87,9 @@ class CaptureReader:
         self._swept = -math.inf  # the highest interval looked in so far
 
     def feed(self, chunk: bytes) -> list[Record]:
-        for item in self.container.feed(chunk):
-            self._item(item)
-        return self._take()
+        """The records the chunk completed (see :meth:`records`, which hands them over one
+        frame at a time)."""
+        return list(self.records(chunk))
 
     def records(self, chunk: bytes) -> Iterator[Record]:
         """The records of :meth:`feed`, in the same order, each handed over as soon as the
@@ -103,19 +103,14 @@ class CaptureReader:
         if self._out:
             yield from self._take()
         view = memoryview(chunk)
-        out = self._out
         for at in range(0, len(view), PIECE):
-            for item in self.container.feed(view[at : at + PIECE]):
-                self._item(item)
-                if out:
-                    yield from self._take()
+            yield from self._items(self.container.feed(view[at : at + PIECE]))
 
     def close(self) -> list[Record]:
         if self._closed:
             return []
         self._closed = True
-        for item in self.container.close():
-            self._item(item)
+        out = list(self._items(self.container.close()))
         for key in list(self.flows):
             self._end(key, "capture-end")
         container = self.container
@@ -129,7 +124,7 @@ class CaptureReader:
                 counts=dict(sorted(self.counts.items())),
             )
         )
-        return self._take()
+        return out + self._take()
 
     def _take(self) -> list[Record]:
         # the streams hold this very list: hand over its contents, keep the list
@@ -139,28 +134,34 @@ class CaptureReader:
 
     # --- frames ------------------------------------------------------------------------------
 
-    def _item(self, item: RawFrame | Quarantine) -> None:
-        if type(item) is not RawFrame:
-            self._out.append(item)  # type: ignore[arg-type]  # a Quarantine
-            return
-        counts = self.counts
-        number, link_type, time, data, length, _ = item
-        if len(data) < length:
-            counts["snaplen-cut"] += 1
-        found = dissect(link_type, data, length)
-        if type(found) is str:
-            counts[found] += 1
-        else:
-            counts["tcp-1801"] += 1
-            seg: Segment = found  # type: ignore[assignment]
-            if seg.payload or seg.missing or seg.flags & _ENDING:
-                self.segment(seg, number, time)
-            else:  # a bare ACK: it only tells the stream it is alive
-                direction = self.flows.get((seg.src, seg.sport, seg.dst, seg.dport))
-                if direction is not None:
-                    direction.last_time = time
-        if time is not None and math.floor(time / self.sweep_every) > self._swept:
-            self.tick(time)  # the first frame of a new interval (tick's own test, inlined)
+    def _items(self, items: list[RawFrame | Quarantine]) -> Iterator[Record]:
+        """Read the container's frames and quarantine records in order; hand over the
+        records each completes (the one place a frame is read)."""
+        out, counts, flows, every = self._out, self.counts, self.flows, self.sweep_every
+        for item in items:
+            if type(item) is not RawFrame:
+                out.append(item)  # type: ignore[arg-type]  # a Quarantine
+                yield from self._take()
+                continue
+            number, link_type, time, data, length, _ = item
+            if len(data) < length:
+                counts["snaplen-cut"] += 1
+            found = dissect(link_type, data, length)
+            if type(found) is str:
+                counts[found] += 1
+            else:
+                counts["tcp-1801"] += 1
+                seg: Segment = found  # type: ignore[assignment]
+                if seg.payload or seg.missing or seg.flags & _ENDING:
+                    self.segment(seg, number, time)
+                else:  # a bare ACK: it only tells the stream it is alive
+                    direction = flows.get((seg.src, seg.sport, seg.dst, seg.dport))
+                    if direction is not None:
+                        direction.last_time = time
+            if time is not None and math.floor(time / every) > self._swept:
+                self.tick(time)  # the first frame of a new interval (tick's own test, inlined)
+            if out:
+                yield from self._take()
 
     def tick(self, time: float) -> None:
         """A frame captured at ``time`` was read: at the first frame of a new interval
