@@ -502,3 +502,18 @@ def test_held_segments_count_against_the_window_only_while_held() -> None:
     records = read(pcap(frames(order)), max_pending=500)
     assert not [r for r in records if isinstance(r, Lost)]
     assert len(messages(records)) == 3 and balanced(records)
+
+
+# --- issue 22, the second pass (the wire codec's sample of dissect.py) ---------------------------
+
+
+@pytest.mark.parametrize("link_type", [12, 14, 101, 228])
+def test_every_raw_ip_link_type_reads_the_ip_packet(link_type: int) -> None:
+    """LINKTYPE 12, 14 and 101 are raw IP (as 228 is raw IPv4): the frame is the IP packet
+    (mutant: 14 read as 15, an unknown link type)."""
+    from capture_helpers import ip_of
+
+    ip = ip_of(ethernet(Seg(7, b"data")))
+    found = dissect(link_type, ip, len(ip))
+    assert not isinstance(found, str) and (found.seq, found.payload) == (7, b"data")
+    assert dissect(15, ip, len(ip)) == "link-unknown"
