@@ -517,3 +517,16 @@ def test_every_raw_ip_link_type_reads_the_ip_packet(link_type: int) -> None:
     found = dissect(link_type, ip, len(ip))
     assert not isinstance(found, str) and (found.seq, found.payload) == (7, b"data")
     assert dissect(15, ip, len(ip)) == "link-unknown"
+
+
+@pytest.mark.parametrize(("first", "total"), [(0x65, None), (0x45, 19), (0x44, None)])
+def test_an_ipv4_header_is_cut_by_any_one_of_its_three_faults(
+    first: int, total: int | None
+) -> None:
+    """A version other than 4, a header under 20 bytes, or a total length under the header:
+    each alone makes the IPv4 header unreadable (mutant: all three needed at once)."""
+    frame = bytearray(ethernet(Seg(7, b"data")))
+    frame[14] = first
+    if total is not None:
+        frame[16:18] = total.to_bytes(2, "big")
+    assert dissect(1, bytes(frame), len(frame)) == "headers-cut"
