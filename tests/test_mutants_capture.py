@@ -530,3 +530,12 @@ def test_an_ipv4_header_is_cut_by_any_one_of_its_three_faults(
     if total is not None:
         frame[16:18] = total.to_bytes(2, "big")
     assert dissect(1, bytes(frame), len(frame)) == "headers-cut"
+
+
+@pytest.mark.parametrize("left", [0, 1])
+def test_an_ipv6_extension_header_cut_before_its_length_is_headers_cut(left: int) -> None:
+    """The frame ends before an extension header's Next Header and Hdr Ext Len bytes
+    (mutant: read them anyway)."""
+    header = struct.pack("!IHBB16s16s", 6 << 28, 8, 0, 64, bytes(16), bytes(15) + b"\x01")
+    data = header + bytes(left)
+    assert dissect(229, data, len(data)) == "headers-cut"
