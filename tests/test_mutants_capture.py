@@ -539,3 +539,11 @@ def test_an_ipv6_extension_header_cut_before_its_length_is_headers_cut(left: int
     header = struct.pack("!IHBB16s16s", 6 << 28, 8, 0, 64, bytes(16), bytes(15) + b"\x01")
     data = header + bytes(left)
     assert dissect(229, data, len(data)) == "headers-cut"
+
+
+@pytest.mark.parametrize(("ports", "kind"), [((5000, 53), "udp"), ((5000, 3527), "udp-msmq-ping")])
+def test_a_udp_header_of_its_ports_alone_is_read(ports: tuple[int, int], kind: str) -> None:
+    """Four bytes of UDP (the two ports) are enough to name the datagram (mutant: five)."""
+    udp = struct.pack("!HH", *ports)
+    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 24, 0, 0, 64, 17, 0, bytes(4), bytes(4)) + udp
+    assert dissect(LINK_RAW, ip, len(ip)) == kind
