@@ -22,10 +22,12 @@ from mqcn_model.constants import (
     SenderIdType,
     WireValue,
 )
+from mqcn_model.frozen import quick_init
 
 _SEQUENCE = struct.Struct("<I")
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class MessageId:
     """PROPID_M_MSGID: the sending computer's GUID (16 bytes) + a 4-byte LE sequence number."""
@@ -46,6 +48,7 @@ class MessageId:
         return f"{{{self.sender}}}\\{self.sequence}"
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Envelope:
     """One MSMQ Message as far as MS-MQCN cares: body bytes plus the attributes it reads or sets."""

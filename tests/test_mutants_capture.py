@@ -502,3 +502,48 @@ def test_held_segments_count_against_the_window_only_while_held() -> None:
     records = read(pcap(frames(order)), max_pending=500)
     assert not [r for r in records if isinstance(r, Lost)]
     assert len(messages(records)) == 3 and balanced(records)
+
+
+# --- issue 22, the second pass (the wire codec's sample of dissect.py) ---------------------------
+
+
+@pytest.mark.parametrize("link_type", [12, 14, 101, 228])
+def test_every_raw_ip_link_type_reads_the_ip_packet(link_type: int) -> None:
+    """LINKTYPE 12, 14 and 101 are raw IP (as 228 is raw IPv4): the frame is the IP packet
+    (mutant: 14 read as 15, an unknown link type)."""
+    from capture_helpers import ip_of
+
+    ip = ip_of(ethernet(Seg(7, b"data")))
+    found = dissect(link_type, ip, len(ip))
+    assert not isinstance(found, str) and (found.seq, found.payload) == (7, b"data")
+    assert dissect(15, ip, len(ip)) == "link-unknown"
+
+
+@pytest.mark.parametrize(("first", "total"), [(0x65, None), (0x45, 19), (0x44, None)])
+def test_an_ipv4_header_is_cut_by_any_one_of_its_three_faults(
+    first: int, total: int | None
+) -> None:
+    """A version other than 4, a header under 20 bytes, or a total length under the header:
+    each alone makes the IPv4 header unreadable (mutant: all three needed at once)."""
+    frame = bytearray(ethernet(Seg(7, b"data")))
+    frame[14] = first
+    if total is not None:
+        frame[16:18] = total.to_bytes(2, "big")
+    assert dissect(1, bytes(frame), len(frame)) == "headers-cut"
+
+
+@pytest.mark.parametrize("left", [0, 1])
+def test_an_ipv6_extension_header_cut_before_its_length_is_headers_cut(left: int) -> None:
+    """The frame ends before an extension header's Next Header and Hdr Ext Len bytes
+    (mutant: read them anyway)."""
+    header = struct.pack("!IHBB16s16s", 6 << 28, 8, 0, 64, bytes(16), bytes(15) + b"\x01")
+    data = header + bytes(left)
+    assert dissect(229, data, len(data)) == "headers-cut"
+
+
+@pytest.mark.parametrize(("ports", "kind"), [((5000, 53), "udp"), ((5000, 3527), "udp-msmq-ping")])
+def test_a_udp_header_of_its_ports_alone_is_read(ports: tuple[int, int], kind: str) -> None:
+    """Four bytes of UDP (the two ports) are enough to name the datagram (mutant: five)."""
+    udp = struct.pack("!HH", *ports)
+    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 24, 0, 0, 64, 17, 0, bytes(4), bytes(4)) + udp
+    assert dissect(LINK_RAW, ip, len(ip)) == kind

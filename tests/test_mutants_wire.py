@@ -533,3 +533,37 @@ def test_a_layer_that_did_not_dissect_whole_is_refused_by_its_own_name() -> None
     assert cut.broken
     with pytest.raises(ValueError, match="the InternalPacketLayer did not dissect completely"):
         from_layer(cut)
+
+
+# --- issue 22: the internal packets' findings, by value and by byte -------------------------------
+
+
+def _findings_of(wire: bytes) -> list[tuple[str, int | None]]:
+    packet, _ = decode_internal(wire)
+    return [(f.requirement, f.offset) for f in packet.findings]
+
+
+@pytest.mark.parametrize(
+    ("ack", "expected"),
+    [
+        (20000, []),
+        (19999, [("MQQB-2.2.2.1-2", 24)]),
+        (120000, []),
+        (120001, [("MQQB-2.2.2.1-2", 24)]),
+    ],
+)
+def test_ack_timeout_bounds_and_the_byte_a_finding_names(
+    ack: int, expected: list[tuple[str, int]]
+) -> None:
+    """AckTimeout is 0x4E20..0x1D4C0 ms (2.2.2.1); a finding names byte 24, the field's own
+    (mutants: the upper bound 120001, the offset 16 + 4 + 5)."""
+    wire = encode_internal(connection_parameters(500, ack, 64))
+    assert _findings_of(wire) == expected
+
+
+def test_time_to_reach_queue_in_an_internal_packet_is_a_finding_at_byte_12() -> None:
+    """(mutant: the finding naming byte 0 instead of TimeToReachQueue's byte 12)"""
+    packet = connection_parameters(500, 20000, 64)
+    wire = encode_internal(packet)
+    wire = wire[:12] + struct.pack("<I", 300) + wire[16:]
+    assert _findings_of(wire) == [("MQMQ-2.2.19.1-9", 12)]

@@ -57,6 +57,7 @@ PCAPNG_IDB, PCAPNG_PB, PCAPNG_SPB, PCAPNG_EPB = 1, 2, 3, 6
 OPT_END, IF_TSRESOL, IF_TSOFFSET = 0, 9, 14
 
 _PCAP_HEADER_SIZE = 24
+_frame = tuple.__new__  # builds a RawFrame from a tuple of its fields
 _PCAP_RECORD_SIZE = 16
 
 
@@ -207,36 +208,42 @@ class ContainerReader:
             self._pcap_record = struct.Struct(self._endian + "IIII")
             pos = _PCAP_HEADER_SIZE
         record = self._pcap_record
-        assert record is not None
-        interface = self._pcap_interface
+        assert record is not None and self._pcap_interface is not None
+        link_type = self._pcap_interface.link_type
         divisor = self._pcap_divisor
         size = len(buf)
+        base, frames, append = self._base, self.frames, out.append
         while size - pos >= _PCAP_RECORD_SIZE:
             seconds, fraction, caplen, length = record.unpack_from(buf, pos)
             if caplen > MAX_FRAME_BYTES:
+                self.frames = frames
                 self._die(
-                    self._base + pos,
+                    base + pos,
                     CAPTURE_CORRUPT,
-                    f"frame {self.frames + 1} claims {caplen} captured bytes, more than any "
+                    f"frame {frames + 1} claims {caplen} captured bytes, more than any "
                     f"frame ({MAX_FRAME_BYTES}): the rest of the file is not read",
                 )
                 return
             end = pos + _PCAP_RECORD_SIZE + caplen
             if end > size:
                 break
-            self.frames += 1
-            data = bytes(buf[pos + _PCAP_RECORD_SIZE : end])
-            out.append(
-                RawFrame(
-                    self.frames,
-                    interface.link_type,
-                    (seconds * divisor + fraction) / divisor,
-                    data,
-                    max(length, caplen),
-                    self._base + pos,
+            frames += 1
+            # RawFrame(...) without its Python-level __new__: the same tuple
+            append(
+                _frame(
+                    RawFrame,
+                    (
+                        frames,
+                        link_type,
+                        (seconds * divisor + fraction) / divisor,
+                        bytes(buf[pos + _PCAP_RECORD_SIZE : end]),
+                        length if length > caplen else caplen,
+                        base + pos,
+                    ),
                 )
             )
             pos = end
+        self.frames = frames
         del buf[:pos]
         self._base += pos
 

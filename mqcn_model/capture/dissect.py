@@ -68,6 +68,8 @@ _IPV4 = struct.Struct("!BBHHHBB")
 _IPV6 = struct.Struct("!IHBB")
 _PORTS = struct.Struct("!HH")
 _TCP = struct.Struct("!HHIIBB")
+# Ethernet's EtherType, IPv4's fixed header but TTL and checksum, TCP's first 14 bytes
+_ETHERNET_IPV4_TCP = struct.Struct("!12xHBxHxxHxBxx4s4sHHIIBB")
 
 
 @dataclass(slots=True)
@@ -90,8 +92,44 @@ class Segment:
 def dissect(link_type: int | None, data: bytes, length: int) -> Segment | str:
     """The TCP segment of port 1801 in ``data`` (a frame of ``length`` bytes, of which
     ``data`` was captured), or the kind of frame it is (see the module docstring)."""
+    if link_type == LINK_ETHERNET and len(data) >= _ETHERNET_IPV4_TCP.size:
+        # the common frame, Ethernet + IPv4 without options + TCP, read with one unpack; each
+        # test is the one the general path below makes, and anything else takes that path
+        (
+            ethertype,
+            first,
+            total,
+            fragment,
+            protocol,
+            src,
+            dst,
+            sport,
+            dport,
+            seq,
+            ack,
+            offset,
+            flags,
+        ) = _ETHERNET_IPV4_TCP.unpack_from(data)
+        if (
+            ethertype == ETHERTYPE_IPV4
+            and first == 0x45
+            and total >= 20
+            and not fragment & 0x3FFF
+            and protocol == IPPROTO_TCP
+        ):
+            if sport != MSMQ_PORT and dport != MSMQ_PORT:
+                return "tcp-other"
+            header = (offset >> 4) * 4
+            end = 14 + total
+            if header >= 20 and 34 + header <= end and len(data) >= 34 + header:
+                captured_end = min(end, len(data))
+                missing = end - captured_end
+                if missing and len(data) >= length:
+                    return "malformed"
+                payload = data[34 + header : captured_end]
+                return Segment(src, dst, sport, dport, seq, ack, flags, payload, missing)
     if link_type == LINK_ETHERNET and len(data) >= 14 and data[12:14] == _IPV4_ETHERTYPE:
-        found = _ipv4(data, 14)  # the common frame, without the link layer's dispatch
+        found = _ipv4(data, 14)  # without the link layer's dispatch
     else:
         found = _link(link_type, data)
     if type(found) is Segment and found.missing and len(data) >= length:

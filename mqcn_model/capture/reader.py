@@ -46,6 +46,7 @@ from mqcn_model.constants import AuthLevel
 DEFAULT_IDLE_TIMEOUT = 600.0  # seconds of capture time without a segment: the stream ended
 _ENDING = TCP_SYN | TCP_FIN | TCP_RST  # flags that open or end a stream
 _CLOSED_REMEMBERED = 4096  # ended streams remembered to recognise their late segments
+PIECE = 1 << 16  # bytes handed to the container at a time by CaptureReader.records
 
 Key = tuple[bytes, int, bytes, int]
 
@@ -86,16 +87,30 @@ class CaptureReader:
         self._swept = -math.inf  # the highest interval looked in so far
 
     def feed(self, chunk: bytes) -> list[Record]:
-        for item in self.container.feed(chunk):
-            self._item(item)
-        return self._take()
+        """The records the chunk completed (see :meth:`records`, which hands them over one
+        frame at a time)."""
+        return list(self.records(chunk))
+
+    def records(self, chunk: bytes) -> Iterator[Record]:
+        """The records of :meth:`feed`, in the same order, each handed over as soon as the
+        frame that completes it is read.
+
+        The chunk goes to the container :data:`PIECE` bytes at a time, so the frames and
+        records alive at once are those of a piece, not of the whole chunk: a consumer that
+        drops each record leaves the garbage collector young objects only (it traverses the
+        survivors of each collection again and again), and less memory is held.
+        """
+        if self._out:
+            yield from self._take()
+        view = memoryview(chunk)
+        for at in range(0, len(view), PIECE):
+            yield from self._items(self.container.feed(view[at : at + PIECE]))
 
     def close(self) -> list[Record]:
         if self._closed:
             return []
         self._closed = True
-        for item in self.container.close():
-            self._item(item)
+        out = list(self._items(self.container.close()))
         for key in list(self.flows):
             self._end(key, "capture-end")
         container = self.container
@@ -109,7 +124,7 @@ class CaptureReader:
                 counts=dict(sorted(self.counts.items())),
             )
         )
-        return self._take()
+        return out + self._take()
 
     def _take(self) -> list[Record]:
         # the streams hold this very list: hand over its contents, keep the list
@@ -119,26 +134,39 @@ class CaptureReader:
 
     # --- frames ------------------------------------------------------------------------------
 
-    def _item(self, item: RawFrame | Quarantine) -> None:
-        if isinstance(item, Quarantine):
-            self._out.append(item)
-            return
-        counts = self.counts
-        data, length, time = item.data, item.length, item.time
-        if len(data) < length:
-            counts["snaplen-cut"] += 1
-        found = dissect(item.link_type, data, length)
-        if type(found) is str:
-            counts[found] += 1
-        else:
-            counts["tcp-1801"] += 1
-            self.frame_segment(found, item.number, time)  # type: ignore[arg-type]
-        if time is not None:
-            self.tick(time)
+    def _items(self, items: list[RawFrame | Quarantine]) -> Iterator[Record]:
+        """Read the container's frames and quarantine records in order; hand over the
+        records each completes (the one place a frame is read)."""
+        out, counts, flows, every = self._out, self.counts, self.flows, self.sweep_every
+        for item in items:
+            if type(item) is not RawFrame:
+                out.append(item)  # type: ignore[arg-type]  # a Quarantine
+                yield from self._take()
+                continue
+            number, link_type, time, data, length, _ = item
+            if len(data) < length:
+                counts["snaplen-cut"] += 1
+            found = dissect(link_type, data, length)
+            if type(found) is str:
+                counts[found] += 1
+            else:
+                counts["tcp-1801"] += 1
+                seg: Segment = found  # type: ignore[assignment]
+                if seg.payload or seg.missing or seg.flags & _ENDING:
+                    self.segment(seg, number, time)
+                else:  # a bare ACK: it only tells the stream it is alive
+                    direction = flows.get((seg.src, seg.sport, seg.dst, seg.dport))
+                    if direction is not None:
+                        direction.last_time = time
+            if time is not None and math.floor(time / every) > self._swept:
+                self.tick(time)  # the first frame of a new interval (tick's own test, inlined)
+            if out:
+                yield from self._take()
 
     def frame_segment(self, seg: Segment, number: int, time: float | None) -> None:
-        """The TCP segment of port 1801 that frame ``number`` carried (what :meth:`feed` does
-        with each; a split read's range calls it for the connections it reads)."""
+        """The TCP segment of port 1801 that frame ``number`` carried: what :meth:`_items`
+        does with each, inline there for speed (a split read's range calls this for the
+        connections it reads; tests/test_capture_split.py holds the two reads equal)."""
         if seg.payload or seg.missing or seg.flags & _ENDING:
             self.segment(seg, number, time)
         else:  # a bare ACK: it only tells the stream it is alive
@@ -166,6 +194,12 @@ class CaptureReader:
         direction = self.flows.get(key)
         flags = seg.flags
         seq = seg.seq
+        if direction is not None and not flags & _ENDING:
+            # the common case, data of a stream followed: the steps below for it
+            direction.segment(seq, seg.payload, seg.missing, number, time)
+            if direction.fin_at is not None and direction.complete:
+                self._end(key, "fin")
+            return
         has_data = bool(seg.payload) or bool(seg.missing)
         if flags & TCP_SYN:
             if direction is not None and direction.isn not in (None, (seq + 1) & MASK):
@@ -260,5 +294,5 @@ def iter_capture(
         name, max_pending=max_pending, idle_timeout=idle_timeout, signed_as=signed_as
     )
     for chunk in chunks:
-        yield from reader.feed(chunk)
+        yield from reader.records(chunk)
     yield from reader.close()

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from mqcn_model.envelope import Envelope
 from mqcn_model.errors import Violation
+from mqcn_model.frozen import quick_init
 
 if TYPE_CHECKING:
     from mqcn_model.wire import SessionPacket as WirePacket
@@ -58,6 +59,7 @@ GAP = "gap"  # sequence numbers jump: the capture missed segments
 SNAPLEN = "snaplen"  # a frame was captured shorter than it was (caplen < len)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Where:
     """Where the bytes of a record were: capture file, TCP endpoints, frames, times.
@@ -101,6 +103,7 @@ class Where:
         }
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Message:
     """A UserMessage Packet to a notification queue, read as MS-MQCN sees it.
@@ -126,6 +129,7 @@ class Message:
         return tuple(getattr(self.packet, "letter", ()))
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Packet:
     """Any other packet framed on a stream.
@@ -143,6 +147,7 @@ class Packet:
     note: str = ""
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Quarantine:
     """Bytes set aside: ``reason`` (one of :data:`QUARANTINE_REASONS`), ``detail`` in one
@@ -154,6 +159,7 @@ class Quarantine:
     requirement: str | None = None
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Lost:
     """``where.size`` bytes of a stream that the capture does not hold (``reason``: a
@@ -163,6 +169,7 @@ class Lost:
     reason: str
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class StreamEnd:
     """The accounting of one direction of one TCP connection to or from port 1801.
@@ -192,6 +199,7 @@ class StreamEnd:
         return self.bytes == self.packet_bytes + self.quarantined_bytes + self.lost_bytes
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class CaptureEnd:
     """The end of a capture: its ``format`` (``pcap``, ``pcapng`` or ``unknown``), the frames

@@ -70,18 +70,34 @@ from mqcn_model.capture.records import (
 from mqcn_model.capture.records import Packet as PacketRecord  # "packet" alone: the wire's
 from mqcn_model.constants import AuthLevel
 from mqcn_model.errors import DecodeError
-from mqcn_model.wire.base import IN, SIGNATURE_BYTES
-from mqcn_model.wire.framing import NEED_MORE, NOT_BASE_HEADER, find_base_header, next_frame
+from mqcn_model.wire.base import (
+    BASE_HEADER,
+    BASE_HEADER_SIZE,
+    IN,
+    MAX_PACKET_SIZE,
+    PACKET_VERSION,
+    SIGNATURE,
+    SIGNATURE_BYTES,
+    BaseHeader,
+)
+from mqcn_model.wire.framing import (
+    NEED_MORE,
+    NOT_BASE_HEADER,
+    find_base_header,
+    next_frame,
+    stream_size,
+)
 from mqcn_model.wire.internal import decode_internal
 from mqcn_model.wire.judgement import judge_user_message
 from mqcn_model.wire.packet import decode_packet
-from mqcn_model.wire.usermessage import USER_MESSAGE, UserMessage, decode_user_message
+from mqcn_model.wire.usermessage import USER_MESSAGE, decode_user_message
 
 __all__ = ["StreamFramer"]
 
 # A BaseHeader candidate is VersionNumber + Reserved + Flags + Signature: 8 bytes; keep the
 # last 7 of a run with none, the start of one may be there.
 _KEEP = len(SIGNATURE_BYTES) + 3
+_HEAD = BASE_HEADER
 
 
 class StreamFramer:
@@ -148,7 +164,7 @@ class StreamFramer:
             self._buf += payload
             self._frame(self._buf)
         else:  # nothing held: frame the payload itself, keep only what it leaves over
-            self._frame(payload)
+            self._frame(payload, frame, time)  # its frame and time: those of its packets
 
     def gap(self, size: int, reason: str, frame: int | None, time: float | None) -> None:
         """``size`` bytes of the stream are missing here (``reason``: gap or snaplen)."""
@@ -201,12 +217,47 @@ class StreamFramer:
 
     # --- framing ------------------------------------------------------------------------------
 
-    def _frame(self, buf: bytes | bytearray) -> None:
+    def _frame(
+        self, buf: bytes | bytearray, number: int | None = None, time: float | None = None
+    ) -> None:
         """Cut the packets of ``buf``: the held bytes, or a payload when none were held (its
-        packets are then sliced from it, one copy, and only its leftover is held)."""
+        packets are then sliced from it, one copy, and only its leftover is held; ``number``
+        and ``time`` are the frame and time of the one segment that carried it, so of its
+        packets)."""
         pos = 0
-        while pos < len(buf):
+        length = len(buf)
+        while pos < length:
             if self._run_start is None:
+                if length - pos >= BASE_HEADER_SIZE:
+                    # the common case, read here once: a valid BaseHeader (the tests of
+                    # decode_base_header) handed to the decoder; else next_frame says why
+                    version, reserved, flags, signature, size, ttrq = _HEAD.unpack_from(buf, pos)
+                    if (
+                        version == PACKET_VERSION
+                        and signature == SIGNATURE
+                        and BASE_HEADER_SIZE <= size <= MAX_PACKET_SIZE
+                        and not size & 3
+                    ):
+                        header = BaseHeader(flags, size, ttrq, version, reserved, signature)
+                        size = stream_size(flags, size)
+                        if length - pos < size:
+                            break  # need more
+                        raw = bytes(buf[pos : pos + size])
+                        if number is None:
+                            self._emit(raw, self._base + pos, header)
+                        else:  # what _where finds for bytes of one segment
+                            where = Where(
+                                self.capture,
+                                self.stream,
+                                self._base + pos,
+                                size,
+                                (number,),
+                                time,
+                                time,
+                            )
+                            self._emit(raw, self._base + pos, header, where)
+                        pos += size
+                        continue
                 frame = next_frame(buf, pos)
                 if frame.status == NEED_MORE:
                     break
@@ -220,7 +271,7 @@ class StreamFramer:
                         violation.requirement,
                     )
                     continue
-                self._emit(bytes(buf[pos : pos + frame.size]), self._base + pos)
+                self._emit(bytes(buf[pos : pos + frame.size]), self._base + pos, None)
                 pos += frame.size
                 continue
             # resynchronising: the next candidate whose whole packet decodes
@@ -247,7 +298,8 @@ class StreamFramer:
                 break
             self._flush_run(self._base + found)
         if buf is not self._buf:
-            self._buf += memoryview(buf)[pos:]
+            if pos < length:
+                self._buf += memoryview(buf)[pos:]
         elif pos:
             del buf[:pos]
         if pos:
@@ -262,26 +314,31 @@ class StreamFramer:
             return False
         return True
 
-    def _emit(self, raw: bytes, offset: int) -> None:
-        """Decode the packet ``raw`` found at stream ``offset``; append its record."""
-        where = self._where(offset, len(raw))
+    def _emit(
+        self, raw: bytes, offset: int, base: BaseHeader | None, where: Where | None = None
+    ) -> None:
+        """Decode the packet ``raw`` found at stream ``offset``; append its record.  ``base``:
+        its BaseHeader, when the framer has decoded it already; ``where``: its
+        :class:`~.records.Where`, when the framer knows it (one segment carried it)."""
+        if where is None:
+            where = self._where(offset, len(raw))
         self.packet_bytes += len(raw)
         self.packets += 1
         self._found = True
-        internal = raw[2] & IN  # next_frame has read a valid BaseHeader: dispatch on it
-        kind = "internal packet" if internal else USER_MESSAGE
+        if raw[2] & IN:  # next_frame has read a valid BaseHeader: dispatch on it
+            try:
+                internal, _ = decode_internal(raw, response=self.response, base=base)
+            except DecodeError as exc:
+                self.out.append(PacketRecord(where, "internal packet", None, exc.violation))
+                return
+            self.out.append(PacketRecord(where, internal.kind, internal))
+            return
         try:
-            if internal:
-                packet, _ = decode_internal(raw, response=self.response)
-            else:
-                packet, _ = decode_user_message(raw)
+            packet, _ = decode_user_message(raw, base=base)
         except DecodeError as exc:
-            self.out.append(PacketRecord(where, kind, None, exc.violation))
+            self.out.append(PacketRecord(where, USER_MESSAGE, None, exc.violation))
             return
         kind = packet.kind
-        if not isinstance(packet, UserMessage):
-            self.out.append(PacketRecord(where, kind, packet))
-            return
         found = judge_user_message(
             packet,
             signed_as=self.signed_as,

@@ -84,13 +84,14 @@ class Direction:
         if self.isn is None:
             self.isn = seq
             self._start(mid_session=True, frame=frame, time=time)
-        offset = self._offset(seq)
-        if offset == self.next and not missing and not self.pending:
-            # the common case, in order with nothing held: straight to the framer
+        if not missing and not self.pending and not (seq - self.isn - self.next) & MASK:
+            # the common case, in order (its _offset is next) with nothing held: straight
+            # to the framer
             assert self.framer is not None
             self.framer.data(payload, frame, time)
             self.next += len(payload)
             return
+        offset = self._offset(seq)
         self._place(offset, payload, missing, frame, time)
         self._drain()
 

@@ -28,10 +28,13 @@ GUID_TEXT = re.compile(
 
 
 _DATA = struct.Struct("<IHH")
+_TAIL = struct.Struct(">Q")  # Data4, whose bytes are in the order of the GUID's text
 _new = object.__new__
-_set = object.__setattr__
 _UNKNOWN = uuid.SafeUUID.unknown
 _UUID = uuid.UUID
+# uuid.UUID's two slots, set through their descriptors (what object.__setattr__ finds by name)
+_set_int = _UUID.__dict__["int"].__set__
+_set_is_safe = _UUID.__dict__["is_safe"].__set__
 
 
 def guid_at(buf: bytes, offset: int) -> uuid.UUID:
@@ -41,18 +44,18 @@ def guid_at(buf: bytes, offset: int) -> uuid.UUID:
     the codec builds several GUIDs per message, so this is on its hot path.
     """
     data1, data2, data3 = _DATA.unpack_from(buf, offset)
-    tail = int.from_bytes(buf[offset + 8 : offset + 16], "big")
+    (tail,) = _TAIL.unpack_from(buf, offset + 8)
     value = _new(_UUID)
-    _set(value, "int", (data1 << 96) | (data2 << 80) | (data3 << 64) | tail)
-    _set(value, "is_safe", _UNKNOWN)
+    _set_int(value, (data1 << 96) | (data2 << 80) | (data3 << 64) | tail)
+    _set_is_safe(value, _UNKNOWN)
     return value
 
 
 def guid_from_checked_text(text: str) -> uuid.UUID:
     """A GUID from text already matched by :data:`GUID_TEXT` (fast path of ``uuid.UUID(text)``)."""
     value = _new(_UUID)
-    _set(value, "int", int(text.replace("-", ""), 16))
-    _set(value, "is_safe", _UNKNOWN)
+    _set_int(value, int(text.replace("-", ""), 16))
+    _set_is_safe(value, _UNKNOWN)
     return value
 
 

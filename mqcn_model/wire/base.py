@@ -46,7 +46,9 @@ TR = 1 << 8
 PRIORITY_DEFAULT = 3
 FLAG_NAMES = {IN: "IN", SH: "SH", DH: "DH", TR: "TR"}
 
-_HEAD = struct.Struct("<BBHIII")
+# the six fields in wire order; a framer that checked them (see decode_base_header) builds
+# its BaseHeader from one unpack and hands it to the packet decoders
+BASE_HEADER = _HEAD = struct.Struct("<BBHIII")
 
 
 @dataclass(slots=True)

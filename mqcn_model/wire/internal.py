@@ -125,7 +125,9 @@ class InternalPacket:
 
     @property
     def kind(self) -> str:
-        return KINDS.get(self.internal.packet_type, f"PT {self.internal.packet_type}")
+        kind = self.internal.flags & PT_MASK  # InternalHeader.packet_type
+        name = KINDS.get(kind)
+        return name if name is not None else f"PT {kind}"
 
 
 def session_ack(session: SessionHeader) -> InternalPacket:
@@ -146,20 +148,37 @@ def connection_parameters(
 
 
 def decode_internal(
-    buf: bytes, offset: int = 0, *, response: bool | None = None
+    buf: bytes,
+    offset: int = 0,
+    *,
+    response: bool | None = None,
+    base: BaseHeader | None = None,
 ) -> tuple[InternalPacket, int]:
     """Read and judge the internal packet at ``offset``; return it and the offset after it.
 
     ``response``: True when the packet is known to be the acceptor's EstablishConnection
     response (then its Padding must be 0x5A bytes), False or None when not known to be.
     A structural requirement broken raises DecodeError; the value rules broken are in
-    ``packet.findings``.
+    ``packet.findings``.  ``base``: the packet's BaseHeader when the caller has already
+    decoded it with :func:`~mqcn_model.wire.base.decode_base_header`'s checks (a framer
+    does), so it is not read twice.
+
+    The three fixed layouts without a finding -- the packets of every session -- are read
+    with one unpack each (:func:`_decode_clean`); anything else takes the general path
+    below, which gives the same packet for those.
     """
     if type(buf) is not bytes:
         buf = bytes(buf)
     start = offset
+    if base is None:
+        base, offset = decode_base_header(buf, offset)
+    else:
+        offset += B.BASE_HEADER_SIZE
+    if not start:
+        clean = _decode_clean(buf, base, response)
+        if clean is not None:
+            return clean, base.packet_size
     findings: list[Violation] = []
-    base, offset = decode_base_header(buf, offset)
     if not base.internal:
         raise fail(R_IN, start + 2, "BaseHeader.Flags.IN is clear in an internal packet")
     end = start + base.packet_size
@@ -221,6 +240,62 @@ def decode_internal(
     else:
         body = _decode_establish(buf, offset, response, findings)
     return InternalPacket(base, header, body, findings), end
+
+
+# the InternalHeader and the body of each fixed layout, read at once (after the BaseHeader)
+_CLEAN_PARAMETERS = struct.Struct("<HHIIHH")
+_CLEAN_ESTABLISH = struct.Struct("<HH16s16sIHH512s")
+_CLEAN_SESSION_ACK = struct.Struct("<HHHHIHHHH")
+_PARAMETERS_SIZE = B.BASE_HEADER_SIZE + INTERNAL_HEADER_SIZE + CONNECTION_PARAMETERS_SIZE
+_ESTABLISH_SIZE = B.BASE_HEADER_SIZE + INTERNAL_HEADER_SIZE + ESTABLISH_CONNECTION_SIZE
+_SESSION_ACK_SIZE = B.BASE_HEADER_SIZE + INTERNAL_HEADER_SIZE + SESSION_HEADER_SIZE
+
+
+def _decode_clean(buf: bytes, base: BaseHeader, response: bool | None) -> InternalPacket | None:
+    """The packet at the start of ``buf`` when it is a ConnectionParameters,
+    EstablishConnection or SessionAck (counting its SessionHeader) Packet that breaks no
+    rule; None for anything else (the general path reads it, and says what it breaks).
+
+    Each test below is one the general path makes, so what this returns is what it would.
+    """
+    flags = base.flags
+    if flags & (B.IN | B.DH) != B.IN or base.time_to_reach_queue != B.INFINITE:
+        return None
+    size = base.packet_size
+    if size > len(buf):
+        return None
+    if size == _PARAMETERS_SIZE:
+        reserved, kind, recoverable, ack, zero, window = _CLEAN_PARAMETERS.unpack_from(buf, 16)
+        if (
+            reserved
+            or kind & PT_MASK != PT_CONNECTION_PARAMETERS
+            or not RECOVERABLE_ACK_TIMEOUT_RANGE[0]
+            <= recoverable
+            <= RECOVERABLE_ACK_TIMEOUT_RANGE[1]
+            or not ACK_TIMEOUT_RANGE[0] <= ack <= ACK_TIMEOUT_RANGE[1]
+            or zero
+        ):
+            return None
+        body: InternalBody = ConnectionParameters(recoverable, ack, window, zero)
+    elif size == _ESTABLISH_SIZE:
+        reserved, kind, _, _, stamp, system, zero, padding = _CLEAN_ESTABLISH.unpack_from(buf, 16)
+        if (
+            reserved
+            or kind & PT_MASK != PT_ESTABLISH_CONNECTION
+            or system & 0xFF != OS_RE
+            or zero
+            or (response and padding != RESPONSE_PADDING)
+        ):
+            return None
+        body = EstablishConnection(guid_at(buf, 20), guid_at(buf, 36), stamp, system, 0, padding)
+    elif size == _SESSION_ACK_SIZE:
+        reserved, kind, *fields = _CLEAN_SESSION_ACK.unpack_from(buf, 16)
+        if reserved or kind & (PT_MASK | CS) != PT_SESSION_ACK or not flags & B.SH or not fields[5]:
+            return None
+        body = SessionHeader(*fields)
+    else:
+        return None
+    return InternalPacket(base, InternalHeader(kind, 0), body, [])
 
 
 def _decode_parameters(buf: bytes, offset: int, findings: Findings) -> ConnectionParameters:

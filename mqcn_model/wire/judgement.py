@@ -49,6 +49,7 @@ from mqcn_model.constants import (
 from mqcn_model.envelope import Envelope, MessageId
 from mqcn_model.errata import STRICT, Readings
 from mqcn_model.errors import DecodeError, Violation
+from mqcn_model.frozen import quick_init
 from mqcn_model.judge import Verdict, judge
 from mqcn_model.profiles import PROFILES
 from mqcn_model.sending import RULES, Emission, Rule, SendingContext
@@ -137,7 +138,28 @@ def envelope_findings(
     per :func:`envelope_key` (the attributes those rules read).
     """
     versions = MSMQ_VERSIONS if msmq_version is None else (msmq_version,)
-    return _envelope_findings_of(envelope_key(envelope), readings, versions)
+    sequence = envelope.message_id.sequence
+    # the attributes envelope_key keeps, as a tuple: equal exactly when the keys are equal,
+    # and much cheaper to build and hash than the key itself
+    remembered = (
+        envelope.body[:1],
+        1 if 0 < sequence <= _MAX_ORDINAL else sequence,
+        envelope.sender_identifier_type,
+        envelope.authentication_level,
+        envelope.time_to_reach_queue,
+        envelope.delivery_guarantee,
+        envelope.message_class,
+        envelope.hash_algorithm,
+        readings,
+        versions,
+    )
+    found = _FINDINGS.get(remembered)
+    if found is None:
+        found = _envelope_findings_of(envelope_key(envelope), readings, versions)
+        if len(_FINDINGS) >= _REMEMBERED:
+            _FINDINGS.clear()  # a bound on memory; the answers are the rules' own either way
+        _FINDINGS[remembered] = found
+    return found
 
 
 def envelope_key(envelope: Envelope) -> Envelope:
@@ -158,7 +180,11 @@ def envelope_key(envelope: Envelope) -> Envelope:
     )
 
 
-@lru_cache(maxsize=4096)
+_REMEMBERED = 4096
+_FINDINGS: dict[tuple[object, ...], tuple[Violation, ...]] = {}
+
+
+@lru_cache(maxsize=_REMEMBERED)
 def _envelope_findings_of(
     envelope: Envelope, readings: Readings, versions: tuple[str, ...]
 ) -> tuple[Violation, ...]:
@@ -198,6 +224,7 @@ def judge_envelope(
 # --- one packet ---------------------------------------------------------------------------------
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class MessageJudgement:
     """What MS-MQCN makes of one decoded UserMessage Packet (see the module docstring).
@@ -253,7 +280,9 @@ def judge_user_message(
     notification_queue = goes_to_a_notification_queue(packet)
     if only_notifications and not notification_queue:
         return MessageJudgement(packet, destination, False, None, (), (), None)
-    envelope, body = packet_to_envelope(packet, signed_as=signed_as, arrival_time=arrival_time)
+    envelope, body = packet_to_envelope(
+        packet, signed_as=signed_as, arrival_time=arrival_time, destination=destination
+    )
     return MessageJudgement(
         packet,
         destination,

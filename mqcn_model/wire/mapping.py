@@ -46,6 +46,8 @@ default 128 zero bytes).
 from __future__ import annotations
 
 import uuid
+from enum import Enum
+from typing import TypeVar
 
 from mqcn_model.constants import (
     AuthLevel,
@@ -56,7 +58,7 @@ from mqcn_model.constants import (
 )
 from mqcn_model.envelope import Envelope, MessageId
 from mqcn_model.wire.base import PRIORITY_DEFAULT, BaseHeader
-from mqcn_model.wire.common import GUID_SIZE, NIL
+from mqcn_model.wire.common import GUID_SIZE, NIL, guid_at
 from mqcn_model.wire.mqf import MultiQueueFormat
 from mqcn_model.wire.properties import MessageProperties
 from mqcn_model.wire.queues import MQFElement, QueueFormat, format_name, parse_format_name
@@ -73,18 +75,32 @@ from mqcn_model.wire.user import UserHeader, compose_user_flags
 from mqcn_model.wire.usermessage import UserMessage, finalize
 
 INFINITE = 0xFFFFFFFF
+E = TypeVar("E", bound=Enum)
 PLACEHOLDER_SIGNATURE = bytes(128)
 _SIGNED = (AuthLevel.Sig10, AuthLevel.Sig20, AuthLevel.Always)
 
 
+def _member(kind: type[E], value: int) -> E:
+    """``kind(value)``: the member is looked up first (what the call does before its
+    ``_missing_``), without the call's own cost (a captured message makes four)."""
+    member = kind._value2member_map_.get(value)
+    return member if member is not None else kind(value)  # type: ignore[return-value]
+
+
 def packet_to_envelope(
-    packet: UserMessage, *, signed_as: AuthLevel = AuthLevel.Sig20, arrival_time: float = 0.0
+    packet: UserMessage,
+    *,
+    signed_as: AuthLevel = AuthLevel.Sig20,
+    arrival_time: float = 0.0,
+    destination: str | None = None,
 ) -> tuple[Envelope, bytes]:
     """The Envelope of a (decoded) UserMessage Packet, and its body.
 
     ``signed_as`` is the level a SecurityData.Signature stands for: the wire does not say
     whether it is an MSMQ 1.0 or 2.0 signature (a receiver learns it by verifying, [MS-MQQB]
     3.1.5.8.3), so the caller says which it assumes (Sig10 for an MSMQ 1.0 sender).
+    ``destination``: the destination's format name when the caller has it already
+    (:func:`mqcn_model.wire.judgement.destination_of`), else it is made here.
     """
     user, properties, security = packet.user, packet.properties, packet.security
     hash_value = properties.hash_algorithm
@@ -92,9 +108,9 @@ def packet_to_envelope(
     sender: uuid.UUID | None = None
     level = AuthLevel.None_
     if security is not None:
-        sender_type = SenderIdType(security.sender_id_type)
+        sender_type = _member(SenderIdType, security.sender_id_type)
         if security.sender_id_type == ST_QM_GUID and len(security.sender_id) == GUID_SIZE:
-            sender = uuid.UUID(bytes_le=security.sender_id)  # else MQMQ-2.2.20.6-2: no GUID
+            sender = guid_at(security.sender_id, 0)  # else MQMQ-2.2.20.6-2: no GUID
         elif security.sender_id_type == ST_SID:
             sender = guid_for_sid(security.sender_id)
         if security.signature:
@@ -108,12 +124,14 @@ def packet_to_envelope(
         sender_identifier_type=sender_type,
         authentication_level=level,
         time_to_reach_queue=packet.base.time_to_reach_queue,
-        delivery_guarantee=DeliveryGuarantee(user.delivery),
-        message_class=MessageClass(properties.message_class),
-        hash_algorithm=HashAlgorithm(hash_value) if hash_value else None,
+        delivery_guarantee=_member(DeliveryGuarantee, user.delivery),
+        message_class=_member(MessageClass, properties.message_class),
+        hash_algorithm=_member(HashAlgorithm, hash_value) if hash_value else None,
         destination_format_name=format_name(
             user.destination, source=user.source_qm, destination=user.destination_qm
-        ),
+        )
+        if destination is None
+        else destination,
         arrival_time=arrival_time,
     )
     return envelope, properties.body

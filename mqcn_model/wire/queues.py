@@ -304,11 +304,14 @@ def format_name(
     """
     if queue is None:
         return ""
-    layout = queue.layout
+    code = queue.code
+    layout = LAYOUT[code]
     if layout == PRIVATE_ID:
-        host: uuid.UUID | None = {2: source, 3: destination}.get(queue.code)
-        if queue.code == 4:
+        host: uuid.UUID | None  # code 2: the source's, 3: the destination's, 4: the admin's
+        if code == 4:
             host = _host_of(admin, source, destination)
+        else:
+            host = destination if code == 3 else source
         if host is None:
             return f"PRIVATE=?\\{queue.private_id:x}"  # RQ 4 without a private admin queue
         return f"PRIVATE={host}\\{queue.private_id:x}"

@@ -132,7 +132,10 @@ def decode_security(
     if cert_size > MAX_SENDER_CERT:
         raise fail(R_FITS, offset + 8, f"SenderCertSize is {cert_size}, above 0xFFFF")
     offset += SECURITY_FIXED_SIZE
-    room = sum(align4(size) for size in sizes)
+    # each item's room: its size rounded up to 4 (align4, written out: five items a header)
+    rooms = ((id_size + 3) & ~3, (key_size + 3) & ~3, (sig_size + 3) & ~3)
+    rooms += ((cert_size + 3) & ~3, (prov_size + 3) & ~3)
+    room = rooms[0] + rooms[1] + rooms[2] + rooms[3] + rooms[4]
     if offset + room > end:
         raise fail(
             R_FITS,
@@ -140,9 +143,9 @@ def decode_security(
             f"the SecurityData items need {room} bytes, {max(0, end - offset)} left",
         )
     items = []
-    for size in sizes:
+    for size, taken in zip(sizes, rooms, strict=True):
         items.append(bytes(buf[offset : offset + size]))
-        offset += align4(size)
+        offset += taken
     sender_id = items[0]
     _check_sender_id(sender_type, sender_id, start + SECURITY_FIXED_SIZE, findings)
     return SecurityHeader(flags, *items), offset

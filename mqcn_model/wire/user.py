@@ -188,15 +188,18 @@ def decode_user_header(
     header = UserHeader(
         guid_at(buf, offset), guid_at(buf, offset + 16), ttbr, sent, message_id, flags
     )
-    if header.hop_count > MAX_HOP_COUNT:
-        breach(findings, R_HOP_COUNT, flags_at, f"Flags.RC is {header.hop_count}, above 0x1D")
-    if header.delivery > 1:
-        breach(findings, R_DELIVERY, flags_at, f"Flags.DM is {header.delivery}, not 0 or 1")
-    if header.dq not in DQ_CODES:
-        raise fail(R_DQ, flags_at + 1, f"Flags.DQ is {header.dq}, not 0, 3, 5 or 7")
-    if header.aq not in AQ_CODES:
-        raise fail(R_AQ, flags_at + 1, f"Flags.AQ is {header.aq}, not 0, 2, 3, 5, 6 or 7")
-    if flags & TH and header.delivery == 0:
+    # the properties of the same names, from the flags at hand
+    hop_count, delivery = flags & RC_MASK, (flags & DM_MASK) >> DM_SHIFT
+    dq, aq = (flags >> DQ_SHIFT) & 7, (flags >> AQ_SHIFT) & 7
+    if hop_count > MAX_HOP_COUNT:
+        breach(findings, R_HOP_COUNT, flags_at, f"Flags.RC is {hop_count}, above 0x1D")
+    if delivery > 1:
+        breach(findings, R_DELIVERY, flags_at, f"Flags.DM is {delivery}, not 0 or 1")
+    if dq not in DQ_CODES:
+        raise fail(R_DQ, flags_at + 1, f"Flags.DQ is {dq}, not 0, 3, 5 or 7")
+    if aq not in AQ_CODES:
+        raise fail(R_AQ, flags_at + 1, f"Flags.AQ is {aq}, not 0, 2, 3, 5, 6 or 7")
+    if flags & TH and delivery == 0:
         breach(
             findings, R_TRANSACTIONAL_EXPRESS, flags_at, "Flags.TH is set but Flags.DM is express"
         )
@@ -204,7 +207,7 @@ def decode_user_header(
         raise fail(R_MP, flags_at + 2, "Flags.MP is clear: no MessagePropertiesHeader")
     if flags & AH:
         breach(findings, R_AH, flags_at + 3, "Flags.AH is set in a packet on the wire")
-    if header.dq == 7 and header.destination_qm != NIL:
+    if dq == 7 and header.destination_qm != NIL:
         breach(
             findings,
             R_DIRECT_NULL_QM,
@@ -212,11 +215,9 @@ def decode_user_header(
             f"the destination is direct but QueueManagerAddress is {header.destination_qm}",
         )
     offset += USER_FIXED_SIZE
-    header.destination, offset = decode_queue(
-        buf, offset, end, header.dq, start, what="destination"
-    )
-    header.admin, offset = decode_queue(buf, offset, end, header.aq, start, what="admin")
-    if letter.follows("W-06") and header.rq in (1, 4):
+    header.destination, offset = decode_queue(buf, offset, end, dq, start, what="destination")
+    header.admin, offset = decode_queue(buf, offset, end, aq, start, what="admin")
+    if letter.items and letter.follows("W-06") and header.rq in (1, 4):
         offset = _letter_response(buf, offset, end, header, start, letter)
     else:
         header.response, offset = decode_queue(buf, offset, end, header.rq, start, what="response")

@@ -151,22 +151,25 @@ LETTER_TRIALS: tuple[frozenset[str], ...] = tuple(
 )
 
 
-def decode_user_message(buf: bytes, offset: int = 0) -> tuple[UserMessage, int]:
+def decode_user_message(
+    buf: bytes, offset: int = 0, *, base: BaseHeader | None = None
+) -> tuple[UserMessage, int]:
     """Read and judge the UserMessage Packet at ``offset``; return it and the offset after it
     (after its SessionHeader, if any).  Raises DecodeError naming the broken structural
     requirement (under the suite's reading); the value rules it breaks are in
     ``packet.findings``.  A packet whose structure adds up only under the letter of W-02,
     W-06 or W-07 is read so, and ``packet.letter`` names each item and the byte where it
-    mattered."""
+    mattered.  ``base``: the packet's BaseHeader when the caller has already decoded it with
+    :func:`~mqcn_model.wire.base.decode_base_header`'s checks (a framer does)."""
     if type(buf) is not bytes:
         buf = bytes(buf)
     try:
-        return _decode(buf, offset, Letter())
+        return _decode(buf, offset, Letter(), base)
     except DecodeError as refused:
         for items in _letter_trials(buf, offset):
             letter = Letter(items)
             try:
-                message, after = _decode(buf, offset, letter)
+                message, after = _decode(buf, offset, letter, base)
             except DecodeError:
                 continue
             if {r.errata for r in letter.used} >= items:  # each item tried mattered
@@ -190,12 +193,18 @@ def _letter_trials(buf: bytes, offset: int) -> tuple[frozenset[str], ...]:
     return tuple(items for items in LETTER_TRIALS if not items & skip)
 
 
-def _decode(buf: bytes, offset: int, letter: Letter) -> tuple[UserMessage, int]:
+def _decode(
+    buf: bytes, offset: int, letter: Letter, base: BaseHeader | None = None
+) -> tuple[UserMessage, int]:
     """:func:`decode_user_message` under one layout of the wire errata (``letter``)."""
     start = offset
     findings: list[Violation] = []
-    base, offset = decode_base_header(buf, offset)
-    if base.internal:
+    if base is None:
+        base, offset = decode_base_header(buf, offset)
+    else:
+        offset += B.BASE_HEADER_SIZE
+    flags = base.flags  # the BaseHeader's bits read from here, not through its properties
+    if flags & B.IN:
         raise fail(R_NOT_INTERNAL, start + 2, "BaseHeader.Flags.IN is set: an internal packet")
     end = start + base.packet_size
     if end > len(buf):
@@ -204,28 +213,35 @@ def _decode(buf: bytes, offset: int, letter: Letter) -> tuple[UserMessage, int]:
             start + 8,
             f"PacketSize is {base.packet_size} but {len(buf) - start} bytes are given",
         )
-    if base.trace and not base.debug:
+    if flags & B.TR and not flags & B.DH:
         breach(findings, R_TRACE_NEEDS_DEBUG, start + 2, "Flags.TR is set without Flags.DH")
     user, offset = decode_user_header(buf, offset, end, findings, letter)
-    if user.has(U.TH) and base.priority:
+    user_flags = user.flags
+    if user_flags & U.TH and flags & B.PR_MASK:
         breach(
             findings,
             R_TRANSACTIONAL_PRIORITY,
             start + 2,
-            f"a transactional message has priority {base.priority}, not 0",
+            f"a transactional message has priority {flags & B.PR_MASK}, not 0",
         )
-    message = UserMessage(base, user, MessageProperties(), findings=findings)
-    if user.has(U.TH):
-        message.transaction, offset = decode_transaction(buf, offset, end, findings)
-    if user.has(U.SH):
-        message.security, offset = decode_security(buf, offset, end, findings)
-    message.properties, offset = decode_properties(buf, offset, end, findings, letter)
-    if base.debug:
-        message.debug, offset = decode_debug(buf, offset, end)
-    if user.has(U.HH):
-        message.soap, offset = decode_soap(buf, offset, end, findings, letter)
-    if user.has(U.MQ):
-        message.mqf, offset = decode_mqf(buf, offset, end, findings, letter)
+    # the headers in wire order, each findings in turn; the packet is built once at the end
+    transaction: TransactionHeader | None = None
+    security: SecurityHeader | None = None
+    debug: DebugHeader | None = None
+    soap: SoapHeader | None = None
+    mqf: MultiQueueFormat | None = None
+    session: SessionHeader | None = None
+    if user_flags & U.TH:
+        transaction, offset = decode_transaction(buf, offset, end, findings)
+    if user_flags & U.SH:
+        security, offset = decode_security(buf, offset, end, findings)
+    properties, offset = decode_properties(buf, offset, end, findings, letter)
+    if flags & B.DH:
+        debug, offset = decode_debug(buf, offset, end)
+    if user_flags & U.HH:
+        soap, offset = decode_soap(buf, offset, end, findings, letter)
+    if user_flags & U.MQ:
+        mqf, offset = decode_mqf(buf, offset, end, findings, letter)
     if offset != end:
         raise fail(
             R_PACKET_SIZE,
@@ -233,18 +249,21 @@ def _decode(buf: bytes, offset: int, letter: Letter) -> tuple[UserMessage, int]:
             f"PacketSize is {base.packet_size} but the headers the flags announce take "
             f"{offset - start} bytes",
         )
-    if base.session:
+    if flags & B.SH:
         if end + SESSION_HEADER_SIZE > len(buf):
             raise fail(
                 R_PACKET_SIZE,
                 end,
                 "BaseHeader.Flags.SH is set but the SessionHeader after PacketSize is missing",
             )
-        message.session, offset = decode_session(buf, end, len(buf), findings)
+        session, offset = decode_session(buf, end, len(buf), findings)
+    message = UserMessage(
+        base, user, properties, transaction, security, debug, soap, mqf, session, None, findings
+    )
     _cross_checks(message, findings)
-    kind = ack_kind(user, message.properties)
+    kind = ack_kind(user, properties)
     if kind is not None:
-        message.ack = check_ack(kind, base.flags, user, message.properties, start, findings)
+        message.ack = check_ack(kind, flags, user, properties, start, findings)
     findings.sort(key=_wire_order)
     message.letter = letter.used
     return message, offset

@@ -82,6 +82,7 @@ _WIRE_AND_CAPTURE_TESTS = (
     "tests/test_capture_bad_input.py",
     "tests/test_capture_writer.py",
     "tests/test_capture_fast.py",
+    "tests/test_capture_wire_fast.py",
     "tests/test_wire_codec.py",
     "tests/test_wire_layers.py",
     "tests/test_wire_mapping.py",
@@ -102,6 +103,8 @@ DEFAULT_TESTS: dict[str, tuple[str, ...]] = {
     "mqcn_model/server.py": ("tests/test_directory_failures.py",),
     "mqcn_model/directory.py": ("tests/test_directory_failures.py",),
     "mqcn_model/capture/*.py": _WIRE_AND_CAPTURE_TESTS,
+    # the records' __init__ (and the Envelope's): its own tests, then the capture's
+    "mqcn_model/frozen.py": ("tests/test_frozen.py", *_WIRE_AND_CAPTURE_TESTS),
     "mqcn_model/wire/*.py": _WIRE_AND_CAPTURE_TESTS,
     # the MS-MQQB session machine: its own tests (the driver's run it over real sockets)
     "mqcn_model/mqqb/*.py": ("tests/test_mqqb_session.py", "tests/test_transport.py"),
