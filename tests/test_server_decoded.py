@@ -9,6 +9,8 @@ under both readings and for a batching product profile too.
 
 from __future__ import annotations
 
+import copy
+import gc
 import uuid
 
 import pytest
@@ -16,9 +18,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mqcn_model import server as server_module
+from mqcn_model.adm import Queue
 from mqcn_model.builders import v2_notification
 from mqcn_model.codec import body_buffer
-from mqcn_model.constants import AuthLevel, SenderIdType
+from mqcn_model.codec.update import NotificationUpdate
+from mqcn_model.constants import (
+    QM_ATTRIBUTE_OF,
+    QUEUE_ATTRIBUTE_OF,
+    SERVER_QM_UPDATE_SETS,
+    SERVER_QUEUE_CREATE_SETS,
+    SERVER_QUEUE_UPDATE_SETS,
+    AuthLevel,
+    PropId,
+    SenderIdType,
+)
 from mqcn_model.directory import InMemoryDirectory
 from mqcn_model.envelope import Envelope, MessageId
 from mqcn_model.errata import LENIENT, STRICT, Readings
@@ -34,6 +47,7 @@ BODIES = st.one_of(
     defective_messages().map(lambda pair: pair[1]),
     st.binary(max_size=300),
 )
+MASTER = uuid.UUID(int=2)
 ENVELOPES = st.tuples(st.sampled_from(list(SenderIdType)), st.sampled_from(list(AuthLevel)))
 
 
@@ -106,3 +120,52 @@ def test_a_handed_decode_is_not_decoded_again(monkeypatch: pytest.MonkeyPatch) -
 
     monkeypatch.setattr(server_module, "decode_message", second_decode)
     assert _server(STRICT).deliver(envelope, verdict.decoded) == expected
+
+
+def test_an_undecodable_body_leaves_no_reference_cycle() -> None:
+    """The handed decode error is not raised again: raising it made a cycle (its traceback held
+    the frame whose local held it), freed only by the garbage collector, per bad message."""
+    verdict = judge(bytes.fromhex("0300"))
+    server = _server(STRICT)
+    envelope = _envelope(b"\x03\x00", SenderIdType.QueueManagerIdentifier, AuthLevel.Sig20)
+    gc.collect()
+    gc.disable()
+    try:
+        for _ in range(10):
+            assert server.deliver(envelope, verdict.decoded).outcome == "disregarded"
+        assert gc.collect() == 0  # nothing unreachable: refcounting freed it all
+    finally:
+        gc.enable()
+
+
+PROPIDS = st.sampled_from([*map(int, PropId), 0x7777])
+
+
+@settings(max_examples=200, deadline=None)
+@given(propids=st.lists(PROPIDS, max_size=20), values=st.integers(0, 9))
+def test_the_settable_attributes_are_set_as_indexof_reads_them(
+    propids: list[int], values: int
+) -> None:
+    """The server's one-pass ``_set_attributes`` equals 3.2.5.1's loop over its list with
+    IndexOf: the same attributes, set from the same (first) property, named in list order."""
+    update = NotificationUpdate.change(
+        uuid.UUID(int=3), [(pid, values + i) for i, pid in enumerate(propids)], master=MASTER
+    )
+    lists = (
+        (server_module._QUEUE_CREATE_SETS, SERVER_QUEUE_CREATE_SETS, QUEUE_ATTRIBUTE_OF),
+        (server_module._QUEUE_UPDATE_SETS, SERVER_QUEUE_UPDATE_SETS, QUEUE_ATTRIBUTE_OF),
+        (server_module._QM_UPDATE_SETS, SERVER_QM_UPDATE_SETS, QM_ATTRIBUTE_OF),
+    )
+    for pairs, sets, attribute_of in lists:
+        assert pairs == tuple((int(p), attribute_of[p]) for p in sets)
+        target: Queue | QueueManager = (
+            QueueManager(uuid.UUID(int=7)) if sets is SERVER_QM_UPDATE_SETS else Queue(MASTER)
+        )
+        expected, names = copy.deepcopy(target), []
+        for propid in sets:  # the letter of 3.2.5.1: IndexOf, per PROPID of the list
+            index = update.index_of(propid)
+            if index >= 0:
+                setattr(expected, attribute_of[propid], update.properties[index].value)
+                names.append(attribute_of[propid])
+        assert server_module._set_attributes(target, update, pairs) == names
+        assert target == expected
