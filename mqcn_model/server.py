@@ -138,6 +138,11 @@ class ProcessingRecord:
         return None
 
 
+# The effect that ends every message's processing (the loop dequeues the next one).  Effects
+# are frozen and nothing writes to a detail, so every record may hold this one object.
+_DEQUEUE = Effect("dequeue", R_LOOP)
+
+
 class _Disregard(Exception):
     """Internal: stop processing the current message (3.2.5.1 'perform no further processing')."""
 
@@ -192,7 +197,7 @@ class NotificationServer:
                 "path_name": f"{self.computer}\\private$\\notify_queue$",
             },
         )
-        return [open_queue, Effect("dequeue", R_LOOP)]
+        return [open_queue, _DEQUEUE]
 
     # --- message arrival -----------------------------------------------------------------------
     def deliver(self, envelope: Envelope, decoded: Decoded | None = None) -> ProcessingRecord:
@@ -274,9 +279,9 @@ class NotificationServer:
                 self._process_v2(message, effects)
         except _Disregard as stop:
             effects.append(Effect("disregard", stop.requirement, {"reason": stop.reason}))
-            effects.append(Effect("dequeue", R_LOOP))
+            effects.append(_DEQUEUE)
             return ProcessingRecord(message_id, "disregarded", tuple(effects), stop.reason)
-        effects.append(Effect("dequeue", R_LOOP))
+        effects.append(_DEQUEUE)
         return ProcessingRecord(message_id, "processed", tuple(effects))
 
     # --- 3.2.5.1 ------------------------------------------------------------------------------
@@ -343,7 +348,9 @@ class NotificationServer:
                 )
 
     def _v1_create_queue(self, update: NotificationUpdate, effects: list[Effect]) -> None:
-        identifier = update.value_of(PropId.PROPID_Q_INSTANCE)
+        first = update.first_indexes()
+        index = first.get(PropId.PROPID_Q_INSTANCE)
+        identifier = None if index is None else update.properties[index].value
         if not isinstance(identifier, uuid.UUID):  # errata E-22
             if self.readings.creation_without_instance == "nothing":  # no identity, no queue
                 effects.append(
@@ -354,7 +361,7 @@ class NotificationServer:
                 return
             identifier = NIL_IDENTIFIER  # the letter: the default Identifier stays
         queue = Queue.with_defaults(identifier)
-        changed = _set_attributes(queue, update, _QUEUE_CREATE_SETS)
+        changed = _set_attributes(queue, update, _QUEUE_CREATE_SETS, first)
         self._ignore_others(update, _QUEUE_CREATE_USED, R_CREATE, effects)
         existing = self.qm.QueueCollection.get(queue.Identifier)
         if existing is not None:  # errata E-24
@@ -556,11 +563,16 @@ class NotificationServer:
 
 
 def _set_attributes(
-    target: Queue | QueueManager, update: NotificationUpdate, sets: tuple[tuple[int, str], ...]
+    target: Queue | QueueManager,
+    update: NotificationUpdate,
+    sets: tuple[tuple[int, str], ...],
+    first: dict[int, int] | None = None,
 ) -> list[str]:
     """Set on ``target``, in the order of ``sets`` ((PROPID, attribute) pairs), the attribute
-    of each PROPID the update carries, from the value at its IndexOf (3.2.5.1); the names set."""
-    first = update.first_indexes()
+    of each PROPID the update carries, from the value at its IndexOf (3.2.5.1); the names set.
+    ``first``: the update's :meth:`~NotificationUpdate.first_indexes`, when already known."""
+    if first is None:
+        first = update.first_indexes()
     properties = update.properties
     changed = []
     for propid, name in sets:
