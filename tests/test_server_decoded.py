@@ -19,8 +19,9 @@ from hypothesis import strategies as st
 
 from mqcn_model import server as server_module
 from mqcn_model.adm import Queue
-from mqcn_model.builders import v2_notification
+from mqcn_model.builders import machine_update, queue_creation, queue_update, v2_notification
 from mqcn_model.codec import body_buffer
+from mqcn_model.codec.message import v1_message
 from mqcn_model.codec.update import NotificationUpdate
 from mqcn_model.constants import (
     QM_ATTRIBUTE_OF,
@@ -38,7 +39,7 @@ from mqcn_model.errata import LENIENT, STRICT, Readings
 from mqcn_model.errors import DecodeError
 from mqcn_model.judge import judge
 from mqcn_model.profiles import PROFILES
-from mqcn_model.server import NotificationServer, QueueManager
+from mqcn_model.server import Effect, NotificationServer, QueueManager
 from mqcn_suite.strategies import conforming_messages, defective_messages
 
 READINGS = st.sampled_from([STRICT, LENIENT])
@@ -169,3 +170,40 @@ def test_the_settable_attributes_are_set_as_indexof_reads_them(
                 names.append(attribute_of[propid])
         assert server_module._set_attributes(target, update, pairs) == names
         assert target == expected
+
+
+def test_the_settable_lists_set_and_ignore_as_3_2_5_1_says() -> None:
+    """A creation, a queue update and a machine update, each with a property its list does not
+    set: the attributes set, one ``ignore-property`` effect per other property (naming it and
+    the rule's requirement) and the closing ``dequeue`` of 3.2.5 -- the whole record."""
+    queue, qm = uuid.UUID(int=0x51), uuid.UUID(int=7)
+    extra = (int(PropId.PROPID_Q_QMID), qm)  # on no settable list of a queue
+    creation = queue_creation(queue, "qm\\orders", master=MASTER, extra=[extra])
+    update = queue_update(queue, qm, [(PropId.PROPID_Q_QUOTA, 5)], master=MASTER)
+    machine = machine_update(
+        qm, [(PropId.PROPID_QM_QUOTA, 9), (PropId.PROPID_QM_OS, 3)], master=MASTER
+    )
+    server = _server(STRICT)
+    body = body_buffer(v1_message([creation, update, machine]))
+    record = server.deliver(_envelope(body, SenderIdType.QueueManagerIdentifier, AuthLevel.Sig20))
+    ignored = [
+        (e.detail["name"], e.requirement) for e in record.effects if e.kind == "ignore-property"
+    ]
+    assert ignored == [
+        ("PROPID_Q_QMID", server_module.R_CREATE),
+        ("PROPID_Q_QMID", server_module.R_QUEUE_UPDATE_IGNORED),
+        ("PROPID_QM_MACHINE_ID", server_module.R_QM_UPDATE_IGNORED),
+        ("PROPID_QM_FOREIGN", server_module.R_QM_UPDATE_IGNORED),
+        ("PROPID_QM_OS", server_module.R_QM_UPDATE_IGNORED),
+    ]
+    assert [e.kind for e in record.effects if e.kind != "ignore-property"] == [
+        "create-queue",
+        "update-queue",
+        "update-queue-manager",
+        "dequeue",
+    ]
+    assert record.effects[-1] == Effect("dequeue", server_module.R_LOOP)
+    created = server.qm.QueueCollection[queue]
+    assert (created.Pathname, created.Quota, server.qm.QueueManagerQuota) == ("qm\\orders", 5, 9)
+    made = next(e for e in record.effects if e.kind == "create-queue")
+    assert made.detail["attributes"] == [QUEUE_ATTRIBUTE_OF[p] for p in SERVER_QUEUE_CREATE_SETS]
