@@ -207,3 +207,11 @@ def test_the_settable_lists_set_and_ignore_as_3_2_5_1_says() -> None:
     assert (created.Pathname, created.Quota, server.qm.QueueManagerQuota) == ("qm\\orders", 5, 9)
     made = next(e for e in record.effects if e.kind == "create-queue")
     assert made.detail["attributes"] == [QUEUE_ATTRIBUTE_OF[p] for p in SERVER_QUEUE_CREATE_SETS]
+
+
+def test_set_queue_defaults_leaves_the_nil_type_on_every_new_queue() -> None:
+    """A new Queue's Type is the nil GUID ([MS-MQDMPR] 3.1.7.1.33, the [MS-MQMQ] default); the
+    one UUID object every new Queue shares (a UUID is immutable) is that nil GUID."""
+    first, second = Queue.with_defaults(uuid.UUID(int=1)), Queue(uuid.UUID(int=2))
+    assert first.Type == second.Type == uuid.UUID(int=0)
+    assert first.Type.int == 0
