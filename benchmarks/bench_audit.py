@@ -28,8 +28,9 @@ judge (goal >= 0.6) and Spark / single (goal >= 1.7 for ``local[2]`` at 4 M).  P
 is the largest resident set of the whole process tree (this driver, the JVM, the Python
 workers), sampled from ``/proc`` every 0.2 s (``psutil`` is not needed), for the generation
 and for the Spark audit apart.  ``--memory-only`` skips the two in-process loops (for the
-8 M memory figure); ``--fuzz-cases N`` also times N differential fuzz cases against
-``reference``.
+8 M memory figure), ``--no-spark`` the Spark audit (Spark then only generates a corpus that
+``--keep`` did not leave: the quick way to measure the in-process ratio);
+``--fuzz-cases N`` also times N differential fuzz cases against ``reference``.
 
 Results go to stdout, one JSON line per size, and to ``--json`` (default
 ``bench_audit.json`` in the work directory).
@@ -44,7 +45,7 @@ import shutil
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -202,8 +203,11 @@ def in_process(corpus: Path, limit: int) -> dict[str, Any]:
     return rate
 
 
-def corpus_for(spark: Any, size: int, work: Path, invalid_share: float) -> tuple[Path, Any]:
-    """The corpus of ``size`` rows: reused when an earlier ``--keep`` run left a matching one."""
+def corpus_for(
+    session: Callable[[], Any], size: int, work: Path, invalid_share: float
+) -> tuple[Path, Any]:
+    """The corpus of ``size`` rows: reused when an earlier ``--keep`` run left a matching one
+    (``session()`` starts Spark only when the corpus is to be generated)."""
     corpus = work / f"corpus-{size}"
     manifest = corpus / MANIFEST
     if manifest.exists():
@@ -212,7 +216,7 @@ def corpus_for(spark: Any, size: int, work: Path, invalid_share: float) -> tuple
             return corpus, None
     shutil.rmtree(corpus, ignore_errors=True)
     with PeakMemory() as memory:
-        made = generate(spark, size, corpus, invalid_share, seed=SEED)
+        made = generate(session(), size, corpus, invalid_share, seed=SEED)
     return corpus, {
         "generate_seconds": made.seconds,
         "generate_rate": round(size / made.seconds, 1),
@@ -228,6 +232,7 @@ def main() -> None:
     parser.add_argument("--invalid-share", type=float, default=0.1)
     parser.add_argument("--single-limit", type=int, default=1_000_000)
     parser.add_argument("--memory-only", action="store_true", help="skip the in-process loops")
+    parser.add_argument("--no-spark", action="store_true", help="skip the Spark audit")
     parser.add_argument("--workdir", default="/tmp/mqcn-bench")
     parser.add_argument("--keep", action="store_true", help="keep (and reuse) the corpora")
     parser.add_argument("--fuzz-cases", type=int, default=0, help="also time differential fuzzing")
@@ -236,7 +241,14 @@ def main() -> None:
     work = Path(args.workdir)
     work.mkdir(parents=True, exist_ok=True)
     conf = dict(item.split("=", 1) for item in args.conf)
-    spark = create_session(args.master, conf)
+    started: list[Any] = []
+
+    def session() -> Any:
+        """The Spark session, started on first use (never, for --no-spark on a kept corpus)."""
+        if not started:
+            started.append(create_session(args.master, conf))
+        return started[0]
+
     results: dict[str, Any] = {"master": args.master, "cpus": os.cpu_count(), "sizes": []}
     target = Path(args.json) if args.json else work / "bench_audit.json"
     phases: dict[str, float] = {}
@@ -250,15 +262,22 @@ def main() -> None:
 
     try:
         for size in (int(s) for s in args.sizes.split(",") if s):
-            corpus, made = corpus_for(spark, size, work, args.invalid_share)
+            corpus, made = corpus_for(session, size, work, args.invalid_share)
             out = work / f"audit-{size}"
             shutil.rmtree(out, ignore_errors=True)
             entry: dict[str, Any] = {"messages": size, "generate": made}
             if not args.memory_only:
                 entry["in_process"] = in_process(corpus, args.single_limit)
+            if args.no_spark:
+                results["sizes"].append(entry)
+                print(json.dumps(entry), flush=True)
+                target.write_text(json.dumps(results, indent=2) + "\n")
+                if not args.keep:
+                    shutil.rmtree(corpus, ignore_errors=True)
+                continue
             with PeakMemory() as memory:
                 started, cpu = time.perf_counter(), tree_cpu(os.getpid())
-                audited = audit(spark, corpus, out, progress=steps)
+                audited = audit(session(), corpus, out, progress=steps)
                 seconds, cpu = time.perf_counter() - started, tree_cpu(os.getpid()) - cpu
             entry["spark"] = {
                 "seconds": round(seconds, 2),
@@ -288,7 +307,7 @@ def main() -> None:
                 shutil.rmtree(corpus, ignore_errors=True)
         if args.fuzz_cases:
             with PeakMemory() as memory:
-                fuzzed = fuzz(spark, "reference", args.fuzz_cases, seed=SEED)
+                fuzzed = fuzz(session(), "reference", args.fuzz_cases, seed=SEED)
             results["fuzz"] = {
                 "cases": fuzzed.cases,
                 "divergences": fuzzed.divergences,
@@ -298,7 +317,8 @@ def main() -> None:
             }
             print(json.dumps(results["fuzz"]), flush=True)
     finally:
-        spark.stop()
+        for spark in started:
+            spark.stop()
     target.write_text(json.dumps(results, indent=2) + "\n")
     print(f"results in {target}", file=sys.stderr)
 

@@ -27,6 +27,7 @@ from mqcn_model.json_views import value_to_json
 # Read Directory names of 3.2.5.2 that differ from the 3.1.1.3 attribute names (errata E-17).
 READ_NAME_TO_ATTRIBUTE = {"Journal": "Journaling", "Pathname": "Pathname"}
 NO_LIMIT = 0xFFFFFFFF
+_NIL_GUID = uuid.UUID(int=0)
 _GUID_ATTRIBUTES = frozenset({"Identifier", "Type"})
 _BYTES_ATTRIBUTES = frozenset({"Security"})
 _TEXT_ATTRIBUTES = frozenset(
@@ -65,7 +66,7 @@ class Queue:
     """
 
     Identifier: uuid.UUID
-    Type: uuid.UUID = field(default_factory=lambda: uuid.UUID(int=0))
+    Type: uuid.UUID = _NIL_GUID  # a UUID is immutable: every new Queue may share this one
     BasePriority: int = 0
     Journaling: int = MQ_JOURNAL_NONE
     Quota: int = NO_LIMIT

@@ -87,10 +87,20 @@ R_V2_CREATE = req("MQCN-3.2.5.2-4")
 R_V2_CHANGE = req("MQCN-3.2.5.2-6")
 R_V2_DELETE = req("MQCN-3.2.5.2-7")
 R_V2_MACHINE = req("MQCN-3.2.5.2-9")
+R_V2_READ_QUEUE = req("MQCN-3.2.5.2-3")
+R_V2_READ_QM = req("MQCN-3.2.5.2-8")
 R_VERSIONS = req("MQCN-1.7-1")
 R_BATCHING = req("MQCN-1.6-3")
 R_WORKGROUP = req("MQCN-3.2.3-6")
 NIL_IDENTIFIER = uuid.UUID(int=0)  # the Identifier Set Queue Defaults leaves (errata E-22)
+# The PROPIDs each 3.2.5.1 rule sets, as sets: any other PROPID of the update is ignored.
+_QUEUE_CREATE_USED = frozenset(SERVER_QUEUE_CREATE_SETS)
+_QUEUE_UPDATE_USED = frozenset(SERVER_QUEUE_UPDATE_SETS)
+_QM_UPDATE_USED = frozenset(SERVER_QM_UPDATE_SETS)
+# ... and as (PROPID, ADM attribute) pairs, in the order of their lists.
+_QUEUE_CREATE_SETS = tuple((int(p), QUEUE_ATTRIBUTE_OF[p]) for p in SERVER_QUEUE_CREATE_SETS)
+_QUEUE_UPDATE_SETS = tuple((int(p), QUEUE_ATTRIBUTE_OF[p]) for p in SERVER_QUEUE_UPDATE_SETS)
+_QM_UPDATE_SETS = tuple((int(p), QM_ATTRIBUTE_OF[p]) for p in SERVER_QM_UPDATE_SETS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +136,11 @@ class ProcessingRecord:
             if effect.kind == "disregard":
                 return effect.requirement
         return None
+
+
+# The effect that ends every message's processing (the loop dequeues the next one).  Effects
+# are frozen and nothing writes to a detail, so every record may hold this one object.
+_DEQUEUE = Effect("dequeue", R_LOOP)
 
 
 class _Disregard(Exception):
@@ -182,7 +197,7 @@ class NotificationServer:
                 "path_name": f"{self.computer}\\private$\\notify_queue$",
             },
         )
-        return [open_queue, Effect("dequeue", R_LOOP)]
+        return [open_queue, _DEQUEUE]
 
     # --- message arrival -----------------------------------------------------------------------
     def deliver(self, envelope: Envelope, decoded: Decoded | None = None) -> ProcessingRecord:
@@ -207,7 +222,7 @@ class NotificationServer:
                 message_id, "deferred", (Effect("defer", R_BATCHING, detail),)
             )
         else:
-            record = self._process(envelope, decoded)
+            record = self._process(envelope, decoded, message_id)
         self.records.append(record)
         return record
 
@@ -233,19 +248,26 @@ class NotificationServer:
         return [ProcessingRecord("*", "full-refresh", tuple(effects))]
 
     # --- 3.2.5 --------------------------------------------------------------------------------
-    def _process(self, envelope: Envelope, decoded: Decoded | None = None) -> ProcessingRecord:
-        message_id = str(envelope.message_id)
+    def _process(
+        self, envelope: Envelope, decoded: Decoded | None = None, message_id: str | None = None
+    ) -> ProcessingRecord:
+        """Process one dequeued message (3.2.5); ``message_id``: its id as text, if known."""
+        if message_id is None:
+            message_id = str(envelope.message_id)
         effects: list[Effect] = []
         try:
-            try:
-                if decoded is None:
+            # errata E-08: an undecodable message is disregarded whole.  The caller's decode
+            # error is not raised again: a raised exception kept in a local makes a reference
+            # cycle (traceback -> frame -> local), garbage only the cyclic collector frees.
+            if decoded is None:
+                try:
                     message = decode_message(envelope.body, self.readings)
-                elif isinstance(decoded, DecodeError):
-                    raise decoded
-                else:
-                    message = decoded
-            except DecodeError as exc:  # errata E-08: an undecodable message is disregarded whole
-                raise _Disregard(exc.requirement, f"undecodable: {exc.violation}") from None
+                except DecodeError as exc:
+                    raise _Disregard(exc.requirement, f"undecodable: {exc.violation}") from None
+            elif isinstance(decoded, DecodeError):
+                raise _Disregard(decoded.requirement, f"undecodable: {decoded.violation}")
+            else:
+                message = decoded
             if not self.profile.accepts(message.version):
                 raise _Disregard(
                     R_VERSIONS,
@@ -257,9 +279,9 @@ class NotificationServer:
                 self._process_v2(message, effects)
         except _Disregard as stop:
             effects.append(Effect("disregard", stop.requirement, {"reason": stop.reason}))
-            effects.append(Effect("dequeue", R_LOOP))
+            effects.append(_DEQUEUE)
             return ProcessingRecord(message_id, "disregarded", tuple(effects), stop.reason)
-        effects.append(Effect("dequeue", R_LOOP))
+        effects.append(_DEQUEUE)
         return ProcessingRecord(message_id, "processed", tuple(effects))
 
     # --- 3.2.5.1 ------------------------------------------------------------------------------
@@ -326,7 +348,9 @@ class NotificationServer:
                 )
 
     def _v1_create_queue(self, update: NotificationUpdate, effects: list[Effect]) -> None:
-        identifier = update.value_of(PropId.PROPID_Q_INSTANCE)
+        first = update.first_indexes()
+        index = first.get(PropId.PROPID_Q_INSTANCE)
+        identifier = None if index is None else update.properties[index].value
         if not isinstance(identifier, uuid.UUID):  # errata E-22
             if self.readings.creation_without_instance == "nothing":  # no identity, no queue
                 effects.append(
@@ -337,13 +361,8 @@ class NotificationServer:
                 return
             identifier = NIL_IDENTIFIER  # the letter: the default Identifier stays
         queue = Queue.with_defaults(identifier)
-        changed = []
-        for propid in SERVER_QUEUE_CREATE_SETS:
-            index = update.index_of(propid)
-            if index >= 0:
-                setattr(queue, QUEUE_ATTRIBUTE_OF[propid], update.properties[index].value)
-                changed.append(QUEUE_ATTRIBUTE_OF[propid])
-        self._ignore_others(update, set(SERVER_QUEUE_CREATE_SETS), R_CREATE, effects)
+        changed = _set_attributes(queue, update, _QUEUE_CREATE_SETS, first)
+        self._ignore_others(update, _QUEUE_CREATE_USED, R_CREATE, effects)
         existing = self.qm.QueueCollection.get(queue.Identifier)
         if existing is not None:  # errata E-24
             carried = {name: getattr(queue, name) for name in changed}
@@ -362,15 +381,10 @@ class NotificationServer:
         queue = (
             self.qm.QueueCollection.get(update.guid_identifier) if update.guid_identifier else None
         )
-        self._ignore_others(update, set(SERVER_QUEUE_UPDATE_SETS), R_QUEUE_UPDATE_IGNORED, effects)
+        self._ignore_others(update, _QUEUE_UPDATE_USED, R_QUEUE_UPDATE_IGNORED, effects)
         if queue is None:
             return
-        changed = []
-        for propid in SERVER_QUEUE_UPDATE_SETS:
-            index = update.index_of(propid)
-            if index >= 0:
-                setattr(queue, QUEUE_ATTRIBUTE_OF[propid], update.properties[index].value)
-                changed.append(QUEUE_ATTRIBUTE_OF[propid])
+        changed = _set_attributes(queue, update, _QUEUE_UPDATE_SETS)
         effects.append(
             Effect(
                 "update-queue",
@@ -386,13 +400,8 @@ class NotificationServer:
                 Effect("ignore-update", R_QM_UPDATE, {"reason": f"names queue manager {named}"})
             )
             return
-        changed = []
-        for propid in SERVER_QM_UPDATE_SETS:
-            index = update.index_of(propid)
-            if index >= 0:
-                setattr(self.qm, QM_ATTRIBUTE_OF[propid], update.properties[index].value)
-                changed.append(QM_ATTRIBUTE_OF[propid])
-        self._ignore_others(update, set(SERVER_QM_UPDATE_SETS), R_QM_UPDATE_IGNORED, effects)
+        changed = _set_attributes(self.qm, update, _QM_UPDATE_SETS)
+        self._ignore_others(update, _QM_UPDATE_USED, R_QM_UPDATE_IGNORED, effects)
         effects.append(Effect("update-queue-manager", R_QM_UPDATE, {"attributes": changed}))
 
     def _leaves_local_unchanged(self, named: uuid.UUID | None) -> bool:
@@ -431,7 +440,7 @@ class NotificationServer:
 
     @staticmethod
     def _ignore_others(
-        update: NotificationUpdate, used: set[PropId], requirement: str, effects: list[Effect]
+        update: NotificationUpdate, used: frozenset[PropId], requirement: str, effects: list[Effect]
     ) -> None:
         for prop in update.properties:
             if prop.propid not in used:
@@ -508,14 +517,15 @@ class NotificationServer:
         server: str | None,
         effects: list[Effect],
     ) -> dict[str, Any] | None:
-        requirement = req("MQCN-3.2.5.2-3") if object_type == "Queue" else req("MQCN-3.2.5.2-8")
+        requirement = R_V2_READ_QUEUE if object_type == "Queue" else R_V2_READ_QM
+        identifier = str(guid)
         effects.append(
             Effect(
                 "read-directory",
                 requirement,
                 {
                     "object_type": object_type,
-                    "identifier": str(guid),
+                    "identifier": identifier,
                     "attributes": list(attributes),
                     "server": server,
                 },
@@ -531,7 +541,7 @@ class NotificationServer:
             Effect(
                 "directory-read-failed",
                 requirement,
-                {"object_type": object_type, "identifier": str(guid), "status": status.value},
+                {"object_type": object_type, "identifier": identifier, "status": status.value},
             )
         )
         return None
@@ -550,6 +560,27 @@ class NotificationServer:
     def state(self) -> dict[str, Any]:
         """JSON snapshot of the queue manager (attributes and queues)."""
         return self.qm.to_json()
+
+
+def _set_attributes(
+    target: Queue | QueueManager,
+    update: NotificationUpdate,
+    sets: tuple[tuple[int, str], ...],
+    first: dict[int, int] | None = None,
+) -> list[str]:
+    """Set on ``target``, in the order of ``sets`` ((PROPID, attribute) pairs), the attribute
+    of each PROPID the update carries, from the value at its IndexOf (3.2.5.1); the names set.
+    ``first``: the update's :meth:`~NotificationUpdate.first_indexes`, when already known."""
+    if first is None:
+        first = update.first_indexes()
+    properties = update.properties
+    changed = []
+    for propid, name in sets:
+        index = first.get(propid)
+        if index is not None:
+            setattr(target, name, properties[index].value)
+            changed.append(name)
+    return changed
 
 
 def queue_from_read(guid: uuid.UUID, found: dict[str, Any]) -> Queue:

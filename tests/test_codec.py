@@ -646,6 +646,23 @@ def test_update_conveniences_index_of_value_of_and_property_names() -> None:
     assert Property(0x7777, 7).name == "PROPID 30583"  # not a PROPID: named by its number
 
 
+@settings(max_examples=200, deadline=None)
+@given(propids=st.lists(st.sampled_from([*map(int, P), 0, 0x7777]), max_size=12))
+def test_first_indexes_is_index_of_for_every_propid_at_once(propids: list[int]) -> None:
+    """The server's one-pass lookup equals IndexOf (3.2.5.1) for any PROPID, repeats included."""
+    update = NotificationUpdate.change(QUEUE, [(pid, 1) for pid in propids], master=MASTER)
+    first = update.first_indexes()
+    assert set(first) == set(propids)
+    for propid in [*map(int, P), 0, 0x7777]:
+        assert first.get(propid, -1) == update.index_of(propid)
+
+
+def test_property_names_are_those_of_the_propid_constants() -> None:
+    """``Property.name`` looks the name up; it is what ``PropId(n).name`` gives for each one."""
+    for propid in P:
+        assert Property(int(propid), 0).name == PropId(int(propid)).name == propid.name
+
+
 # --- Notification Body (2.2.5) -------------------------------------------------------------
 
 BODY = NotificationBody(2, G, "dc1.example.com")

@@ -55,6 +55,7 @@ R_FIELD_TRUNCATED = req("MQCN-2.2.6-11")
 _U32 = struct.Struct("<I")
 _FIXED_TAIL = GUID_SIZE + RESERVED_SIZE + 1  # GuidMasterId + Reserved + NumberOfProperties
 ZERO_RESERVED = bytes(RESERVED_SIZE)
+_PROPID_NAMES = {int(p): p.name for p in PropId}  # PropId(n).name, without building the member
 
 
 @dataclass(slots=True)
@@ -68,10 +69,9 @@ class Property:
 
     @property
     def name(self) -> str:
-        try:
-            return PropId(self.propid).name
-        except ValueError:
-            return f"PROPID {self.propid}"
+        """The PROPID's constant name, or ``PROPID <number>`` for one MS-MQCN does not define."""
+        name = _PROPID_NAMES.get(self.propid)
+        return name if name is not None else f"PROPID {self.propid}"
 
 
 @dataclass(slots=True)
@@ -102,6 +102,21 @@ class NotificationUpdate:
             if prop.propid == propid:
                 return index
         return -1
+
+    def first_indexes(self) -> dict[int, int]:
+        """:meth:`index_of` of every PROPID present at once: PROPID -> its first position.
+
+        A server applying a list of settable PROPIDs looks each one up here instead of
+        scanning the properties once per PROPID of the list.
+
+        >>> u = NotificationUpdate.change(uuid.UUID(int=1), [(103, "a"), (104, "b"), (103, "c")],
+        ...                               master=uuid.UUID(int=2))
+        >>> u.first_indexes(), u.first_indexes().get(103) == u.index_of(103)
+        ({103: 0, 104: 1}, True)
+        """
+        props = self.properties
+        # from the last to the first: each PROPID's first position is the one left standing
+        return {props[index].propid: index for index in range(len(props) - 1, -1, -1)}
 
     def value_of(self, propid: int, default: PropertyValue | None = None) -> PropertyValue | None:
         index = self.index_of(propid)
