@@ -28,7 +28,7 @@ import pyarrow as pa
 import mqcn_suite.pipeline.audit.schema as schema
 from mqcn_model.capture import Record
 from mqcn_model.capture import split as model
-from mqcn_model.capture.reader import DEFAULT_IDLE_TIMEOUT
+from mqcn_model.capture.reader import DEFAULT_IDLE_TIMEOUT, PIECE
 from mqcn_model.capture.tcp import DEFAULT_MAX_PENDING
 from mqcn_model.constants import AuthLevel
 from mqcn_model.errata import Readings
@@ -47,7 +47,7 @@ if TYPE_CHECKING:
 DEFAULT_SPLIT_BYTES = 64 << 20
 HEAD_BYTES = 1 << 20  # read to find the layout (a pcapng preamble must fit)
 WINDOW_BYTES = 1 << 20  # read at each split point to find a record boundary
-CHUNK = 1 << 20
+CHUNK = PIECE  # a range is read 64 KiB at a time: few records alive at once (reader.PIECE)
 
 
 @dataclass(frozen=True)
