@@ -87,6 +87,20 @@ def plan_split(path: str, threshold: int, window: int = WINDOW_BYTES) -> SplitPl
     return SplitPlan(path, size, shape, tuple(starts), tuple(ends))
 
 
+def _range_bytes(
+    plan: SplitPlan, index: int, chunk: int, reading: Callable[[], bool]
+) -> Iterator[bytes]:
+    """The file's bytes from range ``index``'s boundary on, ``chunk`` at a time, while
+    ``reading()`` (the range's reader wants more) and the file has any."""
+    with open(plan.path, "rb") as stream:
+        stream.seek(plan.starts[index])
+        while reading():
+            data = stream.read(chunk)
+            if not data:
+                return
+            yield data
+
+
 def scan_range(
     plan: SplitPlan, index: int, *, chunk: int = CHUNK, idle_timeout: float = DEFAULT_IDLE_TIMEOUT
 ) -> tuple[dict[model.Connection, model.Trace], model.RangeSummary]:
@@ -100,13 +114,8 @@ def scan_range(
         plan.ends[index],
         idle_timeout=idle_timeout,
     )
-    with open(plan.path, "rb") as stream:
-        stream.seek(plan.starts[index])
-        while not reader.done:
-            data = stream.read(chunk)
-            if not data:
-                break
-            reader.feed(data)
+    for data in _range_bytes(plan, index, chunk, lambda: not reader.done):
+        reader.feed(data)
     return reader.traces(), reader.close()
 
 
@@ -160,13 +169,8 @@ def read_owned(
         idle_timeout=idle_timeout,
         signed_as=signed_as,
     )
-    with open(plan.path, "rb") as stream:
-        stream.seek(plan.starts[index])
-        while not reader.done:
-            data = stream.read(chunk)
-            if not data:
-                break
-            yield from reader.feed(data)
+    for data in _range_bytes(plan, index, chunk, lambda: not reader.done):
+        yield from reader.feed(data)
     yield from reader.close(reads.idle)
     if counts is not None:
         counts.update(reader.counts)
