@@ -486,9 +486,13 @@ def accept_unauthenticated(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def apply_label(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Breaks MQCN-3.2.5.1-13: a queue update also applies PROPID_Q_LABEL."""
+    """Breaks MQCN-3.2.5.1-13: a queue update also applies PROPID_Q_LABEL (in the list and
+    in the tables the server derives from it at import)."""
     sets = (*server_model.SERVER_QUEUE_UPDATE_SETS, PropId.PROPID_Q_LABEL)
     monkeypatch.setattr(server_model, "SERVER_QUEUE_UPDATE_SETS", sets)
+    monkeypatch.setattr(server_model, "_QUEUE_UPDATE_USED", frozenset(sets))
+    pairs = tuple((int(p), server_model.QUEUE_ATTRIBUTE_OF[p]) for p in sets)
+    monkeypatch.setattr(server_model, "_QUEUE_UPDATE_SETS", pairs)
 
 
 # Requirements a flipped rule may drag along (their scenarios observe the same behaviour).
