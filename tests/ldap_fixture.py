@@ -7,16 +7,14 @@ is session-scoped: one slapd per test process (mqcn_suite.directory.slapd), with
 listener and one for ``dc1.example.com``.  Every test that uses either fixture joins the
 ``ldap`` xdist group, so under ``pytest -n`` one worker runs them all against one slapd.
 
-Only a missing slapd skips, with the one-line install hint, and only where nothing asked for
-LDAP: in CI (``CI`` set, as .ci/run sets it; .ci/run installs slapd) or with
-``--mqcn-directory`` other than ``dict`` a missing slapd fails the test with the same line.
-Every other failure to start fails the test.  A test that changes the tree calls
+A missing slapd fails the test with the one-line install hint (``apt-get install slapd
+ldap-utils``; .ci/run installs it, the README's set-up names it): nothing is skipped.  Every
+other failure to start fails the test too.  A test that changes the tree calls
 ``slapd_directory.load(...)`` itself: nothing is assumed about the tree another test left.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -37,22 +35,19 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.xdist_group(LDAP_GROUP))
 
 
-def slapd_or_skip(config: pytest.Config) -> Path:
-    """The slapd program.  When it is not installed: a skip with the install hint (one line),
-    or, in CI or when the run asked for an LDAP directory, a failure with that line."""
+def slapd_or_fail() -> Path:
+    """The slapd program; when it is not installed, a failure with the install hint (one
+    line)."""
     try:
         return find_slapd()
     except SlapdNotInstalledError as missing:
-        asked = config.getoption("--mqcn-directory", default="dict") != "dict"
-        if asked or os.environ.get("CI"):
-            pytest.fail(str(missing), pytrace=False)
-        pytest.skip(str(missing))
+        pytest.fail(str(missing), pytrace=False)
 
 
 @pytest.fixture
 def slapd_installed(pytestconfig: pytest.Config) -> Path:
-    """For a test that starts a directory of its own: slapd's path, or the skip above."""
-    return slapd_or_skip(pytestconfig)
+    """For a test that starts a directory of its own: slapd's path (or the failure above)."""
+    return slapd_or_fail()
 
 
 @pytest.fixture(scope="session")
@@ -60,6 +55,6 @@ def slapd_directory(
     tmp_path_factory: pytest.TempPathFactory, pytestconfig: pytest.Config
 ) -> Iterator[SlapdDirectory]:
     """A started slapd laid out as Active Directory (stopped when the session ends)."""
-    slapd_or_skip(pytestconfig)
+    slapd_or_fail()
     with SlapdDirectory(tmp_path_factory.mktemp("slapd"), server_names=SERVER_NAMES) as directory:
         yield directory

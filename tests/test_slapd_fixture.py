@@ -504,38 +504,23 @@ def test_slapd_not_on_the_path_says_how_to_install_it(tmp_path: Path) -> None:
     assert not (tmp_path / "slapd.conf").exists()
 
 
-def test_only_a_missing_slapd_skips_and_the_reason_says_how_to_install_it(
+def test_a_missing_slapd_fails_with_the_install_line_never_skips(
     monkeypatch: pytest.MonkeyPatch, pytestconfig: pytest.Config
 ) -> None:
+    """In CI or not, with --mqcn-directory=ldap or not: a failure saying how to install it."""
     ldap_fixture = pytestconfig.pluginmanager.get_plugin("ldap_fixture")
 
     def missing(*_: object) -> None:
         raise SlapdNotInstalledError(f"slapd not found: {slapd_module.INSTALL_HINT}")
 
     monkeypatch.setattr(ldap_fixture, "find_slapd", missing)
-    monkeypatch.delenv("CI", raising=False)
-    with pytest.raises(pytest.skip.Exception, match=r"^slapd not found: apt-get install slapd"):
-        ldap_fixture.slapd_or_skip(pytestconfig)
-
-
-def test_a_missing_slapd_fails_in_ci_and_when_ldap_was_asked_for(
-    monkeypatch: pytest.MonkeyPatch, pytestconfig: pytest.Config
-) -> None:
-    """CI installs slapd (.ci/run): there, and in a run given --mqcn-directory=ldap, a missing
-    slapd is a failure with the install hint, never a skip."""
-    ldap_fixture = pytestconfig.pluginmanager.get_plugin("ldap_fixture")
-
-    def missing(*_: object) -> None:
-        raise SlapdNotInstalledError(f"slapd not found: {slapd_module.INSTALL_HINT}")
-
-    monkeypatch.setattr(ldap_fixture, "find_slapd", missing)
-    monkeypatch.setenv("CI", "true")
-    with pytest.raises(pytest.fail.Exception, match=r"^slapd not found: apt-get install slapd"):
-        ldap_fixture.slapd_or_skip(pytestconfig)
-    monkeypatch.delenv("CI")
-    monkeypatch.setattr(pytestconfig.option, "mqcn_directory", "ldap", raising=False)
-    with pytest.raises(pytest.fail.Exception, match=r"^slapd not found"):
-        ldap_fixture.slapd_or_skip(pytestconfig)
+    for ci in (None, "true"):
+        if ci is None:
+            monkeypatch.delenv("CI", raising=False)
+        else:
+            monkeypatch.setenv("CI", ci)
+        with pytest.raises(pytest.fail.Exception, match=r"^slapd not found: apt-get install slapd"):
+            ldap_fixture.slapd_or_fail()
 
 
 def test_a_port_in_use_is_named(slapd_installed: Path, tmp_path: Path) -> None:
