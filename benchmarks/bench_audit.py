@@ -256,9 +256,9 @@ def main() -> None:
     @contextmanager
     def steps(name: str) -> Iterator[None]:
         """Wall seconds of each step of the audit (judging, writing verdicts, summary)."""
-        started = time.perf_counter()
+        begun = time.perf_counter()
         yield
-        phases[name] = round(time.perf_counter() - started, 2)
+        phases[name] = round(time.perf_counter() - begun, 2)
 
     try:
         for size in (int(s) for s in args.sizes.split(",") if s):
@@ -276,9 +276,9 @@ def main() -> None:
                     shutil.rmtree(corpus, ignore_errors=True)
                 continue
             with PeakMemory() as memory:
-                started, cpu = time.perf_counter(), tree_cpu(os.getpid())
+                begun, cpu = time.perf_counter(), tree_cpu(os.getpid())
                 audited = audit(session(), corpus, out, progress=steps)
-                seconds, cpu = time.perf_counter() - started, tree_cpu(os.getpid()) - cpu
+                seconds, cpu = time.perf_counter() - begun, tree_cpu(os.getpid()) - cpu
             entry["spark"] = {
                 "seconds": round(seconds, 2),
                 "rate": round(size / seconds, 1),

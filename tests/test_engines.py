@@ -55,8 +55,10 @@ from mqcn_suite.pipeline.audit import (
     quarantine_row,
     register_input_kind,
 )
+from mqcn_suite.pipeline.audit import job as job_module
 from mqcn_suite.pipeline.audit.kind import files_bytes
 from mqcn_suite.pipeline.audit.schema import spark_schema
+from mqcn_suite.pipeline.audit.sink import BY_SPARK, VERDICTS_CONF
 from mqcn_suite.pipeline.campaign import Limits, campaign
 from mqcn_suite.pipeline.corpus import generate
 from mqcn_suite.pipeline.engine import (
@@ -105,16 +107,40 @@ def corpus(spark: Any, tmp_path_factory: pytest.TempPathFactory) -> Path:
 # --- both engines give the same rows and summaries ---------------------------------------------
 
 
-def audit_twice(spark: Any, source: Path, base: Path) -> tuple[Any, Any]:
-    """The audit of ``source`` in process and on Spark, with their rows checked equal."""
+def audit_twice(
+    spark: Any, source: Path, base: Path, *, every_way: bool = False
+) -> tuple[Any, Any]:
+    """The audit of ``source`` in process and on Spark, with their rows checked equal.
+
+    ``every_way``: on Spark also with the verdicts written by Spark (``--conf
+    mqcn.audit.verdicts=spark``, as for an ``hdfs://`` out) and with the tasks writing them
+    but a staging dataset too large for the driver to read (Spark's summary jobs)."""
     local = audit(None, source, base / "in-process")
     on_spark = audit(spark, source, base / "spark")
     assert (local.engine, on_spark.engine) == (IN_PROCESS, "Spark local[2]")
-    for name in ("verdicts", "quarantine"):
-        assert rows_of(base / "in-process" / name) == rows_of(base / "spark" / name), name
-    one, other = summary_of(base / "in-process"), summary_of(base / "spark")
-    assert (one["engine"], other["engine"]) == (IN_PROCESS, "Spark local[2]")
-    assert without_times(one) == without_times(other)
+    ways = ["spark"]
+    if every_way:
+        spark.conf.set(VERDICTS_CONF, BY_SPARK)
+        try:
+            audit(spark, source, base / "by-spark")
+        finally:
+            spark.conf.unset(VERDICTS_CONF)
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(job_module, "SMALL_STAGING", -1)
+            audit(spark, source, base / "large-staging")
+        ways += ["by-spark", "large-staging"]
+    for way in ways:
+        for name in ("verdicts", "quarantine"):
+            assert rows_of(base / "in-process" / name) == rows_of(base / way / name), (way, name)
+        one, other = summary_of(base / "in-process"), summary_of(base / way)
+        assert (one["engine"], other["engine"]) == (IN_PROCESS, "Spark local[2]")
+        assert without_times(one) == without_times(other), way
+        assert sorted(p.name for p in (base / way).iterdir()) == [
+            "quarantine",
+            "summary.html",
+            "summary.json",
+            "verdicts",
+        ], way  # the staging dataset is gone
     return local, on_spark
 
 
@@ -123,7 +149,7 @@ def test_both_engines_audit_captures_alike(spark: Any, tmp_path: Path) -> None:
     generate(spark, 60, folder, 0.3, SEED, "pcap")
     for name, data in damaged_captures().items():  # quarantine rows of every kind, a stray file
         (folder / name).write_bytes(data)
-    local, _ = audit_twice(spark, folder, tmp_path)
+    local, _ = audit_twice(spark, folder, tmp_path, every_way=True)
     assert local.mode == "capture" and local.balanced
     assert local.conforming and local.non_conforming and local.quarantine_entries
 
@@ -132,7 +158,7 @@ def test_both_engines_audit_a_parquet_corpus_alike(
     spark: Any, corpus: Path, tmp_path: Path
 ) -> None:
     odd = odd_corpus(corpus, tmp_path / "odd")  # null bodies, a lost row group, lost files
-    local, _ = audit_twice(spark, odd, tmp_path)
+    local, _ = audit_twice(spark, odd, tmp_path, every_way=True)
     assert local.mode == "parquet" and local.balanced
     assert local.quarantined and local.files_without_footer and local.rows_in_unreadable_row_groups
 

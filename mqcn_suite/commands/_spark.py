@@ -112,6 +112,7 @@ def session(master: str | None, conf: list[str] | None) -> Iterator[SparkSession
         PipelineError,
         active_session,
         check_master,
+        check_own,
         gateway_running,
         parse_conf,
         spark_session,
@@ -119,6 +120,7 @@ def session(master: str | None, conf: list[str] | None) -> Iterator[SparkSession
 
     master = check_master(master or DEFAULT_MASTER)
     settings = parse_conf(conf or [])
+    check_own(settings)
     require_spark_extra(spark=True)
     fresh = active_session() is None
     if fresh and not gateway_running():

@@ -44,7 +44,7 @@ import sys
 import threading
 import time
 import warnings
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
@@ -140,6 +140,29 @@ def split_conf(conf: dict[str, str]) -> tuple[dict[str, str], dict[str, str]]:
     """(the pipeline's own ``mqcn.*`` settings, the Spark settings) of ``--conf``."""
     own = {k: v for k, v in conf.items() if k.startswith(OWN_PREFIX)}
     return own, {k: v for k, v in conf.items() if not k.startswith(OWN_PREFIX)}
+
+
+# The checks of the pipeline's own keys read by the stages (``mqcn.capture.split``...), by key:
+# each takes a ``conf(key, default)`` getter, as the stage reads the key, and raises
+# :class:`PipelineError` for a bad value.  The modules that read a key register its check
+# (:func:`register_own_check`); :func:`check_own` runs them on ``--conf`` before a session
+# starts, so that a bad value is refused at once, not after Spark's start.
+ConfGetter = Callable[[str, str], str | None]  # spark.conf.get's shape: (key, default)
+OWN_CHECKS: dict[str, Callable[[ConfGetter], object]] = {}
+
+
+def register_own_check(
+    key: str, check: Callable[[Callable[[str, str], str | None]], object]
+) -> None:
+    """Have :func:`check_own` check ``--conf KEY=...`` with ``check``."""
+    OWN_CHECKS[key] = check
+
+
+def check_own(conf: dict[str, str]) -> None:
+    """:class:`PipelineError` for the first ``--conf mqcn.*`` value its check refuses."""
+    for key, check in OWN_CHECKS.items():
+        if key in conf:
+            check(lambda name, default: conf.get(name, default))
 
 
 def master_timeout(master: str, own: dict[str, str]) -> float:

@@ -4,6 +4,9 @@ On Spark (a session given), one Spark job judges every message (the kind's task,
 :mod:`.tasks`) and writes verdict, quarantine and tally rows to a staging dataset under
 ``out``; the verdicts and the quarantine are then copied out of it column by column, and the
 summary merges the tallies (:mod:`.summary`).  The staging dataset is removed at the end.
+With a local ``out`` the tasks write ``verdicts/`` themselves (:mod:`.sink`) and the staging
+dataset holds only the quarantine and the tallies; when it is small this process reads it
+and ends the audit as the in-process engine does.
 
 In process (no session: the in-process engine, :mod:`mqcn_suite.pipeline.engine`), the
 kind's same task runs here on the same work; its rows are written as they come, one Parquet
@@ -16,9 +19,9 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -40,6 +43,7 @@ from mqcn_suite.pipeline.audit.schema import (
     VERDICTS_DIR,
     spark_schema,
 )
+from mqcn_suite.pipeline.audit.sink import BY_TASKS, LITERAL_PART, VerdictSink, verdicts_way
 from mqcn_suite.pipeline.audit.summary import (
     Tally,
     render_html,
@@ -49,7 +53,7 @@ from mqcn_suite.pipeline.audit.summary import (
 from mqcn_suite.pipeline.checks import check_out as check_dataset_out
 from mqcn_suite.pipeline.engine import IN_PROCESS, spark_label
 from mqcn_suite.pipeline.session import PipelineError
-from mqcn_suite.pipeline.storage import Location, in_process_location
+from mqcn_suite.pipeline.storage import Location, in_process_location, local_path
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
@@ -249,10 +253,20 @@ class _Job:
 
 
 def _run_on_spark(spark: SparkSession, job: _Job) -> dict[str, Any]:
-    """The Spark engine: judge into the staging dataset, copy the outputs, summarize."""
+    """The Spark engine: judge into the staging dataset, copy the outputs, summarize.
+
+    With a local ``--out`` the tasks write ``verdicts/`` themselves (:mod:`.sink`): the
+    staging dataset then holds only the quarantine and tally rows, and when it is small
+    (:data:`SMALL_STAGING`) this process reads it and ends the audit as the in-process
+    engine does -- two Spark jobs fewer.
+    """
     plan, out, readings, step = job.plan, job.out, job.readings, job.step
     from pyspark.sql import functions as F
 
+    local = _tasks_write_to(spark, out)
+    sink = None if local is None else VerdictSink.at(local / VERDICTS_DIR)
+    if sink is not None:
+        plan = replace(plan, verdict_sink=sink)
     # The judging runs exactly once, into a staging dataset that the outputs and the summary
     # then read column by column.  (Caching the rows in Spark instead ran the 1 GiB driver
     # heap out of memory at 4 M messages.)
@@ -260,20 +274,125 @@ def _run_on_spark(spark: SparkSession, job: _Job) -> dict[str, Any]:
     try:
         with step("judging"):
             build_frame(spark, plan, readings).write.parquet(str(staging))
+        if sink is not None and local is not None and _bytes(local / STAGING_DIR) <= SMALL_STAGING:
+            return _finish_here(job, plan, sink, local)
         rows = spark.read.parquet(str(staging))
         with step("writing verdicts"):
-            verdicts = rows.filter(F.col("status") == VERDICT)
-            verdicts.select(*schema.VERDICT_COLUMNS).write.parquet(str(out / VERDICTS_DIR))
+            verdicts = rows.filter(F.col("status") == VERDICT).select(*schema.VERDICT_COLUMNS)
+            if sink is None:
+                verdicts.write.parquet(str(out / VERDICTS_DIR))
             aside = rows.filter(F.col("status") == QUARANTINED)
             aside.select(*schema.QUARANTINE_COLUMNS).write.parquet(str(out / QUARANTINE_DIR))
         with step("summary"):
-            return summarize(rows, plan, job.input_path, readings)
+            summary = summarize(rows, plan, job.input_path, readings)
+        if sink is not None:
+            balance = summary["balance"]
+            staged = verdicts.toArrow() if not verdicts.isEmpty() else None
+            sink.finish(balance["conforming"] + balance["non_conforming"], staged)
+        return summary
     finally:
         staging.remove_tree()
 
 
+def _tasks_write_to(spark: SparkSession, out: Location) -> Path | None:
+    """The local path of ``out`` when the tasks write the verdicts there themselves, or None
+    when Spark writes them (an ``out`` URI other than ``file:``, or ``--conf
+    mqcn.audit.verdicts=spark``)."""
+    if verdicts_way(spark.conf.get) != BY_TASKS:
+        return None
+    if out.uri:
+        try:
+            folder = local_path(str(out), "--out", "")
+        except PipelineError:
+            return None  # hdfs://, s3a://...: only Spark's Hadoop filesystems write there
+    else:
+        folder = out.path
+    return folder
+
+
+# A staging dataset of verdict-less rows up to this size is read by the driver itself: its
+# tally rows merge in Python in less time than Spark's summary jobs take to start.
+SMALL_STAGING = 16 * 2**20
+
+
+def _bytes(folder: Path) -> int:
+    return sum(f.stat().st_size for f in folder.rglob("*.parquet"))
+
+
+def _finish_here(job: _Job, plan: Plan, sink: VerdictSink, out: Path) -> dict[str, Any]:
+    """The end of a Spark audit whose tasks wrote the verdicts, in this process: the staging
+    rows (quarantine, tallies, literal verdicts) read with pyarrow, as :func:`_run_in_process`
+    takes its task's rows."""
+    import pyarrow.dataset as ds
+
+    table = ds.dataset(out / STAGING_DIR, format="parquet").to_table().cast(schema.ROW_SCHEMA)
+    literal = OutPart(sink.folder_path / LITERAL_PART, schema.VERDICT_SCHEMA)
+    aside = OutPart(out / QUARANTINE_DIR / LOCAL_PART, schema.QUARANTINE_SCHEMA, True)
+    with job.step("writing the quarantine"), literal as verdicts, aside:
+        tallies, quarantine = _take_rows(table.to_batches(), verdicts, aside)
+    with job.step("summary"):
+        summary = summarize_local(tallies, quarantine, plan, job.input_path, job.readings)
+    balance = summary["balance"]
+    sink.finish(balance["conforming"] + balance["non_conforming"])
+    return summary
+
+
 LOCAL_PART = "part-00000-in-process.parquet"  # the one file of each output folder in process
 SUCCESS = "_SUCCESS"  # the marker Spark leaves in a dataset it finished writing
+
+
+class OutPart:
+    """One Parquet file of an output folder, opened at its first batch; on a clean exit an
+    empty file when ``always`` and nothing came, and the folder's ``_SUCCESS``."""
+
+    def __init__(self, path: Path, part_schema: pa.Schema, always: bool = False) -> None:
+        self.path, self.schema, self.always = path, part_schema, always
+        self._writer: Any = None
+
+    def __enter__(self) -> OutPart:
+        self.path.parent.mkdir(exist_ok=True)
+        return self
+
+    def write(self, batch: pa.RecordBatch) -> None:
+        if self._writer is None:
+            import pyarrow.parquet as pq
+
+            self._writer = pq.ParquetWriter(self.path, self.schema)
+        self._writer.write_batch(batch)
+
+    def __exit__(self, kind: object, *_: object) -> None:
+        if self._writer is not None:
+            self._writer.close()
+        elif self.always and kind is None:
+            import pyarrow.parquet as pq
+
+            pq.write_table(self.schema.empty_table(), self.path)
+        if kind is None:
+            (self.path.parent / SUCCESS).write_bytes(b"")
+
+
+def _take_rows(
+    batches: Iterable[pa.RecordBatch], verdicts: OutPart, aside: OutPart
+) -> tuple[list[pa.RecordBatch], list[dict[str, Any]]]:
+    """Write the verdict and quarantine rows of ``batches`` (:data:`ROW_SCHEMA`) to their
+    parts; give back the tally rows and the quarantine rows (timestamps in microseconds, as
+    the summary reads them)."""
+    tallies: list[pa.RecordBatch] = []
+    quarantine: list[dict[str, Any]] = []
+    for batch in batches:
+        status = batch.column("status")
+        judged = batch.filter(pc.equal(status, VERDICT))
+        if judged.num_rows:
+            verdicts.write(judged.select(list(schema.VERDICT_COLUMNS)))
+        held = batch.filter(pc.equal(status, QUARANTINED))
+        if held.num_rows:
+            rows = held.select(list(schema.QUARANTINE_COLUMNS))
+            aside.write(rows)
+            quarantine.extend(_micros(rows).to_pylist())
+        counted = batch.filter(pc.equal(status, TALLY))
+        if counted.num_rows:
+            tallies.append(counted)
+    return tallies, quarantine
 
 
 def _local_rows(plan: Plan, readings: Readings) -> Iterator[pa.RecordBatch]:
@@ -288,33 +407,10 @@ def _local_rows(plan: Plan, readings: Readings) -> Iterator[pa.RecordBatch]:
 def _run_in_process(job: _Job) -> dict[str, Any]:
     """The in-process engine: rows written as the task gives them, tallies merged here."""
     plan, out, readings, step = job.plan, job.out, job.readings, job.step
-    import pyarrow.parquet as pq
-
-    folders = {VERDICT: out.path / VERDICTS_DIR, QUARANTINED: out.path / QUARANTINE_DIR}
-    for folder in folders.values():
-        folder.mkdir()
-    tallies: list[pa.RecordBatch] = []
-    quarantine: list[dict[str, Any]] = []
-    with (
-        step("judging in process"),
-        pq.ParquetWriter(folders[VERDICT] / LOCAL_PART, schema.VERDICT_SCHEMA) as verdicts,
-        pq.ParquetWriter(folders[QUARANTINED] / LOCAL_PART, schema.QUARANTINE_SCHEMA) as aside,
-    ):
-        for batch in _local_rows(plan, readings):
-            status = batch.column("status")
-            judged = batch.filter(pc.equal(status, VERDICT))
-            if judged.num_rows:
-                verdicts.write_batch(judged.select(list(schema.VERDICT_COLUMNS)))
-            held = batch.filter(pc.equal(status, QUARANTINED))
-            if held.num_rows:
-                rows = held.select(list(schema.QUARANTINE_COLUMNS))
-                aside.write_batch(rows)
-                quarantine.extend(_micros(rows).to_pylist())
-            counted = batch.filter(pc.equal(status, TALLY))
-            if counted.num_rows:
-                tallies.append(counted)
-    for folder in folders.values():
-        (folder / SUCCESS).write_bytes(b"")
+    verdicts = OutPart(out.path / VERDICTS_DIR / LOCAL_PART, schema.VERDICT_SCHEMA, True)
+    aside = OutPart(out.path / QUARANTINE_DIR / LOCAL_PART, schema.QUARANTINE_SCHEMA, True)
+    with step("judging in process"), verdicts, aside:
+        tallies, quarantine = _take_rows(_local_rows(plan, readings), verdicts, aside)
     with step("summary"):
         return summarize_local(tallies, quarantine, plan, job.input_path, readings)
 

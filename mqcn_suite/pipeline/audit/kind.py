@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
 
     from mqcn_model.errata import Readings
+    from mqcn_suite.pipeline.audit.sink import VerdictSink
 
 
 class Unit(Mapping[str, Any]):
@@ -78,6 +79,9 @@ class Plan:
     rows_expected: int  # rows known to be in the input (footers, raw files, stray files)
     bytes: int = 0  # bytes of the input's files (what the engine choice weighs, with the rows)
     description: str = ""  # what was found, in words: the audit's first line
+    # On Spark, where the tasks write their verdicts themselves (None: as rows, to Spark);
+    # a kind's frame maps its task with :func:`~.sink.map_rows`, which honours it.
+    verdict_sink: VerdictSink | None = None
 
     @property
     def empty(self) -> bool:

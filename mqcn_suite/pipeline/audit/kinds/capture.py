@@ -67,7 +67,6 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 import pyarrow as pa
 
 import mqcn_model.capture as capture_model
-import mqcn_suite.pipeline.audit.schema as schema
 from mqcn_model.capture.containers import PCAP_MICRO, PCAP_NANO, PCAPNG_SHB
 from mqcn_model.errata import Readings
 from mqcn_model.wire.usermessage import USER_MESSAGE
@@ -82,6 +81,7 @@ from mqcn_suite.pipeline.audit.kind import (
 )
 from mqcn_suite.pipeline.audit.kinds import capture_split
 from mqcn_suite.pipeline.audit.schema import quarantine_row, spark_schema
+from mqcn_suite.pipeline.audit.sink import map_rows
 from mqcn_suite.pipeline.audit.summary import Tally
 from mqcn_suite.pipeline.audit.tasks import RowBuilder, Task
 from mqcn_suite.pipeline.engine import human_bytes
@@ -300,7 +300,7 @@ def capture_frame(spark: SparkSession, plan: Plan, readings: Readings) -> DataFr
             split = ranges if isinstance(ranges, str) else None
             if not isinstance(ranges, str):
                 split = capture_split.split_frame(
-                    spark, ranges, readings, _judge_records, BATCH, P_FRAMES
+                    spark, ranges, readings, _judge_records, BATCH, P_FRAMES, plan.verdict_sink
                 )
             if isinstance(split, str):
                 print(f"mqcn audit: {split}", file=sys.stderr)
@@ -313,9 +313,7 @@ def capture_frame(spark: SparkSession, plan: Plan, readings: Readings) -> DataFr
             [(u.path, u.bytes) for u in whole], numSlices=min(len(whole), 10_000)
         )
         frame = spark.createDataFrame(units, spark_schema(UNIT_SCHEMA))
-        frames.append(
-            frame.mapInArrow(judge_capture_units(readings), spark_schema(schema.ROW_SCHEMA))
-        )
+        frames.append(map_rows(frame, judge_capture_units(readings), plan.verdict_sink))
     return functools.reduce(lambda a, b: a.unionByName(b), frames)
 
 

@@ -34,9 +34,10 @@ from mqcn_model.constants import AuthLevel
 from mqcn_model.errata import Readings
 from mqcn_suite.pipeline.audit.judging import Auditor
 from mqcn_suite.pipeline.audit.schema import spark_schema
+from mqcn_suite.pipeline.audit.sink import VerdictSink, map_rows
 from mqcn_suite.pipeline.audit.summary import Tally
 from mqcn_suite.pipeline.audit.tasks import RowBuilder
-from mqcn_suite.pipeline.session import PipelineError
+from mqcn_suite.pipeline.session import PipelineError, register_own_check
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
@@ -222,10 +223,10 @@ def split_records(
 
 # --- on Spark -----------------------------------------------------------------------------------
 
-SPLIT_CONF = "mqcn.capture.split"
+SPLIT_CONF = "mqcn.capture.split"  # --conf key: split captures above this many bytes (0: never)
 # Counters of the capture block (summary.json): files read as byte ranges, and their ranges.
 C_FILES_SPLIT = "files_split"
-C_RANGES = "ranges"  # --conf key: split captures above this many bytes (0: never)
+C_RANGES = "ranges"
 # The rows of the scan tasks: a connection a range holds (conn, range and its Trace) or a
 # range's summary (range, summary: pickled).
 SCAN_SCHEMA = pa.schema(
@@ -259,6 +260,9 @@ def split_threshold(conf: Callable[[str, str], str | None]) -> int:
             f"--conf {SPLIT_CONF}={value!r}: expected a number of bytes (0: never split)"
         ) from None
     return max(0, threshold)
+
+
+register_own_check(SPLIT_CONF, split_threshold)
 
 
 def _conn_key(connection: model.Connection) -> bytes:
@@ -340,6 +344,7 @@ def split_frame(
     judge_records: JudgeRecords,
     batch: int,
     frames_prefix: str,
+    sink: VerdictSink | None = None,
 ) -> DataFrame | str:
     """The rows of one capture read as split ranges on Spark, or the line saying why it must
     be read whole: the scans (one job: the summaries, and the connections seen in several
@@ -371,7 +376,7 @@ def split_frame(
     finally:
         scanned.unpersist()
     task = read_task(plan, readings, reads, judge_records, batch, frames_prefix)
-    judged = indexes.mapInArrow(task, spark_schema(schema.ROW_SCHEMA))
+    judged = map_rows(indexes, task, sink)
     # the capture-level records: the last range's quarantine, then the capture's end
     rows = RowBuilder(Tally())
     rows.tally.count(C_FILES_SPLIT)

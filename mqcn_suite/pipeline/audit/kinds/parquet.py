@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 
-import mqcn_suite.pipeline.audit.schema as schema
 from mqcn_model.errata import Readings
 from mqcn_suite.pipeline.audit.judging import Auditor
 from mqcn_suite.pipeline.audit.kind import (
@@ -36,6 +35,7 @@ from mqcn_suite.pipeline.audit.schema import (
     quarantine_row,
     spark_schema,
 )
+from mqcn_suite.pipeline.audit.sink import map_rows
 from mqcn_suite.pipeline.audit.summary import Tally
 from mqcn_suite.pipeline.audit.tasks import RowBuilder, Task
 from mqcn_suite.pipeline.corpus import BODY
@@ -227,7 +227,7 @@ def parquet_frame(spark: SparkSession, plan: Plan, readings: Readings) -> DataFr
         numSlices=min(len(plan.work), 10_000),
     )
     frame = spark.createDataFrame(units, spark_schema(UNIT_SCHEMA))
-    return frame.mapInArrow(judge_parquet_units(readings), spark_schema(schema.ROW_SCHEMA))
+    return map_rows(frame, judge_parquet_units(readings), plan.verdict_sink)
 
 
 PARQUET = InputKind(

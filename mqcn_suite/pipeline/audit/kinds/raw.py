@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 
-import mqcn_suite.pipeline.audit.schema as schema
 from mqcn_model.errata import Readings
 from mqcn_suite.pipeline.audit.judging import Auditor
 from mqcn_suite.pipeline.audit.kind import (
@@ -29,7 +28,8 @@ from mqcn_suite.pipeline.audit.kind import (
     files_bytes,
     register_input_kind,
 )
-from mqcn_suite.pipeline.audit.schema import SCOPE_FILE, quarantine_row, spark_schema
+from mqcn_suite.pipeline.audit.schema import SCOPE_FILE, quarantine_row
+from mqcn_suite.pipeline.audit.sink import map_rows
 from mqcn_suite.pipeline.audit.summary import Tally
 from mqcn_suite.pipeline.audit.tasks import RowBuilder, Task
 from mqcn_suite.pipeline.engine import human_bytes
@@ -134,7 +134,7 @@ def raw_frame(spark: SparkSession, plan: Plan, readings: Readings) -> DataFrame 
     if empty:
         parts.append(spark.createDataFrame(empty, "path string, content binary"))
     files = parts[0] if len(parts) == 1 else parts[0].unionByName(parts[1])
-    return files.mapInArrow(judge_raw_files(readings), spark_schema(schema.ROW_SCHEMA))
+    return map_rows(files, judge_raw_files(readings), plan.verdict_sink)
 
 
 def local_raw(plan: Plan, readings: Readings) -> Iterator[pa.RecordBatch]:
