@@ -547,3 +547,65 @@ def test_a_udp_header_of_its_ports_alone_is_read(ports: tuple[int, int], kind: s
     udp = struct.pack("!HH", *ports)
     ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 24, 0, 0, 64, 17, 0, bytes(4), bytes(4)) + udp
     assert dissect(LINK_RAW, ip, len(ip)) == kind
+
+
+# --- issue 22, third pass: the sample of capture/reader.py ------------------------------------
+
+
+def test_a_stream_whose_first_frame_lost_all_its_payload_to_the_snaplen_is_followed() -> None:
+    """A data segment of a stream not yet followed opens the stream when it carries bytes,
+    even if the snaplen cut every one of them (``missing``): they are the stream's first
+    bytes, lost.  (The mutant of ``CaptureReader.segment`` that looks only at the payload
+    drops the segment and starts the stream after it.)"""
+    data = STREAM22
+    segs = segments(data, size=200, syn=False)
+    segs[0] = replace(segs[0], cut=len(segs[0].payload))  # all of the first 200 bytes cut
+    records = read(pcap(frames(segs)))
+    (end,) = ends(records)
+    assert end.bytes == len(data) and end.lost_bytes == 200
+    lost = [r for r in records if isinstance(r, Lost)]
+    assert [(r.reason, r.where.size) for r in lost] == [("snaplen", 200)]
+    assert balanced(records)
+
+
+def test_data_on_a_syn_follows_the_syns_sequence_number() -> None:
+    """TCP Fast Open: data carried by the SYN begins one past its sequence number, where the
+    next segment's data continues.  (The mutant that keeps the SYN's own number puts the
+    data one byte early: the stream then has a byte too many.)"""
+    data = STREAM22
+    first = segments(data, size=300)
+    syn, rest = first[0], first[1:]
+    opened = replace(syn, payload=rest[0].payload)  # the SYN carries the first 300 bytes
+    records = read(pcap(frames([opened, *rest[1:]])))
+    (end,) = ends(records)
+    assert end.bytes == len(data) and end.lost_bytes == 0
+    assert len(messages(records)) == 3 and balanced(records)
+
+
+def test_a_reset_ends_both_directions_of_its_connection_at_once() -> None:
+    """An RST ends the connection: the other direction too, at that frame, though its RST
+    was never seen.  (The mutant that ends only the RST's own direction leaves the other
+    open until the capture's end.)"""
+    request = segments(STREAM22, fin=False)
+    answer = session_packets([])[0]
+    back = segments(answer, sport=1801, dport=49152, fin=False)
+    back = [replace(s, time=T0 + 0.5 + i * 0.001) for i, s in enumerate(back)]
+    reset = replace(request[-1], seq=request[-1].seq + len(request[-1].payload), payload=b"")
+    reset = replace(reset, flags=0x04 | 0x10, time=T0 + 1)  # RST|ACK from the initiator
+    items = [*frames(request), *frames(back, src=IP_B, dst=IP_A), *frames([reset])]
+    records = read(pcap(items))
+    assert [e.ended_by for e in ends(records)] == ["rst", "rst"]
+    assert isinstance(records[-1], type(capture_end(records)))
+
+
+def test_the_reader_remembers_a_bounded_number_of_ended_streams() -> None:
+    """Ended streams are remembered (to recognise their late segments) up to a bound, the
+    oldest forgotten first.  (The mutant that never forgets grows without bound.)"""
+    reader = CaptureReader("many.pcap")
+    bound = 4096
+    for n in range(bound + 3):
+        for seg in segments(b"", sport=10000 + n):  # a SYN, then a FIN: ended at once
+            frame = ethernet(seg)
+            reader.frame_segment(dissect(LINK_ETHERNET, frame, len(frame)), n, seg.time)
+    assert len(reader.closed) == bound
+    assert next(iter(reader.closed))[1] == 10003  # the three oldest forgotten

@@ -58,10 +58,11 @@ LITERAL_PART = "part-literal.parquet"  # verdict rows that reached Spark as lite
 
 def verdicts_way(conf: Callable[[str, str], str | None]) -> str:
     """``mqcn.audit.verdicts`` of a session whose ``conf(key, default)`` is given."""
-    value = (conf(VERDICTS_CONF, BY_TASKS) or BY_TASKS).strip().lower()
+    given = conf(VERDICTS_CONF, BY_TASKS) or BY_TASKS
+    value = given.strip().lower()
     if value not in WAYS:
         raise PipelineError(
-            f"--conf {VERDICTS_CONF}={value!r}: expected {' or '.join(WAYS)} (who writes "
+            f"--conf {VERDICTS_CONF}={given!r}: expected {' or '.join(WAYS)} (who writes "
             "verdicts/: each task itself, or Spark)"
         )
     return value
