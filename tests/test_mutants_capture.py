@@ -609,3 +609,44 @@ def test_the_reader_remembers_a_bounded_number_of_ended_streams() -> None:
             reader.frame_segment(dissect(LINK_ETHERNET, frame, len(frame)), n, seg.time)
     assert len(reader.closed) == bound
     assert next(iter(reader.closed))[1] == 10003  # the three oldest forgotten
+
+
+# --- issue 22, third pass: the sample of capture/containers.py --------------------------------
+
+
+def test_a_pcapng_block_just_under_the_largest_frame_is_read() -> None:
+    """A block holding a frame of almost MAX_FRAME_BYTES is a block, not garbage: the block
+    limit leaves room for the block's own fields above the frame limit.  (The mutant that
+    puts the block limit below the frame limit refuses it.)"""
+    frame = Frame(T0, b"\xff" * (16 * 2**20 - 1000), 16 * 2**20 - 1000)
+    data = shb() + idb(LINK_ETHERNET) + epb(frame)
+    records = read(data, chunk=len(data))
+    assert not [r for r in records if isinstance(r, Quarantine)]
+    assert capture_end(records).frames == 1
+
+
+def test_a_simple_packet_block_of_no_captured_bytes_is_an_empty_frame() -> None:
+    """A Simple Packet Block is four bytes of fixed field (the original length), then the
+    packet: with no packet bytes it is still a frame, and the reading goes on.  (The mutant
+    that asks for more than the fixed field calls it corrupt.)"""
+    after = frames(segments(STREAM22))
+    data = shb() + idb(LINK_ETHERNET) + spb(Frame(None, b"", 60)) + b"".join(map(epb, after))
+    records = read(data)
+    assert not [r for r in records if isinstance(r, Quarantine)]
+    assert capture_end(records).frames == 1 + len(after)
+    assert len(messages(records)) == 3
+
+
+def test_a_packet_block_claiming_more_bytes_than_it_holds_ends_the_reading() -> None:
+    """An Enhanced Packet Block whose captured length is more than its body holds is corrupt:
+    the reading ends there with a line naming the frame.  (The mutant that skips the check
+    reads a frame shorter than it says.)"""
+    first, second = frames(segments(STREAM22))[:2]
+    block = bytearray(epb(second))
+    struct.pack_into("<I", block, 20, len(second.data) + 64)  # caplen: 64 bytes too many
+    struct.pack_into("<I", block, 24, len(second.data) + 64)
+    records = read(shb() + idb(LINK_ETHERNET) + epb(first) + bytes(block))
+    (corrupt,) = [r for r in records if isinstance(r, Quarantine)]
+    assert corrupt.reason == CAPTURE_CORRUPT
+    assert "frame 2 claims" in corrupt.detail and "its block holds fewer" in corrupt.detail
+    assert capture_end(records).frames == 1
