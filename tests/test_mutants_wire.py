@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import struct
 import uuid
+from dataclasses import replace
 
 import pytest
+from capture_helpers import envelope, user_message
 
 from mqcn_model.errors import DecodeError
 from mqcn_model.wire import (
@@ -28,7 +30,12 @@ from mqcn_model.wire.acks import (
     decode_final_ack_body,
     encode_final_ack_body,
 )
-from mqcn_model.wire.base import BaseHeader, decode_base_header, encode_base_header
+from mqcn_model.wire.base import (
+    BASE_HEADER_SIZE,
+    BaseHeader,
+    decode_base_header,
+    encode_base_header,
+)
 from mqcn_model.wire.common import READING, Letter
 from mqcn_model.wire.internal import (
     CS,
@@ -37,14 +44,20 @@ from mqcn_model.wire.internal import (
     establish_connection,
     session_ack,
 )
+from mqcn_model.wire.mapping import envelope_to_packet
 from mqcn_model.wire.properties import MessageProperties, decode_properties, encode_properties
 from mqcn_model.wire.queues import QueueFormat, decode_queue, encode_queue, format_name
 from mqcn_model.wire.security import SecurityHeader, decode_security, encode_security
 from mqcn_model.wire.session import SessionHeader
 from mqcn_model.wire.soap import decode_soap
 from mqcn_model.wire.transaction import CG, FA, FM, TransactionHeader, encode_transaction
-from mqcn_model.wire.user import UserHeader, compose_user_flags
-from mqcn_model.wire.usermessage import R_ENCRYPTED, UserMessage
+from mqcn_model.wire.user import RQ_SHIFT, USER_FIXED_SIZE, UserHeader, compose_user_flags
+from mqcn_model.wire.usermessage import (
+    LETTER_TRIALS,
+    R_ENCRYPTED,
+    UserMessage,
+    _letter_trials,
+)
 
 QM = uuid.UUID("0f2c1e3a-1111-4222-8333-444455556666")
 DST = uuid.UUID("9a8b7c6d-1234-4567-89ab-cdef01234567")
@@ -567,3 +580,73 @@ def test_time_to_reach_queue_in_an_internal_packet_is_a_finding_at_byte_12() -> 
     wire = encode_internal(packet)
     wire = wire[:12] + struct.pack("<I", 300) + wire[16:]
     assert _findings_of(wire) == [("MQMQ-2.2.19.1-9", 12)]
+
+
+# --- issue 22, third pass: the sample of wire/usermessage.py ----------------------------------
+
+
+def _signed_packet() -> UserMessage:
+    """A signed notification's UserMessage Packet (a SecurityHeader with a signature)."""
+    return envelope_to_packet(envelope(3))
+
+
+def test_findings_come_in_the_order_of_their_bytes() -> None:
+    """Every finding of a packet is listed by its offset, whatever check found it first: the
+    cross checks run last but may name earlier bytes.  (The mutant of ``_wire_order`` keeps
+    the order they were found in.)"""
+    message = _signed_packet()
+    assert message.security is not None and message.security.signature
+    properties = replace(message.properties, hash_algorithm=0x1234, privacy_level=1)
+    raw = encode_user_message(finalize(replace(message, properties=properties)))
+    decoded, _ = decode_user_message(raw)
+    offsets = [f.offset for f in decoded.findings]
+    assert len(offsets) >= 3 and offsets == sorted(offsets)
+    at = decoded.properties.offset
+    assert {at + 40, at + 44} <= set(offsets)  # PrivacyLevel (cross check), HashAlgorithm
+
+
+def test_a_packet_inside_a_larger_buffer_decodes_with_its_base_header_given() -> None:
+    """A framer hands the BaseHeader it decoded and the packet's offset in its buffer: the
+    headers after it are read from there.  (The mutant that restarts at byte 16 of the
+    buffer reads the wrong bytes.)"""
+    raw = user_message(envelope(5))
+    buf = b"\x00" * 24 + raw
+    base, _ = decode_base_header(buf, 24)
+    given, after = decode_user_message(buf, 24, base=base)
+    alone, size = decode_user_message(raw)
+    assert after == 24 + size and given.body == alone.body
+    assert [f.requirement for f in given.findings] == [f.requirement for f in alone.findings]
+
+
+def test_a_bytearray_packet_decodes_to_bytes_fields() -> None:
+    """A packet given as a bytearray is read as bytes: its fields are bytes (hashable), as
+    from a bytes input.  (The mutant that skips the conversion reads the same: the headers'
+    decoders copy what they keep; documented as equivalent.)"""
+    raw = user_message(envelope(6))
+    decoded, _ = decode_user_message(bytearray(raw))
+    assert type(decoded.body) is bytes and decoded.body == decode_user_message(raw)[0].body
+
+
+def test_a_response_queue_code_of_one_is_kept_without_a_response_header() -> None:
+    """``finalize`` keeps UserHeader.Flags.RQ 0x1 (the response queue is the admin queue, no
+    header of its own) when the packet has no response queue; any other code without one
+    becomes 0.  (The mutant that inverts the test keeps the others and drops 0x1.)"""
+    message = _signed_packet()
+    assert message.user.response is None
+    for rq, kept in ((1, 1), (2, 0), (0, 0)):
+        user = replace(message.user, flags=(message.user.flags & ~(7 << RQ_SHIFT)) | rq << RQ_SHIFT)
+        final = finalize(replace(message, user=user))
+        assert (final.user.flags >> RQ_SHIFT) & 7 == kept, rq
+
+
+def test_only_the_letter_trials_that_can_matter_are_tried() -> None:
+    """W-06 is tried only for RQ 0x1 or 0x4 and W-07 only with MQ; the flags are read when
+    the buffer holds them, even when they are its last four bytes.  (The mutants that try
+    every trial whatever the flags, or only once the buffer holds more, read the same but
+    decode a refused packet up to eight times more.)"""
+    at = BASE_HEADER_SIZE + USER_FIXED_SIZE - 4
+    plain = bytes(at) + struct.pack("<I", 0)
+    trials = _letter_trials(plain, 0)
+    assert trials and not any("W-06" in t or "W-07" in t for t in trials)
+    assert _letter_trials(plain[:-1], 0) == LETTER_TRIALS  # flags not there: every trial
+    assert len(trials) < len(LETTER_TRIALS)
