@@ -195,3 +195,64 @@ def test_bytes_after_a_whole_packet_are_a_finding_on_it_not_a_refusal() -> None:
     assert verdict.trailing is not None and verdict.trailing.offset == len(packet)
     assert "3 bytes follow the packet" in verdict.trailing.message
     assert verdict.trailing in verdict.violations and not verdict.conforming
+
+
+# --- issue 22, third pass: the sample of wire/judgement.py (docs/mutation.md) ------------------
+
+
+def _vector_body(tc_id: int) -> bytes:
+    """The body of case ``tc_id`` of reference_vectors/change_notification_message_test.json."""
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).parent.parent / "reference_vectors/change_notification_message_test.json"
+    groups = json.loads(path.read_text())["testGroups"]
+    (found,) = [t for g in groups for t in g["tests"] if t["tcId"] == tc_id]
+    return bytes.fromhex(found["msg"])
+
+
+def test_the_bytes_judge_judges_the_body_by_the_readings_given() -> None:
+    """``judge_packet_bytes`` passes its readings to the body's judge: a body that breaks a
+    rule only under the strict reading (a count mismatch, vector 22) conforms under the
+    lenient one.  (The mutant that drops the readings judges every packet strictly.)"""
+    raw = encode_user_message(envelope_to_packet(envelope(7, _vector_body(22))))
+    strict, lenient = J.judge_packet_bytes(raw, STRICT), J.judge_packet_bytes(raw, LENIENT)
+    assert strict.body is not None and lenient.body is not None
+    assert (strict.body.conforming, lenient.body.conforming) == (False, True)
+
+
+def test_refused_bytes_have_the_refusal_as_their_one_violation_and_no_envelope() -> None:
+    """Bytes whose structure cannot be read: the refusal is the verdict's one violation, and
+    there is no envelope, finding or destination to speak of.  (The mutants of the verdict's
+    properties that invert their ``is None`` tests.)"""
+    refused = J.judge_packet_bytes(b"\x10\x00")
+    assert refused.refused is not None and refused.violations == (refused.refused,)
+    assert refused.envelope_findings == () and refused.notification_queue is None
+    assert not refused.conforming
+
+
+def test_a_judged_packet_gives_its_envelope_findings_and_its_destination() -> None:
+    """A packet read whole: its envelope findings and whether it goes to a notification queue
+    come from its judgement."""
+    unsigned = envelope(7, BODY, authentication_level=AuthLevel.None_, hash_algorithm=None)
+    verdict = J.judge_packet_bytes(encode_user_message(envelope_to_packet(unsigned)))
+    assert verdict.notification_queue is True
+    found = [f.requirement for f in verdict.envelope_findings]
+    assert found == ["MQCN-3.3.5.3-5", "MQCN-3.3.5.3-6"]
+
+
+def test_a_private_queue_3_destination_is_known_without_building_its_name(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``PRIVATE=<the queue manager addressed>\\3`` is a notification queue at once; only other
+    destinations build their format name.  (The mutants of the fast path send every packet
+    down the general one: the same answer, slower; here the general one fails.)"""
+    packet = envelope_to_packet(envelope(7, BODY))
+    destination = packet.user.destination
+    assert destination is not None and (destination.code, destination.private_id) == (3, 3)
+
+    def no_general_path(*_args: object) -> bool:
+        raise AssertionError("the general path was taken")
+
+    monkeypatch.setattr(J, "is_notification_queue", no_general_path)
+    assert J.goes_to_a_notification_queue(packet) is True
