@@ -150,3 +150,16 @@ def test_a_class_without_fields() -> None:
         pass
 
     assert Empty() == Empty() and repr(Empty()) == "test_a_class_without_fields.<locals>.Empty()"
+
+
+def test_the_class_gets_the_quick_init_with_the_dataclass_annotations() -> None:
+    """The class's ``__init__`` is the one quick_init wrote (it sets each slot through its
+    descriptor, ``_set_<name>``), annotated as the dataclass's own.  (The mutants that keep
+    the dataclass ``__init__``, the same records only slower, or drop its annotations.)"""
+    plain, quick = _twins()
+    assert quick.__init__ is not plain.__init__
+    assert "_set_name" in quick.__init__.__code__.co_names
+    assert "_set_name" not in plain.__init__.__code__.co_names
+    assert quick.__init__.__annotations__ == plain.__init__.__annotations__
+    assert quick.__init__.__annotations__  # (the twins' own are not empty)
+    assert quick.__init__.__doc__ == plain.__init__.__doc__
