@@ -650,3 +650,18 @@ def test_a_packet_block_claiming_more_bytes_than_it_holds_ends_the_reading() -> 
     assert corrupt.reason == CAPTURE_CORRUPT
     assert "frame 2 claims" in corrupt.detail and "its block holds fewer" in corrupt.detail
     assert capture_end(records).frames == 1
+
+
+# --- issue 22, third pass: the sample of capture/stream.py ------------------------------------
+
+
+def test_bytes_that_start_no_packet_after_packets_are_not_called_a_stream_of_no_msmq() -> None:
+    """A stream that carried packets and ends in bytes that start none: those bytes are
+    quarantined as no packet (``no-base-header``), not as a stream in which no MS-MQQB packet
+    was ever found.  (The mutant of ``StreamFramer.finish`` that names every run left at the
+    end ``not-msmq``.)"""
+    records = read(pcap(frames(segments(STREAM22 + b"\x07" * 40))))
+    assert len(messages(records)) == 3
+    (left,) = [r for r in records if isinstance(r, Quarantine)]
+    assert (left.reason, left.where.size) == ("no-base-header", 40)
+    assert balanced(records)
