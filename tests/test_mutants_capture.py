@@ -665,3 +665,25 @@ def test_bytes_that_start_no_packet_after_packets_are_not_called_a_stream_of_no_
     (left,) = [r for r in records if isinstance(r, Quarantine)]
     assert (left.reason, left.where.size) == ("no-base-header", 40)
     assert balanced(records)
+
+
+def test_a_false_packet_start_that_needed_more_bytes_joins_the_skipped_run() -> None:
+    """While skipping bytes, a BaseHeader whose packet is not all there yet is waited for; if
+    once complete it does not decode, it was no packet: its bytes join the run skipped before
+    it, one quarantine up to the next packet that decodes.  (The mutant that ends the run at
+    the candidate without waiting reads the candidate as a packet the codec refuses.)"""
+    packets = session_packets([envelope(n) for n in range(1, 4)])
+    fake = user_message(envelope(9))
+    forged = fake[:16] + b"\xff" * (len(fake) - 16)  # a BaseHeader, then no UserHeader
+    garbage = b"\x07" * 20
+    stream = b"".join(packets[:2]) + garbage + forged + b"".join(packets[2:])
+    cut = len(b"".join(packets[:2])) + len(garbage) + 30  # the forged packet's 31st byte
+    first, rest = stream[:cut], stream[cut:]
+    segs = segments(first, size=len(first), fin=False)
+    tail = segments(rest, size=len(rest), syn=False, isn=segs[-1].seq + len(first))
+    records = read(pcap(frames([*segs, *tail])))
+    (skipped,) = [r for r in records if isinstance(r, Quarantine)]
+    assert (skipped.reason, skipped.where.size) == ("no-base-header", 20 + len(forged))
+    refused = [r for r in records if isinstance(r, Packet) and r.violation is not None]
+    assert refused == [] and len(messages(records)) == 3
+    assert balanced(records)
