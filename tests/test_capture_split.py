@@ -52,7 +52,6 @@ from mqcn_model.capture.dissect import (
 )
 from mqcn_suite.pipeline.audit import audit
 from mqcn_suite.pipeline.audit.judging import Auditor
-from mqcn_suite.pipeline.audit.kinds import capture_split
 from mqcn_suite.pipeline.audit.kinds.capture import _judge_records
 from mqcn_suite.pipeline.audit.kinds.capture_split import (
     DEFAULT_SPLIT_BYTES,
@@ -402,18 +401,9 @@ def _outputs(out: Path) -> tuple[list[str], list[str], dict[str, Any]]:
 
 
 @pytest.mark.spark
-@pytest.mark.parametrize("grouped_by", ["driver", "spark"])
 def test_a_capture_split_on_spark_audits_as_the_one_task_read(
-    spark: Any,
-    tmp_path: Path,
-    capsys: pytest.CaptureFixture[str],
-    monkeypatch: pytest.MonkeyPatch,
-    grouped_by: str,
+    spark: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """With the scans' connections grouped by the driver (captures up to 2 GiB) or by Spark
-    (``groupBy``, larger ones)."""
-    if grouped_by == "spark":
-        monkeypatch.setattr(capture_split, "DRIVER_GROUPING_BYTES", -1)
     busy = tmp_path / "busy.pcap"
     busy.write_bytes(pcap(busy_frames())[:-10])  # and a truncated last record
     forged = struct.pack("<IIII", int(T0), 0, 4, 60) + b"\x00" * 4

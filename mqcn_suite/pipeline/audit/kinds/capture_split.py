@@ -282,22 +282,14 @@ def _connection(key: bytes) -> model.Connection:
     )
 
 
-def scan_task(
-    plan: SplitPlan, packed: bool = False
-) -> Callable[[Iterator[pa.RecordBatch]], Iterator[pa.RecordBatch]]:
+def scan_task(plan: SplitPlan) -> Callable[[Iterator[pa.RecordBatch]], Iterator[pa.RecordBatch]]:
     """The ``mapInArrow`` function of the scans: range indexes in; a row per connection each
-    range holds, and one with the range's summary, out (``packed``: one row per range, its
-    summary column the pickled summary and connections, for the driver to group)."""
+    range holds, and one with the range's summary, out."""
 
     def run(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         for batch in batches:
             for index in batch.column("index").to_pylist():
                 traces, summary = scan_range(plan, index)
-                if packed:
-                    ending = {name: None for name in SCAN_SCHEMA.names}
-                    ending.update(range=index, summary=pickle.dumps((summary, traces)))
-                    yield pa.RecordBatch.from_pylist([ending], schema=SCAN_SCHEMA)
-                    continue
                 conns = list(traces)
                 for at in range(0, len(conns), _SCAN_BATCH):
                     part = conns[at : at + _SCAN_BATCH]
@@ -345,36 +337,23 @@ def read_task(
     return run
 
 
-# A capture up to this size has its scans' connections grouped by the driver: one row per
-# range comes back (a few MB each), no shuffle.  Larger ones are grouped by Spark, so that
-# the driver holds only the connections seen in several ranges.
-DRIVER_GROUPING_BYTES = 2 * 2**30
-# What the scans give the reads: the ranges' summaries, in range order, and the reads' plan.
-Scanned = tuple[list[model.RangeSummary], SplitReads]
-
-
-def _scans_here(indexes: DataFrame, plan: SplitPlan) -> Scanned | str:
-    """The scans, each range's connections grouped here (a range at a time)."""
-    scanned = indexes.mapInArrow(scan_task(plan, packed=True), spark_schema(SCAN_SCHEMA))
-    summaries: list[model.RangeSummary] = []
-    seen: list[dict[model.Connection, model.Trace]] = []
-    for row in scanned.select("summary").toLocalIterator():
-        summary, traces = pickle.loads(row["summary"])
-        summaries.append(summary)
-        seen.append(traces)
-    order = sorted(range(len(summaries)), key=lambda n: summaries[n].index)
-    summaries, seen = [summaries[n] for n in order], [seen[n] for n in order]
-    problem = model.check_ranges(summaries)
-    if problem is not None:
-        return f"{plan.path}: read as one task: {problem}"
-    return summaries, SplitReads.of(summaries, model.shared(seen))
-
-
-def _scans_grouped_by_spark(indexes: DataFrame, plan: SplitPlan) -> Scanned | str:
-    """The scans, the connections seen in several ranges found by Spark (``groupBy``)."""
+def split_frame(
+    spark: SparkSession,
+    plan: SplitPlan,
+    readings: Readings,
+    judge_records: JudgeRecords,
+    batch: int,
+    frames_prefix: str,
+    sink: VerdictSink | None = None,
+) -> DataFrame | str:
+    """The rows of one capture read as split ranges on Spark, or the line saying why it must
+    be read whole: the scans (one job: the summaries, and the connections seen in several
+    ranges, come back), then the reads (a task per range, judging)."""
     from pyspark import StorageLevel
     from pyspark.sql import functions as F
 
+    count = len(plan.starts)
+    indexes = spark.createDataFrame([(i,) for i in range(count)], "index int").repartition(count)
     scanned = indexes.mapInArrow(scan_task(plan), spark_schema(SCAN_SCHEMA))
     scanned = scanned.persist(StorageLevel.DISK_ONLY)  # read twice below: scan once
     try:
@@ -393,30 +372,9 @@ def _scans_grouped_by_spark(indexes: DataFrame, plan: SplitPlan) -> Scanned | st
         traces = (
             (_connection(r["conn"]), [model.Trace(*t) for t in r["traces"]]) for r in repeated
         )
-        return summaries, SplitReads.of(summaries, traces)
+        reads = SplitReads.of(summaries, traces)
     finally:
         scanned.unpersist()
-
-
-def split_frame(
-    spark: SparkSession,
-    plan: SplitPlan,
-    readings: Readings,
-    judge_records: JudgeRecords,
-    batch: int,
-    frames_prefix: str,
-    sink: VerdictSink | None = None,
-) -> DataFrame | str:
-    """The rows of one capture read as split ranges on Spark, or the line saying why it must
-    be read whole: the scans (one job: the summaries, and the connections seen in several
-    ranges, come back), then the reads (a task per range, judging)."""
-    count = len(plan.starts)
-    indexes = spark.createDataFrame([(i,) for i in range(count)], "index int").repartition(count)
-    scans = _scans_here if plan.size <= DRIVER_GROUPING_BYTES else _scans_grouped_by_spark
-    scanned = scans(indexes, plan)
-    if isinstance(scanned, str):
-        return scanned
-    summaries, reads = scanned
     task = read_task(plan, readings, reads, judge_records, batch, frames_prefix)
     judged = map_rows(indexes, task, sink)
     # the capture-level records: the last range's quarantine, then the capture's end
