@@ -137,6 +137,14 @@ class Layout:
         """The file offset of the first record or packet block."""
         return len(self.preamble)
 
+    def container_at(self, name: str, start: int) -> tuple[ContainerReader, int]:
+        """A container reader of file ``name`` ready for the file's bytes from offset
+        ``start`` (a record boundary: it has read the preamble), and the shift that turns its
+        offsets into the file's (file offset = reader offset + shift)."""
+        container = ContainerReader(name)
+        container.feed(self.preamble)
+        return container, start - len(self.preamble)
+
 
 def layout(head: bytes) -> Layout | str:
     """The layout of the capture whose first bytes are ``head`` (enough to hold its header
@@ -350,9 +358,7 @@ class RangeReader:
     ) -> None:
         self.shape = shape
         self.end = end
-        self.container = ContainerReader(name)
-        self.container.feed(shape.preamble)
-        self.shift = start - len(shape.preamble)  # file offset = reader offset + shift
+        self.container, self.shift = shape.container_at(name, start)
         self.sweep_every = max(1.0, idle_timeout / 4)
         self.summary = RangeSummary(index, start, start)
         # each connection the range holds: [first frame, its time, its SYN flag, last frame,
@@ -617,9 +623,7 @@ class OwnedRangeReader:
         self.end = math.inf if end is None else end
         self.reach = ownership.reach.get(index, -1)  # records at or before it are read
         self.owners = ownership.owners
-        self.container = ContainerReader(name)
-        self.container.feed(shape.preamble)
-        self.shift = start - len(shape.preamble)
+        self.container, self.shift = shape.container_at(name, start)
         self.reader = CaptureReader(
             name, max_pending=max_pending, idle_timeout=idle_timeout, signed_as=signed_as
         )
