@@ -30,7 +30,11 @@ workers), sampled from ``/proc`` every 0.2 s (``psutil`` is not needed), for the
 and for the Spark audit apart.  ``--memory-only`` skips the two in-process loops (for the
 8 M memory figure), ``--no-spark`` the Spark audit (Spark then only generates a corpus that
 ``--keep`` did not leave: the quick way to measure the in-process ratio);
-``--fuzz-cases N`` also times N differential fuzz cases against ``reference``.
+``--fuzz-cases N`` also times N differential fuzz cases against ``reference``;
+``--whole-single`` also times the in-process engine's whole audit of the corpus (the same
+job as Spark's: planning, judging, writing the outputs and the summary, in this one process)
+and prints Spark's time against it (``spark_over_whole_single``), beside the ratio to the
+loop's rate, which leaves out the writing and the start.
 
 Results go to stdout, one JSON line per size, and to ``--json`` (default
 ``bench_audit.json`` in the work directory).
@@ -203,6 +207,24 @@ def in_process(corpus: Path, limit: int) -> dict[str, Any]:
     return rate
 
 
+def whole_single(corpus: Path, out: Path) -> dict[str, Any]:
+    """The in-process engine's whole audit of ``corpus``: planning, judging, the verdict and
+    quarantine Parquet and the summary -- the same job as Spark's, in this one process."""
+    shutil.rmtree(out, ignore_errors=True)
+    with PeakMemory() as memory:
+        begun, cpu = time.perf_counter(), time.process_time()
+        audited = audit(None, corpus, out)
+        seconds, cpu = time.perf_counter() - begun, time.process_time() - cpu
+    shutil.rmtree(out, ignore_errors=True)
+    return {
+        "seconds": round(seconds, 2),
+        "rate": round(audited.rows_in / seconds, 1),
+        "cpu_seconds": round(cpu, 1),
+        "peak_rss_mb": round(memory.peak / 2**20),
+        "balance": audited.balance_line(),
+    }
+
+
 def corpus_for(
     session: Callable[[], Any], size: int, work: Path, invalid_share: float
 ) -> tuple[Path, Any]:
@@ -236,6 +258,11 @@ def main() -> None:
     parser.add_argument("--workdir", default="/tmp/mqcn-bench")
     parser.add_argument("--keep", action="store_true", help="keep (and reuse) the corpora")
     parser.add_argument("--fuzz-cases", type=int, default=0, help="also time differential fuzzing")
+    parser.add_argument(
+        "--whole-single",
+        action="store_true",
+        help="also time the in-process engine's whole audit (writing its outputs)",
+    )
     parser.add_argument("--json", default=None)
     args = parser.parse_args()
     work = Path(args.workdir)
@@ -268,6 +295,8 @@ def main() -> None:
             entry: dict[str, Any] = {"messages": size, "generate": made}
             if not args.memory_only:
                 entry["in_process"] = in_process(corpus, args.single_limit)
+            if args.whole_single:
+                entry["whole_single"] = whole_single(corpus, work / f"audit-{size}-in-process")
             if args.no_spark:
                 results["sizes"].append(entry)
                 print(json.dumps(entry), flush=True)
@@ -289,6 +318,9 @@ def main() -> None:
                 "peak_rss_mb": round(memory.peak / 2**20),
                 "balance": audited.balance_line(),
             }
+            if args.whole_single:
+                whole = entry["whole_single"]["seconds"]
+                entry["spark_over_whole_single"] = round(whole / seconds, 3)
             if not args.memory_only:
                 single = entry["in_process"]
                 spark_rate = entry["spark"]["rate"]

@@ -249,10 +249,16 @@ def parse_catalog(document: Any, scheme: CatalogScheme = MQCN_SCHEME) -> Catalog
     return Catalog(spec=str(document.get("spec", "")), entries=entries)
 
 
+# libyaml's safe loader when PyYAML was built with it (the wheels are): the same documents, a
+# fifth of the time -- every process that imports the model (each Spark worker, each test
+# worker, each command) loads both catalogs.
+_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 def load_catalog_text(text: str, scheme: CatalogScheme = MQCN_SCHEME) -> Catalog:
     """Parse catalog YAML text (used for the packaged catalogs and for testing broken ones)."""
     try:
-        document = yaml.safe_load(text)
+        document = yaml.load(text, Loader=_SAFE_LOADER)
     except yaml.YAMLError as exc:
         raise CatalogError(f"{scheme.name} is not valid YAML: {exc}") from None
     return parse_catalog(document, scheme)
