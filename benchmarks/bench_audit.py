@@ -30,6 +30,10 @@ workers), sampled from ``/proc`` every 0.2 s (``psutil`` is not needed), for the
 and for the Spark audit apart.  ``--memory-only`` skips the two in-process loops (for the
 8 M memory figure), ``--no-spark`` the Spark audit (Spark then only generates a corpus that
 ``--keep`` did not leave: the quick way to measure the in-process ratio);
+``--pairs N`` runs the single-process loop and then the Spark audit on a new session N times
+in turn and prints each pair's ratio and their median (``spark_over_single_median``): on a
+shared machine the same job's time moves by a fifth between runs minutes apart, which a ratio
+of two runs made far apart shows as a gain or a loss;
 ``--fuzz-cases N`` also times N differential fuzz cases against ``reference``;
 ``--whole-single`` also times the in-process engine's whole audit of the corpus (the same
 job as Spark's: planning, judging, writing the outputs and the summary, in this one process)
@@ -46,6 +50,8 @@ import argparse
 import json
 import os
 import shutil
+import statistics
+import subprocess
 import sys
 import threading
 import time
@@ -207,6 +213,67 @@ def in_process(corpus: Path, limit: int) -> dict[str, Any]:
     return rate
 
 
+def spark_audit(
+    session: Callable[[], Any],
+    corpus: Path,
+    out: Path,
+    size: int,
+    steps: Callable[[str], Any],
+    phases: dict[str, float],
+) -> dict[str, Any]:
+    """``audit.audit`` of ``corpus`` on Spark, timed from before the session is asked for (a
+    new session's start is in the time), with the process tree's CPU and peak memory."""
+    with PeakMemory() as memory:
+        begun, cpu = time.perf_counter(), tree_cpu(os.getpid())
+        audited = audit(session(), corpus, out, progress=steps)
+        seconds, cpu = time.perf_counter() - begun, tree_cpu(os.getpid()) - cpu
+    return {
+        "seconds": round(seconds, 2),
+        "rate": round(size / seconds, 1),
+        "cpu_seconds": round(cpu, 1),
+        "rate_cpu": round(size / cpu, 1),
+        "steps": dict(phases),
+        "load_average": os.getloadavg(),
+        "peak_rss_mb": round(memory.peak / 2**20),
+        "balance": audited.balance_line(),
+    }
+
+
+def spark_child(args: argparse.Namespace, corpus: Path, out: Path, size: int) -> dict[str, Any]:
+    """:func:`spark_audit` in this (child) process, on a session of its own."""
+    conf = dict(item.split("=", 1) for item in args.conf)
+    sessions: list[Any] = []
+    phases: dict[str, float] = {}
+
+    def session() -> Any:
+        sessions.append(create_session(args.master, conf))
+        return sessions[0]
+
+    @contextmanager
+    def steps(name: str) -> Iterator[None]:
+        begun = time.perf_counter()
+        yield
+        phases[name] = round(time.perf_counter() - begun, 2)
+
+    try:
+        return spark_audit(session, corpus, out, size, steps, phases)
+    finally:
+        for spark in sessions:
+            spark.stop()
+
+
+def spark_in_child(args: argparse.Namespace, corpus: Path, out: Path, size: int) -> dict[str, Any]:
+    """:func:`spark_child` in a new Python process (a new JVM: every pair starts cold)."""
+    argv = [sys.executable, __file__, "--master", args.master, "--spark-child"]
+    argv += [str(corpus), str(out), str(size)]
+    for item in args.conf:
+        argv += ["--conf", item]
+    done = subprocess.run(argv, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"the Spark audit failed (exit {done.returncode}):\n{done.stderr[-3000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
+
+
 def whole_single(corpus: Path, out: Path) -> dict[str, Any]:
     """The in-process engine's whole audit of ``corpus``: planning, judging, the verdict and
     quarantine Parquet and the summary -- the same job as Spark's, in this one process."""
@@ -263,8 +330,19 @@ def main() -> None:
         action="store_true",
         help="also time the in-process engine's whole audit (writing its outputs)",
     )
+    parser.add_argument(
+        "--pairs",
+        type=int,
+        default=1,
+        help="alternate the in-process loop and a Spark audit on a new session N times",
+    )
     parser.add_argument("--json", default=None)
+    parser.add_argument("--spark-child", nargs=3, help=argparse.SUPPRESS)  # CORPUS OUT SIZE
     args = parser.parse_args()
+    if args.spark_child:
+        child_corpus, child_out, child_size = args.spark_child
+        print(json.dumps(spark_child(args, Path(child_corpus), Path(child_out), int(child_size))))
+        return
     work = Path(args.workdir)
     work.mkdir(parents=True, exist_ok=True)
     conf = dict(item.split("=", 1) for item in args.conf)
@@ -304,29 +382,43 @@ def main() -> None:
                 if not args.keep:
                     shutil.rmtree(corpus, ignore_errors=True)
                 continue
-            with PeakMemory() as memory:
-                begun, cpu = time.perf_counter(), tree_cpu(os.getpid())
-                audited = audit(session(), corpus, out, progress=steps)
-                seconds, cpu = time.perf_counter() - begun, tree_cpu(os.getpid()) - cpu
-            entry["spark"] = {
-                "seconds": round(seconds, 2),
-                "rate": round(size / seconds, 1),
-                "cpu_seconds": round(cpu, 1),
-                "rate_cpu": round(size / cpu, 1),
-                "steps": dict(phases),
-                "load_average": os.getloadavg(),
-                "peak_rss_mb": round(memory.peak / 2**20),
-                "balance": audited.balance_line(),
-            }
-            if args.whole_single:
-                whole = entry["whole_single"]["seconds"]
-                entry["spark_over_whole_single"] = round(whole / seconds, 3)
-            if not args.memory_only:
-                single = entry["in_process"]
-                spark_rate = entry["spark"]["rate"]
-                entry["spark_over_single"] = round(spark_rate / single["single_rate"], 3)
-                entry["spark_over_single_cpu"] = round(
-                    entry["spark"]["rate_cpu"] / single["single_rate_cpu"], 3
+            pairs = []
+            if args.pairs > 1 and started:  # the generating session: not beside the pairs' own
+                started.pop().stop()
+            for pair in range(max(args.pairs, 1)):
+                if pair:  # each pair: the loop again, then Spark
+                    entry["in_process"] = in_process(corpus, args.single_limit)
+                if args.pairs > 1:  # a new process each time: a new JVM, as cold as the first
+                    entry["spark"] = spark_in_child(args, corpus, out, size)
+                else:
+                    entry["spark"] = spark_audit(session, corpus, out, size, steps, phases)
+                shutil.rmtree(out, ignore_errors=True)
+                if args.whole_single:
+                    whole = entry["whole_single"]["seconds"]
+                    entry["spark_over_whole_single"] = round(whole / entry["spark"]["seconds"], 3)
+                if not args.memory_only:
+                    single = entry["in_process"]
+                    spark_rate = entry["spark"]["rate"]
+                    entry["spark_over_single"] = round(spark_rate / single["single_rate"], 3)
+                    entry["spark_over_single_cpu"] = round(
+                        entry["spark"]["rate_cpu"] / single["single_rate_cpu"], 3
+                    )
+                    pairs.append(
+                        {
+                            "single_rate": single["single_rate"],
+                            "single_over_judge": single["single_over_judge"],
+                            "spark_seconds": entry["spark"]["seconds"],
+                            "spark_over_single": entry["spark_over_single"],
+                        }
+                    )
+                    print(json.dumps({"pair": pair + 1, **pairs[-1]}), flush=True)
+            if len(pairs) > 1:  # the same-time ratios, and their median: robust to a load
+                entry["pairs"] = pairs  # that changes between runs, which absolute rates are not
+                entry["spark_over_single_median"] = round(
+                    statistics.median(p["spark_over_single"] for p in pairs), 3
+                )
+                entry["single_over_judge_median"] = round(
+                    statistics.median(p["single_over_judge"] for p in pairs), 3
                 )
             entry["corpus_mb"] = round(
                 sum(p.stat().st_size for p in corpus.glob("*.parquet")) / 2**20, 1
@@ -334,7 +426,6 @@ def main() -> None:
             results["sizes"].append(entry)
             print(json.dumps(entry), flush=True)
             target.write_text(json.dumps(results, indent=2) + "\n")
-            shutil.rmtree(out, ignore_errors=True)
             if not args.keep:
                 shutil.rmtree(corpus, ignore_errors=True)
         if args.fuzz_cases:

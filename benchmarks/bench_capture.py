@@ -6,6 +6,7 @@ On demand, never part of the tests::
     python benchmarks/bench_capture.py --sizes 20000         # a quick check
     python benchmarks/bench_capture.py --sizes 400000 --keep --memory-only
     python benchmarks/bench_capture.py --corpus /tmp/cap20k --reader-only --repeat 3
+    python benchmarks/bench_capture.py --corpus /tmp/two --no-peers --splits 0 --pairs 3
 
 For each size it generates a capture corpus (``corpus generate --format pcap``, seed 1; one
 ``part-NNNNN.pcap`` per partition, one MS-MQQB session per message, about 2.7 KB a message:
@@ -30,6 +31,12 @@ matches, then measures on it:
   are not.  ``--reader-only`` measures only these (no single process, no Spark, and no Spark
   session when the corpus is already there: ``--keep`` left it, or ``--corpus DIR``).
 
+``--pairs N`` (with ``--corpus`` or ``--keep``) runs the single process and then each
+``--splits`` value's Spark audit, each in a new process with a new session, N times in turn,
+and prints each pair's ``spark_over_single`` and, per split, their median: on a shared
+machine the same run's time moves by a fifth between runs minutes apart, so only ratios of
+runs made side by side compare.
+
 Rates are messages per second and megabytes (10^6 bytes) of capture per second of wall
 time.  Peak memory: the subprocesses report their own peak RSS (``ru_maxrss``: one Python
 process reading and judging, whatever the file size); for Spark, the largest resident set
@@ -48,6 +55,7 @@ import json
 import os
 import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import time
@@ -195,10 +203,11 @@ def _mb(corpus: Path) -> float:
     return round(sum(p.stat().st_size for p in _files(corpus)) / 1e6, 1)
 
 
-def measure(kind: str, corpus: Path) -> dict[str, Any]:
-    """Run ``kind`` (reader / single) in a fresh Python, so that its peak RSS is its own."""
+def measure(kind: str, corpus: Path, options: tuple[str, ...] = ()) -> dict[str, Any]:
+    """Run ``kind`` (reader / single / spark:SPLIT) in a fresh Python, so that its peak RSS
+    is its own; ``options``: more of this command's options for the child."""
     done = subprocess.run(
-        [sys.executable, __file__, "--child", kind, str(corpus)],
+        [sys.executable, __file__, *options, "--child", kind, str(corpus)],
         check=True,
         capture_output=True,
         text=True,
@@ -267,6 +276,46 @@ def spark_audit(spark: Any, corpus: Path, work: Path, split: int | None) -> dict
     }
 
 
+def spark_child(args: argparse.Namespace, corpus: Path, split: int | None) -> dict[str, Any]:
+    """:func:`spark_audit` on a new session of this (child) process, stopped afterwards."""
+    from mqcn_suite.pipeline.session import create_session
+
+    conf = dict(item.split("=", 1) for item in args.conf)
+    spark = create_session(args.master, conf)
+    try:
+        return spark_audit(spark, corpus, Path(args.workdir), split)
+    finally:
+        spark.stop()
+
+
+def alternate(
+    args: argparse.Namespace, corpus: Path, splits: list[int | None], pairs: int
+) -> dict[str, Any]:
+    """The single process, then a Spark audit per split each in a new process (a new JVM, the
+    first audit of its session, as in the one-pair figures), ``pairs`` times in turn: each
+    pair's ratios and, per split, their median -- robust to a load that changes between runs
+    minutes apart, which ratios of runs made far apart are not."""
+    options = ("--master", args.master, "--workdir", args.workdir)
+    options += tuple(word for item in args.conf for word in ("--conf", item))
+    runs: list[dict[str, Any]] = []
+    for pair in range(pairs):
+        single = measure("single", corpus)["seconds"]
+        for split in splits:
+            kind = f"spark:{'' if split is None else split}"
+            run = measure(kind, corpus, options)
+            run.update(pair=pair + 1, single_seconds=single)
+            run["spark_over_single"] = round(single / run["seconds"], 3)
+            print(json.dumps(run), flush=True)
+            runs.append(run)
+    medians = {
+        str(split): round(
+            statistics.median(r["spark_over_single"] for r in runs if r["split"] == split), 3
+        )
+        for split in splits
+    }
+    return {"pairs": runs, "spark_over_single_median": medians}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--sizes", default="100000,400000")
@@ -288,12 +337,22 @@ def main() -> None:
     parser.add_argument(
         "--reader-only", action="store_true", help="the reader and its peers, nothing else"
     )
+    parser.add_argument(
+        "--pairs",
+        type=int,
+        default=1,
+        help="alternate the single process and Spark (a new process and session) N times",
+    )
     parser.add_argument("--child", nargs=2, metavar=("KIND", "CORPUS"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         kind, corpus = args.child
-        run = reader_alone if kind == "reader" else single_process
-        print(json.dumps(run(Path(corpus))), flush=True)
+        if kind.startswith("spark:"):  # --pairs: one Spark audit in a process of its own
+            split = kind.removeprefix("spark:")
+            run = spark_child(args, Path(corpus), int(split) if split else None)
+        else:
+            run = (reader_alone if kind == "reader" else single_process)(Path(corpus))
+        print(json.dumps(run), flush=True)
         return
 
     # imported here, not at the top: the measuring subprocesses load only what they measure
@@ -315,13 +374,14 @@ def main() -> None:
     if args.corpus and args.reader_only:
         return
     splits = [int(v) for v in args.splits.split(",")] if args.splits else [None]
-    spark = create_session(args.master, conf)
+    spark = create_session(args.master, conf) if args.pairs <= 1 or not args.corpus else None
     try:
         sizes = [int(s) for s in args.sizes.split(",") if s] if not args.corpus else [None]
         for size in sizes:
             if size is None:  # --corpus: that corpus, kept
                 corpus, made = Path(args.corpus), None
             else:
+                spark = spark if spark is not None else create_session(args.master, conf)
                 corpus, made = corpus_for(spark, size, work, args.invalid_share)
             entry: dict[str, Any] = {
                 "messages": size,
@@ -339,6 +399,15 @@ def main() -> None:
                 if not args.keep and size is not None:
                     shutil.rmtree(corpus, ignore_errors=True)
                 continue
+            if args.pairs > 1:
+                if spark is not None:  # the generating session: not beside the pairs' own
+                    spark.stop()
+                    spark = None
+                entry.update(alternate(args, corpus, splits, args.pairs))
+                results["sizes"].append(entry)
+                print(json.dumps(entry), flush=True)
+                target.write_text(json.dumps(results, indent=2) + "\n")
+                continue
             if not args.memory_only:
                 entry["reader_alone"] = measure("reader", corpus)
                 entry["single_process"] = measure("single", corpus)
@@ -353,7 +422,8 @@ def main() -> None:
             if not args.keep and size is not None:
                 shutil.rmtree(corpus, ignore_errors=True)
     finally:
-        spark.stop()
+        if spark is not None:
+            spark.stop()
     target.write_text(json.dumps(results, indent=2) + "\n")
     print(f"results in {target}", file=sys.stderr)
 

@@ -50,11 +50,13 @@ ROOT = Path(__file__).resolve().parents[1]
 MEMBERS = sent_by_clients()
 FAILING = ("fail", "claim-fail", "error")
 # One xdist worker runs the module, so the ``verdicts`` fixture (a pytest session of its own,
-# about half a minute) runs once rather than once per worker.
+# about half a minute) runs once rather than once per worker; it is session-scoped so that it
+# also runs once when that worker runs the module's tests in two stretches (a full run made it
+# twice, 34 s each, with module scope).
 pytestmark = pytest.mark.xdist_group("client-blame")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def verdicts(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
     """Every member's failing, warning and stopped requirements (one pytest session)."""
     out = tmp_path_factory.mktemp("client-blame") / "verdicts.json"
