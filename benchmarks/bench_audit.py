@@ -30,10 +30,11 @@ workers), sampled from ``/proc`` every 0.2 s (``psutil`` is not needed), for the
 and for the Spark audit apart.  ``--memory-only`` skips the two in-process loops (for the
 8 M memory figure), ``--no-spark`` the Spark audit (Spark then only generates a corpus that
 ``--keep`` did not leave: the quick way to measure the in-process ratio);
-``--pairs N`` runs the single-process loop and then the Spark audit on a new session N times
-in turn and prints each pair's ratio and their median (``spark_over_single_median``): on a
-shared machine the same job's time moves by a fifth between runs minutes apart, which a ratio
-of two runs made far apart shows as a gain or a loss;
+``--pairs N`` runs the single-process loop and then the Spark audit (in a new process, on a
+new session) N times in turn and prints each pair's ratio and their median
+(``spark_over_single_median``): on a shared machine the same job's time moves by a fifth
+between runs minutes apart, which a ratio of two runs made far apart shows as a gain or a
+loss;
 ``--fuzz-cases N`` also times N differential fuzz cases against ``reference``;
 ``--whole-single`` also times the in-process engine's whole audit of the corpus (the same
 job as Spark's: planning, judging, writing the outputs and the summary, in this one process)
@@ -213,6 +214,19 @@ def in_process(corpus: Path, limit: int) -> dict[str, Any]:
     return rate
 
 
+def step_timer(phases: dict[str, float]) -> Callable[[str], Any]:
+    """The audit's ``progress`` argument that keeps the wall seconds of each of its steps
+    (judging, writing the quarantine, the summary) in ``phases``."""
+
+    @contextmanager
+    def steps(name: str) -> Iterator[None]:
+        begun = time.perf_counter()
+        yield
+        phases[name] = round(time.perf_counter() - begun, 2)
+
+    return steps
+
+
 def spark_audit(
     session: Callable[[], Any],
     corpus: Path,
@@ -249,14 +263,8 @@ def spark_child(args: argparse.Namespace, corpus: Path, out: Path, size: int) ->
         sessions.append(create_session(args.master, conf))
         return sessions[0]
 
-    @contextmanager
-    def steps(name: str) -> Iterator[None]:
-        begun = time.perf_counter()
-        yield
-        phases[name] = round(time.perf_counter() - begun, 2)
-
     try:
-        return spark_audit(session, corpus, out, size, steps, phases)
+        return spark_audit(session, corpus, out, size, step_timer(phases), phases)
     finally:
         for spark in sessions:
             spark.stop()
@@ -357,13 +365,7 @@ def main() -> None:
     results: dict[str, Any] = {"master": args.master, "cpus": os.cpu_count(), "sizes": []}
     target = Path(args.json) if args.json else work / "bench_audit.json"
     phases: dict[str, float] = {}
-
-    @contextmanager
-    def steps(name: str) -> Iterator[None]:
-        """Wall seconds of each step of the audit (judging, writing verdicts, summary)."""
-        begun = time.perf_counter()
-        yield
-        phases[name] = round(time.perf_counter() - begun, 2)
+    steps = step_timer(phases)
 
     try:
         for size in (int(s) for s in args.sizes.split(",") if s):

@@ -31,7 +31,7 @@ matches, then measures on it:
   are not.  ``--reader-only`` measures only these (no single process, no Spark, and no Spark
   session when the corpus is already there: ``--keep`` left it, or ``--corpus DIR``).
 
-``--pairs N`` (with ``--corpus`` or ``--keep``) runs the single process and then each
+``--pairs N`` runs the single process and then each
 ``--splits`` value's Spark audit, each in a new process with a new session, N times in turn,
 and prints each pair's ``spark_over_single`` and, per split, their median: on a shared
 machine the same run's time moves by a fifth between runs minutes apart, so only ratios of
@@ -407,6 +407,8 @@ def main() -> None:
                 results["sizes"].append(entry)
                 print(json.dumps(entry), flush=True)
                 target.write_text(json.dumps(results, indent=2) + "\n")
+                if not args.keep and size is not None:
+                    shutil.rmtree(corpus, ignore_errors=True)
                 continue
             if not args.memory_only:
                 entry["reader_alone"] = measure("reader", corpus)

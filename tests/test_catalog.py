@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +25,7 @@ from mqcn_model.catalog import (
     KNOWN_SECTIONS,
     ROLES,
     TESTABILITY,
+    WIRE_CATALOG,
     Catalog,
     CatalogError,
     UnknownRequirementError,
@@ -55,6 +58,31 @@ def test_packaged_catalog_loads() -> None:
     assert list(CATALOG) == [r.id for r in CATALOG.values()]
     # loading it again gives the same entries
     assert catalog_module._load_packaged().entries == CATALOG.entries
+
+
+@pytest.mark.parametrize("file_name", ["requirements.yaml", "wire_requirements.yaml"])
+def test_libyaml_and_the_pure_python_loader_read_the_same_catalog(file_name: str) -> None:
+    # The catalogs are read with libyaml's safe loader where PyYAML has it, for speed; the
+    # pure-Python safe loader must read the same documents from them.
+    text = (Path(catalog_module.__file__).parent / file_name).read_text(encoding="utf-8")
+    loader = catalog_module._SAFE_LOADER
+    assert loader is getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml where it is
+    assert yaml.load(text, Loader=loader) == yaml.safe_load(text)
+
+
+def test_the_catalog_loads_where_pyyaml_has_no_libyaml() -> None:
+    # PyYAML built without libyaml (a source build) has no CSafeLoader: the pure-Python
+    # loader is used, with the same catalog.
+    probe = (
+        "import yaml; del yaml.CSafeLoader\n"
+        "from mqcn_model.catalog import CATALOG, WIRE_CATALOG\n"
+        "print(len(CATALOG), len(WIRE_CATALOG))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == [str(len(CATALOG)), str(len(WIRE_CATALOG))]
 
 
 def test_packaged_catalog_ids_are_unique_in_the_file() -> None:
