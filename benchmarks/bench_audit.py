@@ -254,7 +254,8 @@ def spark_audit(
 
 
 def spark_child(args: argparse.Namespace, corpus: Path, out: Path, size: int) -> dict[str, Any]:
-    """:func:`spark_audit` in this (child) process, on a session of its own."""
+    """:func:`spark_audit` in this (child) process, on a session of its own; ``out`` is
+    removed before and after."""
     conf = dict(item.split("=", 1) for item in args.conf)
     sessions: list[Any] = []
     phases: dict[str, float] = {}
@@ -263,11 +264,13 @@ def spark_child(args: argparse.Namespace, corpus: Path, out: Path, size: int) ->
         sessions.append(create_session(args.master, conf))
         return sessions[0]
 
+    shutil.rmtree(out, ignore_errors=True)
     try:
         return spark_audit(session, corpus, out, size, step_timer(phases), phases)
     finally:
         for spark in sessions:
             spark.stop()
+        shutil.rmtree(out, ignore_errors=True)  # measured: the rows are not kept
 
 
 def spark_in_child(args: argparse.Namespace, corpus: Path, out: Path, size: int) -> dict[str, Any]:

@@ -393,31 +393,21 @@ def main() -> None:
             if size is not None and (args.peers or args.reader_only):
                 entry["side_by_side"] = side_by_side(corpus, work, args.repeat)
             if args.reader_only:
-                results["sizes"].append(entry)
-                print(json.dumps(entry), flush=True)
-                target.write_text(json.dumps(results, indent=2) + "\n")
-                if not args.keep and size is not None:
-                    shutil.rmtree(corpus, ignore_errors=True)
-                continue
-            if args.pairs > 1:
+                pass  # the reader and its peers only: measured above
+            elif args.pairs > 1:
                 if spark is not None:  # the generating session: not beside the pairs' own
                     spark.stop()
                     spark = None
                 entry.update(alternate(args, corpus, splits, args.pairs))
-                results["sizes"].append(entry)
-                print(json.dumps(entry), flush=True)
-                target.write_text(json.dumps(results, indent=2) + "\n")
-                if not args.keep and size is not None:
-                    shutil.rmtree(corpus, ignore_errors=True)
-                continue
-            if not args.memory_only:
-                entry["reader_alone"] = measure("reader", corpus)
-                entry["single_process"] = measure("single", corpus)
-            entry["spark"] = [spark_audit(spark, corpus, work, split) for split in splits]
-            if not args.memory_only:
-                single = entry["single_process"]["seconds"]
-                for run in entry["spark"]:
-                    run["spark_over_single"] = round(single / run["seconds"], 3)
+            else:
+                if not args.memory_only:
+                    entry["reader_alone"] = measure("reader", corpus)
+                    entry["single_process"] = measure("single", corpus)
+                entry["spark"] = [spark_audit(spark, corpus, work, split) for split in splits]
+                if not args.memory_only:
+                    single = entry["single_process"]["seconds"]
+                    for run in entry["spark"]:
+                        run["spark_over_single"] = round(single / run["seconds"], 3)
             results["sizes"].append(entry)
             print(json.dumps(entry), flush=True)
             target.write_text(json.dumps(results, indent=2) + "\n")
