@@ -50,9 +50,9 @@ ROOT = Path(__file__).resolve().parents[1]
 MEMBERS = sent_by_clients()
 FAILING = ("fail", "claim-fail", "error")
 # One xdist worker runs the module, so the ``verdicts`` fixture (a pytest session of its own,
-# about half a minute) runs once rather than once per worker; it is session-scoped so that it
-# also runs once when that worker runs the module's tests in two stretches (a full run made it
-# twice, 34 s each, with module scope).
+# about half a minute) runs once rather than once per worker; session-scoped, so that this
+# worker makes it once however the run orders the module's tests (a full run with module
+# scope showed it made twice, 34 s each).
 pytestmark = pytest.mark.xdist_group("client-blame")
 
 
