@@ -151,9 +151,7 @@ ConfGetter = Callable[[str, str], str | None]  # spark.conf.get's shape: (key, d
 OWN_CHECKS: dict[str, Callable[[ConfGetter], object]] = {}
 
 
-def register_own_check(
-    key: str, check: Callable[[Callable[[str, str], str | None]], object]
-) -> None:
+def register_own_check(key: str, check: Callable[[ConfGetter], object]) -> None:
     """Have :func:`check_own` check ``--conf KEY=...`` with ``check``."""
     OWN_CHECKS[key] = check
 

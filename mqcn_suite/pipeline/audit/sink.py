@@ -38,13 +38,15 @@ import pyarrow.parquet as pq
 
 import mqcn_suite.pipeline.audit.schema as schema
 from mqcn_suite.pipeline.audit.schema import VERDICT
-from mqcn_suite.pipeline.session import PipelineError, register_own_check
+from mqcn_suite.pipeline.session import ConfGetter, PipelineError, register_own_check
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from pyspark.sql import DataFrame
 
+    # tasks.Task's shape, written here: importing it would tie tasks -> summary -> kind -> sink
+    # into a circle (kind names VerdictSink).
     Task = Callable[[Iterator[pa.RecordBatch]], Iterator[pa.RecordBatch]]
 
 VERDICTS_CONF = "mqcn.audit.verdicts"  # --conf key: "tasks" (the default) or "spark"
@@ -56,7 +58,7 @@ EMPTY_PART = "part-00000-empty.parquet"  # the file of a job whose tasks wrote n
 LITERAL_PART = "part-literal.parquet"  # verdict rows that reached Spark as literal rows
 
 
-def verdicts_way(conf: Callable[[str, str], str | None]) -> str:
+def verdicts_way(conf: ConfGetter) -> str:
     """``mqcn.audit.verdicts`` of a session whose ``conf(key, default)`` is given."""
     given = conf(VERDICTS_CONF, BY_TASKS) or BY_TASKS
     value = given.strip().lower()

@@ -37,7 +37,7 @@ from mqcn_suite.pipeline.audit.schema import spark_schema
 from mqcn_suite.pipeline.audit.sink import VerdictSink, map_rows
 from mqcn_suite.pipeline.audit.summary import Tally
 from mqcn_suite.pipeline.audit.tasks import RowBuilder
-from mqcn_suite.pipeline.session import PipelineError, register_own_check
+from mqcn_suite.pipeline.session import ConfGetter, PipelineError, register_own_check
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
@@ -250,7 +250,7 @@ _SCAN_BATCH = 65536
 JudgeRecords = Callable[[Auditor, RowBuilder, Iterator[Record], int], Iterator[pa.RecordBatch]]
 
 
-def split_threshold(conf: Callable[[str, str], str | None]) -> int:
+def split_threshold(conf: ConfGetter) -> int:
     """The split threshold of a session whose ``conf(key, default)`` is given (bytes)."""
     value = (conf(SPLIT_CONF, str(DEFAULT_SPLIT_BYTES)) or "0").strip()
     try:
