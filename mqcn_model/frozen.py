@@ -6,7 +6,8 @@ that calls each slot's descriptor directly, about twice as fast for a record of 
 fields.  Nothing else changes: the same parameters in the same order with the same defaults
 (a ``default_factory`` is called when its argument is left out), and the class stays frozen,
 hashable, comparable, picklable and ``dataclasses.replace``-able.  The capture reader builds
-several such records per packet (:mod:`mqcn_model.capture.records`).
+several such records per packet (:mod:`mqcn_model.capture.records`); the server an
+:class:`~mqcn_model.server.Effect` or more and a ``ProcessingRecord`` per message.
 
 >>> from dataclasses import dataclass, field, FrozenInstanceError, replace
 >>> @quick_init

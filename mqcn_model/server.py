@@ -53,6 +53,7 @@ from mqcn_model.directory import Directory, DirectoryOperationResult, InMemoryDi
 from mqcn_model.envelope import Envelope
 from mqcn_model.errata import STRICT, Readings
 from mqcn_model.errors import DecodeError
+from mqcn_model.frozen import quick_init
 from mqcn_model.profiles import DEFAULT_PROFILE, ProductProfile
 
 __all__ = [
@@ -103,6 +104,7 @@ _QUEUE_UPDATE_SETS = tuple((int(p), QUEUE_ATTRIBUTE_OF[p]) for p in SERVER_QUEUE
 _QM_UPDATE_SETS = tuple((int(p), QM_ATTRIBUTE_OF[p]) for p in SERVER_QM_UPDATE_SETS)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Effect:
     """One observable thing the server did.
@@ -121,6 +123,7 @@ class Effect:
         return {"kind": self.kind, "requirement": self.requirement, "detail": self.detail}
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class ProcessingRecord:
     """What became of one delivered message: processed, disregarded, deferred or not received."""

@@ -1,6 +1,6 @@
 """quick_init: the faster __init__ of frozen slotted dataclasses keeps every behaviour of the
-one dataclasses writes (mqcn_model/frozen.py; the capture records, Envelope, MessageId and
-MessageJudgement use it)."""
+one dataclasses writes (mqcn_model/frozen.py; the capture records, Envelope, MessageId,
+MessageJudgement and the server's Effect and ProcessingRecord use it)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ import pytest
 from mqcn_model.capture.records import Packet, Quarantine, StreamEnd, Where
 from mqcn_model.envelope import Envelope, MessageId
 from mqcn_model.frozen import quick_init
+from mqcn_model.server import Effect, ProcessingRecord
 from mqcn_model.wire.judgement import MessageJudgement
 
 
@@ -106,6 +107,22 @@ def test_envelope_default_factory_and_its_users() -> None:
     assert judgement.findings == () and judgement == replace(judgement)
     with pytest.raises(FrozenInstanceError):
         judgement.destination = "r"  # type: ignore[misc]
+
+
+def test_the_server_records_keep_their_defaults_and_stay_frozen() -> None:
+    """Effect and ProcessingRecord are built for every message the audit delivers: the quick
+    __init__ keeps the detail factory (a new dict each time), the defaults and the order."""
+    first, second = Effect("dequeue"), Effect("dequeue")
+    assert first.requirement is None and first.detail == {} and first.detail is not second.detail
+    assert Effect("disregard", "MQCN-1.7-1", {"reason": "r"}).detail == {"reason": "r"}
+    assert "_set_kind" in Effect.__init__.__code__.co_names
+    record = ProcessingRecord("{x}\\1", "disregarded", (Effect("disregard", "R"),), "why")
+    assert (record.effects, record.reason) == ((Effect("disregard", "R"),), "why")
+    assert record.disregarded_by == "R" and ProcessingRecord("m", "processed").effects == ()
+    assert "_set_message_id" in ProcessingRecord.__init__.__code__.co_names
+    assert pickle.loads(pickle.dumps(record)) == record
+    with pytest.raises(FrozenInstanceError):
+        record.outcome = "processed"  # type: ignore[misc]
 
 
 def test_quick_init_refuses_what_it_cannot_keep() -> None:
