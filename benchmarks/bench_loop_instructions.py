@@ -25,7 +25,7 @@ instructions. Both read the same in-memory batches: Parquet decoding is left out
 
 Instructions are not time: the loop's own part stalls more per instruction than the judge
 (it touches more memory per message), so the ratio in instructions stays above the ratio in
-time (0.66 against 0.57 to 0.58 at issue 22's last stop). It tells whether a change to the
+time (0.66 against 0.57 to 0.58 when issue 22 measured both). It tells whether a change to the
 loop removed work, which a time ratio on this machine cannot.
 
 Results go to stdout as one JSON line, and to ``--json`` when given.

@@ -123,7 +123,7 @@ def test_pytest_alone_keeps_each_group_on_one_worker() -> None:
     """The README's ``pytest`` gets ``--dist loadgroup`` from conftest.py, not from its command
     line, which each worker parses again: the workers must still name their tests by group
     (``…@client-blame``), or the scheduler spreads a group over the workers and each starts its
-    own Spark session, cluster or costly fixture (as it did until issue 22's last stop)."""
+    own Spark session, cluster or costly fixture (as every full run did before this test)."""
     cheap = "readable_version_1 or zoo_client_applies or faulty_client_target_is_named"
     ran = subprocess.run(
         [sys.executable, "-m", "pytest", "-v", "-p", "no:randomly",
