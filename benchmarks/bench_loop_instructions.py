@@ -65,7 +65,7 @@ def child(mode: str, corpus: Path, rows: int) -> int:
     from mqcn_suite.pipeline.audit.tasks import RowBuilder
     from mqcn_suite.pipeline.corpus import BODY
 
-    pa.set_cpu_count(1)  # no thread pool: its waiting would count as instructions
+    pa.set_cpu_count(1)  # pools of one thread: fewer threads whose waiting would count
     pa.set_io_thread_count(1)
     first = sorted(corpus.glob("*.parquet"))[0]
     columns = [BODY, "message_id", "sender_identifier_type", "authentication_level"]
@@ -102,8 +102,9 @@ def child(mode: str, corpus: Path, rows: int) -> int:
     return 0
 
 
-def count(mode: str, corpus: Path, rows: int) -> int:
-    """The instructions one run of ``mode`` executes, from callgrind's summary."""
+def count(mode: str, corpus: Path, rows: int) -> tuple[int, int]:
+    """The instructions one run of ``mode`` executes (callgrind's summary), and the rows its
+    measured part went over (what the run printed)."""
     env = {
         **os.environ,
         "PYTHONHASHSEED": "0",
@@ -121,12 +122,13 @@ def count(mode: str, corpus: Path, rows: int) -> int:
         argv += ["--rows", str(rows)]
         done = subprocess.run(argv, env=env, capture_output=True, text=True, check=False)
     found = _COLLECTED.search(done.stderr)
-    if done.returncode != 0 or found is None:
+    printed = done.stdout.strip().splitlines()
+    if done.returncode != 0 or found is None or not printed or not printed[-1].isdigit():
         raise SystemExit(
             f"the {mode!r} run under callgrind failed (exit {done.returncode}):\n"
             f"{done.stderr[-3000:]}"
         )
-    return int(found.group(1).replace(",", ""))
+    return int(found.group(1).replace(",", "")), int(printed[-1])
 
 
 def main() -> None:
@@ -149,11 +151,20 @@ def main() -> None:
         )
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is not installed (Debian: apt-get install valgrind)")
-    totals = {mode: count(mode, corpus, args.rows) for mode in MODES}
-    judge = (totals["judge"] - totals["none"]) / args.rows
-    loop = (totals["loop"] - totals["none"]) / args.rows
+    runs = {mode: count(mode, corpus, args.rows) for mode in MODES}
+    rows = runs["judge"][1]  # the first file may hold fewer rows than asked for
+    if rows == 0 or runs["loop"][1] != rows:
+        raise SystemExit(
+            f"the judge went over {rows} rows and the loop emitted {runs['loop'][1]}: "
+            "nothing to compare (is the first Parquet file empty?)"
+        )
+    if rows != args.rows:
+        print(f"the first Parquet file holds {rows} rows: measured on {rows}", file=sys.stderr)
+    totals = {mode: instructions for mode, (instructions, _) in runs.items()}
+    judge = (totals["judge"] - totals["none"]) / rows
+    loop = (totals["loop"] - totals["none"]) / rows
     result = {
-        "rows": args.rows,
+        "rows": rows,
         "judge_instructions": round(judge),
         "loop_instructions": round(loop),
         "loop_extra_instructions": round(loop - judge),

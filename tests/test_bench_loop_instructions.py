@@ -4,10 +4,13 @@ The callgrind runs themselves take minutes and are the benchmark's, on demand.""
 
 from __future__ import annotations
 
+import importlib.util
+import json
 import os
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -57,3 +60,37 @@ def test_bad_arguments_are_refused_in_one_line(
         [sys.executable, str(SCRIPT), *arguments], capture_output=True, text=True, timeout=120
     )
     assert done.returncode == 1 and said in done.stderr, done.stderr
+
+
+def _load_bench() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("bench_loop_instructions", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_figures_are_per_row_measured_and_a_short_file_is_said(
+    corpus: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The callgrind totals (stood in for here) less the run that measures nothing, over the
+    rows the runs went over: 300 when the first file holds 300 of the 2,000 asked for."""
+    bench = _load_bench()
+    totals = {"none": (1_000_000, 0), "judge": (1_000_000 + 300 * 200, 300)}
+    totals["loop"] = (1_000_000 + 300 * 320, 300)
+    monkeypatch.setattr(bench, "count", lambda mode, corpus, rows: totals[mode])
+    monkeypatch.setattr(bench.shutil, "which", lambda name: f"/usr/bin/{name}")
+    monkeypatch.setattr(sys, "argv", ["bench", "--corpus", str(corpus), "--rows", "2000"])
+    bench.main()
+    out, err = capsys.readouterr()
+    assert json.loads(out) == {
+        "rows": 300,
+        "judge_instructions": 200,
+        "loop_instructions": 320,
+        "loop_extra_instructions": 120,
+        "single_over_judge_instructions": 0.625,
+    }
+    assert "holds 300 rows: measured on 300" in err
+    totals["loop"] = (1_000_000, 0)  # a loop that emitted nothing: no figure, one line
+    with pytest.raises(SystemExit, match="the loop emitted 0: nothing to compare"):
+        bench.main()
