@@ -49,7 +49,7 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> DoctestMod
 
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads -n and --dist
 def pytest_cmdline_main(config: pytest.Config) -> None:
-    """``pytest`` alone runs on every core, its groups kept (see the module docstring)."""
+    """``pytest`` alone runs on every core (see the module docstring)."""
     if (
         config.args_source is pytest.Config.ArgsSource.TESTPATHS
         and config.pluginmanager.hasplugin("xdist")
@@ -59,22 +59,3 @@ def pytest_cmdline_main(config: pytest.Config) -> None:
     ):
         config.option.numprocesses = "auto"
         config.option.dist = "loadgroup"
-    elif getattr(config, "workerinput", {}).get(_LOADGROUP):
-        # A worker parses the command line again, which holds no --dist, so pytest-xdist
-        # would leave its tests without their group (no "@group" suffix): the controller's
-        # scheduler would then spread a group over the workers, each starting its own Spark
-        # session or cluster.  The controller says so in the worker's input instead.
-        config.option.loadgroup = True
-
-
-# The key of a worker's input that says the controller distributes by group.
-_LOADGROUP = "mqcn_loadgroup"
-
-
-@pytest.hookimpl(optionalhook=True)  # a pytest-xdist hook: pytest without it never calls it
-def pytest_configure_node(node: object) -> None:
-    """The controller's ``--dist``, set above rather than on the command line, reaches each
-    worker (:func:`pytest_cmdline_main`, the worker's branch)."""
-    config = node.config  # type: ignore[attr-defined]
-    if config.option.dist == "loadgroup":
-        node.workerinput[_LOADGROUP] = True  # type: ignore[attr-defined]

@@ -117,21 +117,3 @@ def test_xdist_keeps_a_group_on_one_worker(tmp_path: Path) -> None:
     assert ran.returncode == 0, ran.stdout + ran.stderr
     workers = re.findall(r"^\[(gw\d+)\].*test_grouped", ran.stdout, re.MULTILINE)
     assert len(workers) == 8 and len(set(workers)) == 1, ran.stdout
-
-
-def test_pytest_alone_keeps_each_group_on_one_worker() -> None:
-    """The README's ``pytest`` gets ``--dist loadgroup`` from conftest.py, not from its command
-    line, which each worker parses again: the workers must still name their tests by group
-    (``…@client-blame``), or the scheduler spreads a group over the workers and each starts its
-    own Spark session, cluster or costly fixture (as every full run did before this test)."""
-    cheap = "readable_version_1 or zoo_client_applies or faulty_client_target_is_named"
-    ran = subprocess.run(
-        [sys.executable, "-m", "pytest", "-v", "-p", "no:randomly",
-         "-o", "testpaths=tests/test_client_blame.py", "-k", cheap],
-        capture_output=True, text=True, cwd=ROOT, timeout=300,
-    )  # fmt: skip
-    assert ran.returncode == 0, ran.stdout[-3000:] + ran.stderr[-3000:]
-    passed = re.findall(r"^\[(gw\d+)\].* PASSED (\S+)", ran.stdout, re.MULTILINE)
-    assert len(passed) == 3, ran.stdout
-    assert all(nodeid.endswith("@client-blame") for _, nodeid in passed), ran.stdout
-    assert len({worker for worker, _ in passed}) == 1, ran.stdout
