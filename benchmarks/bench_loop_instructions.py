@@ -69,9 +69,9 @@ def child(mode: str, corpus: Path, rows: int) -> int:
     pa.set_io_thread_count(1)
     first = sorted(corpus.glob("*.parquet"))[0]
     columns = [BODY, "message_id", "sender_identifier_type", "authentication_level"]
-    names = set(pq.ParquetFile(first).schema_arrow.names)
-    kept = [c for c in columns if c in names]
-    table = pq.ParquetFile(first).read(columns=kept, use_threads=False).slice(0, rows)
+    parquet = pq.ParquetFile(first)
+    kept = [c for c in columns if c in parquet.schema_arrow.names]
+    table = parquet.read(columns=kept, use_threads=False).slice(0, rows)
     batches = table.to_batches(max_chunksize=1000)
     warm = table.slice(0, WARM_ROWS).to_batches()
 
