@@ -71,6 +71,48 @@ Feature: 3.2.5.2 against a real directory - a read that finds nothing, lacks an 
       | CreateTime |
       | ModifyTime |
 
+  # --- the Pathname as 3.1.6.11.2.1 computes it: from the DN, escapes removed, lower case ---------
+
+  @MQCN-3.2.5.2-3 @MQCN-3.2.5.2-4
+  Scenario Outline: Event 1 about a queue named <pathname> copies the Pathname in lower case
+    Given the directory publishes the new queue named "<pathname>"
+    And a Version 0x02 notification of event 1 about the new queue from "dc1.example.com"
+    When the target receives the message
+    Then the new queue was read from the directory with the 16 attributes of 3.2.5.2 (MQCN-3.2.5.2-3)
+    And the new queue holds the Pathname "<read>" (MQCN-3.2.5.2-4)
+
+    Examples:
+      | pathname            | read                |
+      | qm1\\NewOrders      | qm1\\neworders      |
+      | QM1\\NEWQ           | qm1\\newq           |
+      | qm1\\Orders,EU      | qm1\\orders,eu      |
+      | qm1\\A+B=C;D        | qm1\\a+b=c;d        |
+      | qm1\\#Rush "ÄÖÜ" <1> | qm1\\#rush "äöü" <1> |
+
+  # --- the directory changes between two notifications about one object ---------------------
+
+  @MQCN-3.2.5.2-5 @MQCN-3.2.5.2-6
+  Scenario: Event 2 twice, the queue changed in the directory between them, takes the second value
+    Given the directory publishes the queue orders with other values
+    And a Version 0x02 notification of event 2 about the queue orders from "dc1.example.com"
+    When the target receives the message
+    And the directory then publishes the queue orders with the Quota 777001
+    And the target receives the message again
+    Then the queue orders was read from the directory once for each of the 2 notifications (MQCN-3.2.5.2-5)
+    And the Quota of the queue orders is 777001 (MQCN-3.2.5.2-6)
+    And the queue orders now holds what the directory publishes (MQCN-3.2.5.2-6)
+
+  @MQCN-3.2.5.2-8 @MQCN-3.2.5.2-9
+  Scenario: Event 4 twice, the queue manager changed in the directory between them, takes the second value
+    Given the directory publishes the queue manager with other values
+    And a Version 0x02 notification of event 4 about the queue manager from "dc1.example.com"
+    When the target receives the message
+    And the directory then publishes the queue manager with the QueueManagerQuota 777002
+    And the target receives the message again
+    Then the queue manager was read from the directory once for each of the 2 notifications (MQCN-3.2.5.2-8)
+    And the QueueManagerQuota of the queue manager is 777002 (MQCN-3.2.5.2-9)
+    And the queue manager now holds what the directory read returned (MQCN-3.2.5.2-9)
+
   # --- the server down, the server slow -----------------------------------------------------
 
   @MQCN-3.2.5-5

@@ -85,6 +85,17 @@ Feature: 3.2.5.2 Processing a Version 0x02 message - the directory is the source
     Then the queue orders was read from the directory with the 16 attributes of 3.2.5.2 (MQCN-3.2.5.2-5)
     And the queue orders now holds what the directory publishes (MQCN-3.2.5.2-6)
 
+  # Every creation and change event reads the directory (3.2.5.2): a second notification about
+  # the same object is read again, never answered from what the first read returned.
+  @MQCN-3.2.5.2-5 @MQCN-3.2.5.2-6
+  Scenario: Two change events about one queue read the directory twice
+    Given the directory publishes the queue orders with other values
+    And a Version 0x02 notification of event 2 about the queue orders from "dc1.example.com"
+    When the target receives the message
+    And the target receives the message again
+    Then the queue orders was read from the directory once for each of the 2 notifications (MQCN-3.2.5.2-5)
+    And the queue orders now holds what the directory publishes (MQCN-3.2.5.2-6)
+
   @MQCN-3.2.5.2-6
   Scenario: Event 2 about a queue the queue manager does not own creates nothing
     Given the directory publishes the queue invoices with other values
@@ -94,20 +105,22 @@ Feature: 3.2.5.2 Processing a Version 0x02 message - the directory is the source
 
   # --- event 3: delete queue -------------------------------------------------------------------
 
+  # 3.2.5.2 calls Delete Queue with iSkipDirectory True and no Read Directory; it does not forbid
+  # one (errata E-25): what is judged is that the deletion is the whole outcome, read or not.
   @MQCN-3.2.5.2-7
-  Scenario: Event 3 deletes the local queue without reading the directory
+  Scenario: Event 3 deletes the local queue, whatever the target read
     Given the queue manager also owns the queue invoices
     And a Version 0x02 notification of event 3 about the queue orders from "dc1.example.com"
     When the target receives the message
     Then the message changed exactly: the queue orders removed (MQCN-3.2.5.2-7)
-    And no Read Directory was made (MQCN-3.2.5.2-7)
+    And the outcome is the deletion's, whatever the target read (MQCN-3.2.5.2-7)
 
   @MQCN-3.2.5.2-7 @MQCN-3.2.5-5
   Scenario: Event 3 about a queue the queue manager does not own changes nothing and the loop goes on
     Given a Version 0x02 notification of event 3 about an unknown queue from "dc1.example.com"
     When the target receives the message
     Then the queue manager state is unchanged (MQCN-3.2.5.2-7)
-    And no Read Directory was made (MQCN-3.2.5.2-7)
+    And the outcome is the deletion's, whatever the target read (MQCN-3.2.5.2-7)
     And the target still serves the next notification (MQCN-3.2.5-5)
 
   # --- event 4: change machine -----------------------------------------------------------------
@@ -120,6 +133,15 @@ Feature: 3.2.5.2 Processing a Version 0x02 message - the directory is the source
     Then the queue manager was read from the directory with the 3 attributes of 3.2.5.2 (MQCN-3.2.5.2-8)
     And the queue manager now holds what the directory read returned (MQCN-3.2.5.2-9)
     And the message changed exactly: the queue manager (MQCN-3.2.5.2-9)
+
+  @MQCN-3.2.5.2-8 @MQCN-3.2.5.2-9
+  Scenario: Two change events about the queue manager read the directory twice
+    Given the directory publishes the queue manager with other values
+    And a Version 0x02 notification of event 4 about the queue manager from "dc1.example.com"
+    When the target receives the message
+    And the target receives the message again
+    Then the queue manager was read from the directory once for each of the 2 notifications (MQCN-3.2.5.2-8)
+    And the queue manager now holds what the directory read returned (MQCN-3.2.5.2-9)
 
   @MQCN-3.2.5.2-8 @MQCN-3.2.5.2-9
   Scenario: Event 4 about another queue manager is read from the directory; the local queue manager follows a reading of errata E-23

@@ -1,7 +1,7 @@
 """Every errata item of docs/errata.md, the readings this suite takes, and the letter.
 
 Where MS-MQCN (or the MSMQ wire documents, or the directory documents of LDAP mode) is
-inconsistent or silent, :data:`ERRATA` holds one :class:`Item` per ID (E-01..E-24,
+inconsistent or silent, :data:`ERRATA` holds one :class:`Item` per ID (E-01..E-25,
 W-01..W-10, D-01..D-20): its topic, the suite's reading, *the letter* (what an implementer who
 does exactly what the words say does), and either the :class:`Switch` that accepts the other
 readings or why the words admit one behaviour only.
@@ -546,6 +546,15 @@ ERRATA: dict[str, Item] = {
             "the existing queue is kept unchanged",
             "Create Queue with the values the creation gives: the queue is made afresh and "
             "takes the place of the existing one.",
+        ),
+        _item(
+            "E-25",
+            "A Read Directory on event 3 (delete queue)",
+            "a read there is admitted; the deletion is the whole outcome",
+            "3.2.5.2 lists no read for event 3 and calls Delete Queue with iSkipDirectory "
+            "True; it forbids no read.",
+            "a read that changes nothing leaves the outcome the deletion's, so the scenarios "
+            "judge the outcome and both behaviours pass: there is nothing to observe.",
         ),
         _item(
             "W-01",

@@ -807,10 +807,12 @@ def world(mqcn_target: Target, request: pytest.FixtureRequest) -> Iterator[World
     try:
         yield scenario_world
     finally:
-        scenario_world.finish()
-    request.node.user_properties.append(
-        (REPORT_PROPERTY, json.dumps(scenario_world.report_properties()))
-    )
+        try:
+            scenario_world.finish()
+        finally:  # what the world saw is kept even when finishing raised (a broken claim)
+            request.node.user_properties.append(
+                (REPORT_PROPERTY, json.dumps(scenario_world.report_properties()))
+            )
     for check in scenario_world.checks:  # a JUnit property each: what was not judged, and why
         if check.verdict == "stopped":
             label = f"{check.requirement}: {stopped_label(check.stopped_by)}"

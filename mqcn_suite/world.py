@@ -40,7 +40,11 @@ from mqcn_model.sending import (
     sending_judgement,
     statement_problem,
 )
-from mqcn_suite.scenarios.expectations import attribute_diff
+from mqcn_suite.scenarios.expectations import (
+    attribute_diff,
+    reads_count_problem,
+    reads_of_object,
+)
 from mqcn_suite.scenarios.fixtures import (
     COMPUTER,
     DS_GUID,
@@ -49,9 +53,22 @@ from mqcn_suite.scenarios.fixtures import (
     QUEUE_GUID,
     existing_queue,
 )
-from mqcn_suite.scenarios.messages import domain_controllers
-from mqcn_suite.targets.base import NotApplicable, Setup, Target, TargetError
+from mqcn_suite.scenarios.messages import domain_controllers, notification_body
+from mqcn_suite.targets.base import (
+    ClaimNotImplemented,
+    NotApplicable,
+    Setup,
+    Target,
+    TargetError,
+)
 from mqcn_suite.targets.ldap_mode import ldap_mode_of
+from mqcn_suite.targets.pics import admit_delivery
+
+# 3.2.5.2: the Read Directory each creation or change event makes (queue created, queue
+# changed, machine changed), and every requirement of that section (judged as they are, never
+# stopped by a read)
+READ_OF_EVENT = {1: req("MQCN-3.2.5.2-3"), 2: req("MQCN-3.2.5.2-5"), 4: req("MQCN-3.2.5.2-8")}
+READ_REQUIREMENTS = frozenset(rid for rid in CATALOG if rid.startswith("MQCN-3.2.5.2-"))
 
 
 class RequirementFailure(AssertionError):
@@ -76,6 +93,9 @@ class Check:
     # verdict "stopped": the requirements whose breach kept this one from being judged (the
     # message it needs cannot be read); the report shows "inconclusive (stopped by …)"
     stopped_by: tuple[str, ...] = ()
+    # False: recorded before the target did anything in the scenario (the suite's own model
+    # or codec alone): no evidence about the target, so the report credits it to nobody
+    target_acted: bool = True
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -83,6 +103,8 @@ class Check:
             "verdict": self.verdict,
             "message": self.message,
         }
+        if not self.target_acted:
+            data["target_acted"] = False
         if self.errata is not None:
             data |= {"errata": self.errata, "reading": self.reading or ""}
         if self.diff:
@@ -149,7 +171,7 @@ class World:
         default_factory=lambda: Setup(qm_guid=QM_GUID, computer=COMPUTER, client_identifier=DS_GUID)
     )
     started: bool = False
-    server_open: dict[str, Any] | None = None
+    _server_open: dict[str, Any] | None = None
     client_open: dict[str, Any] | None = None
     sent: list[Envelope] = field(default_factory=list)  # what the suite delivered to the target
     emitted: list[Envelope] = field(default_factory=list)  # what the target's client produced
@@ -160,6 +182,15 @@ class World:
     script: list[tuple[str, Any]] = field(default_factory=list)  # deliveries, clock moves
     sequence: int = 1
     message: bytes = b""  # the message body under test
+    # what the target did in this scenario, by call: a message processed (deliver, or its
+    # transport), an initialisation (start_server, start_client), a client's send
+    # (send_change_notification). None of them: the scenario judged only the suite itself
+    acted: list[str] = field(default_factory=list)
+    reset_done: bool = False
+    # start_server answered not-implemented: raised at the scenario's next use of the server
+    # side (a delivery its PICS admits, the Open Queue, the state), so that a scenario the
+    # PICS makes not applicable stays so
+    _unstarted: ClaimNotImplemented | None = field(default=None, repr=False)
     # pcap hook (--mqcn-pcap): told of every Envelope delivered ("delivered") or emitted by
     # the target's client ("sent"), in the order they travel
     on_message: Callable[[Envelope, str], None] | None = None
@@ -184,6 +215,22 @@ class World:
         if ldap_mode_of(self.target) is None:
             raise NotApplicable("the scenario needs the LDAP directory (--directory ldap)")
 
+    def change_published(self, guid: uuid.UUID, **attributes: Any) -> None:
+        """From now on the directory publishes the queue (or queue manager) ``guid`` with
+        ``attributes`` changed (JSON values), in the middle of the scenario.  LDAP mode only:
+        the adapter protocol gives a target its directory at ``reset``, so in dict mode a
+        change between two notifications cannot reach it (not applicable)."""
+        mode = ldap_mode_of(self.target)
+        if mode is None:
+            raise NotApplicable(
+                "the scenario changes the directory between two notifications, which needs "
+                "the LDAP directory (--directory ldap)"
+            )
+        queues = [e["queue"] for e in self.setup.directory_queues]
+        found = [q for q in queues if q["Identifier"] == str(guid)]
+        (found[0] if found else self.published_queue_manager(guid)).update(attributes)
+        mode.change_directory(self.setup)
+
     def publish_queue_manager(self, guid: uuid.UUID = QM_GUID, **attributes: Any) -> None:
         """Publish the queue manager ``guid`` (by default the one under test) in the directory."""
         self.setup.directory_queue_managers.append({"Identifier": str(guid), **attributes})
@@ -197,24 +244,69 @@ class World:
         raise AssertionError(f"the directory does not publish the queue manager {guid}")
 
     def start(self) -> None:
-        """reset + start_server (3.2.3), once per scenario."""
-        if not self.started:
-            self.restart()
+        """reset + start_server (3.2.3), once per scenario (reset only if the client side
+        reset the target already)."""
+        if self.started:
+            return
+        if not self.reset_done:
+            self.reset()
+        self.started = True
+        try:
+            self._server_open = self.target.start_server()
+        except ClaimNotImplemented as exc:
+            self._unstarted = exc
+            return
+        self._acted("start_server")
+
+    def _server_side(self) -> None:
+        """Raise the claim start_server broke, once the scenario uses the server side."""
+        if self._unstarted is not None:
+            raise self._unstarted
+
+    @property
+    def server_open(self) -> dict[str, Any] | None:
+        """The Open Queue the server side reported when it started (3.2.3), or None."""
+        self._server_side()
+        return self._server_open
 
     def restart(self) -> None:
         """reset + start_server now (scenarios that compare variants of one message)."""
+        self.reset()
+        self.started = False
+        self._unstarted = None
+        self.start()
+
+    def reset(self) -> None:
+        """reset the target to the scenario's set-up (the server side not yet started)."""
         # LDAP mode gives each DomainController the message names a server of its own
         self.setup.directory_servers = domain_controllers(self.message)
         self.target.reset(self.setup)
         self.script = []
-        self.server_open = self.target.start_server()
-        self.started = True
+        self.reset_done = True
+
+    def _client_ready(self) -> None:
+        """The client side needs a reset target, not a started server side: a target that
+        claims only a client (its PICS) is never asked to start a server."""
+        if not self.reset_done:
+            self.reset()
+
+    def _acted(self, call: str) -> None:
+        """The target did something the scenario can judge (``call`` answered)."""
+        self.acted.append(call)
+
+    def _record(self, check: Check) -> None:
+        """Keep ``check``, marked with whether the target had acted by then."""
+        check.target_acted = bool(self.acted)
+        self.checks.append(check)
 
     def finish(self) -> None:
-        """The scenario is over: a transport-mode target closes its sessions now."""
+        """The scenario is over: a transport-mode target closes its sessions now.  A server
+        side that never started because start_server is not implemented fails its claim here
+        if nothing in the scenario asked for it before."""
         end = getattr(self.target, "end_scenario", None)
         if callable(end):
             end()
+        self._server_side()
 
     # --- delivering -------------------------------------------------------------------------
     def envelope(self, body: bytes, **attributes: Any) -> Envelope:
@@ -232,16 +324,20 @@ class World:
 
     def deliver(self, body: bytes, *, settle: bool = True, **attributes: Any) -> None:
         """Deliver one message body; by default let any batching window elapse afterwards."""
+        envelope = self.envelope(body, **attributes)
+        # not applicable (its PICS) before the server side starts and the state is read
+        admit_delivery(self.target, envelope, self.setup)
         self.start()
+        self._server_side()
         if self.state_before is None:
             self.state_before = self.target.state()
         self.message = body
-        envelope = self.envelope(body, **attributes)
         self.sent.append(envelope)
         self.script.append(("deliver", envelope))
         if self.on_message is not None:
             self.on_message(envelope, "delivered")
         self.target.deliver(envelope)
+        self._acted("deliver")
         if settle:
             self.settle()
 
@@ -251,6 +347,7 @@ class World:
         self.target.advance_clock(BATCH_WINDOW_SECONDS + 1)
 
     def state(self) -> dict[str, Any]:
+        self._server_side()
         return self.target.state()
 
     def queue_state(self, identifier: uuid.UUID = QUEUE_GUID) -> dict[str, Any] | None:
@@ -285,17 +382,58 @@ class World:
         """
         entry = CATALOG[req(requirement)]
         if condition:
-            self.checks.append(Check(requirement, "pass", message))
+            self._record(Check(requirement, "pass", message))
             return
         if entry.is_mandatory:
-            self.checks.append(Check(requirement, "fail", message, diff=diff))
+            blocker = None if requirement in READ_REQUIREMENTS else self.read_blocker()
+            if blocker is not None:  # the Read Directory broke: blame it, not the vehicle
+                read_requirement, problem = blocker
+                self._record(
+                    Check(
+                        requirement,
+                        "stopped",
+                        f"not judged: {problem} ({read_requirement})",
+                        stopped_by=(read_requirement,),
+                    )
+                )
+                self._record(Check(read_requirement, "fail", problem))
+                raise RequirementFailure(
+                    f"{read_requirement}: {problem} "
+                    f"[{requirement}: {stopped_label((read_requirement,))}]"
+                )
+            self._record(Check(requirement, "fail", message, diff=diff))
             raise RequirementFailure(f"{requirement}: {message}")
         if entry.keyword == "PRODUCT" and self.claims_binding and self.profile_claimed:
             text = f"the target claims product profile {self.setup.profile!r}, yet {message}"
-            self.checks.append(Check(requirement, "claim-fail", text, diff=diff))
+            self._record(Check(requirement, "claim-fail", text, diff=diff))
             raise RequirementFailure(f"{requirement}: {text}")
         verdict = "warning" if entry.severity == "warning" else "info"
-        self.checks.append(Check(requirement, verdict, message, diff=diff))
+        self._record(Check(requirement, verdict, message, diff=diff))
+
+    def read_blocker(self) -> tuple[str, str] | None:
+        """``(requirement, problem)`` when a Version 0x02 creation or change notification
+        delivered in this scenario was answered without a Read Directory of its object
+        (3.2.5.2): the read requirement of its event and why; None when every such
+        notification was read (or none was delivered).  A check that fails after such a
+        notification is stopped by that requirement, which fails instead (a message used only
+        as a vehicle never fails a format requirement for a broken read)."""
+        needed: dict[uuid.UUID, list[int]] = {}
+        for envelope in self.sent:
+            body = notification_body(envelope.body)
+            if body is not None and body.event in READ_OF_EVENT:
+                needed.setdefault(body.object_guid, []).append(body.event)
+        if not needed:
+            return None
+        try:
+            reads = self.directory_reads()
+        except (TargetError, NotApplicable, ClaimNotImplemented):
+            return None  # no account of the reads: the check judges as it is
+        for guid, events in needed.items():
+            found = reads_of_object(reads, guid)
+            if len(found) < len(events):
+                problem = reads_count_problem(reads, guid, len(events))
+                return READ_OF_EVENT[events[len(found)]], problem
+        return None
 
     def expect_reading(
         self, requirement: str, errata: str, *, strict: bool, lenient: bool, message: str
@@ -319,7 +457,7 @@ class World:
         switch = SWITCH_OF[errata]
         seen = [name for name in switch.names if name in set(matching)]
         if len(seen) == len(switch.names):  # this scenario cannot tell the readings apart
-            self.checks.append(Check(requirement, "pass", f"{message} (every reading of {errata})"))
+            self._record(Check(requirement, "pass", f"{message} (every reading of {errata})"))
         elif seen:
             said = " or ".join(f"{name}: {switch.phrase(name)}" for name in seen)
             self._observed(
@@ -338,6 +476,19 @@ class World:
                 False,
                 f"{message}, which no reading of {errata} allows ({every})",
             )
+
+    def expect_outcome_whatever_was_read(self, requirement: str) -> None:
+        """The queue manager state is what the reference reaches from this scenario's
+        deliveries (up to the defaults of a queue it creates: E-19), whether or not the target
+        read the directory on the way: a read that changes nothing passes (errata E-25), a
+        read whose values the target then kept or applied does not."""
+        after, before = self.state(), self.state_before or {}
+        reads = len(self.directory_reads())
+        fits = state_fits(after, self.reference_state(following()), before)
+        diff = attribute_diff(before, after)
+        changed = "; ".join(describe_change(d) for d in diff[:3]) or "nothing"
+        said = f"{reads} Read Directory event(s) made" if reads else "no Read Directory made"
+        self.expect(requirement, fits, f"the message changed {changed} ({said})", diff)
 
     def expect_state_by_readings(self, requirement: str, errata: str) -> None:
         """The queue manager state is what the reference reaches following one of the
@@ -363,7 +514,7 @@ class World:
         claim is a warning there.  With ``--mqcn-reading-claims=fail`` (what the suite's own
         mutation analysis uses: the reference's claims are exact) it fails here instead.
         """
-        self.checks.append(check)
+        self._record(check)
         claimed = getattr(getattr(self.target, "pics", None), "claimed_readings", None) or {}
         claim = claimed.get(check.errata or "")
         seen = (check.reading or "").split(READING_SEPARATOR)
@@ -372,7 +523,7 @@ class World:
                 f"the target claims the {claim} reading of {check.errata}, yet it followed the "
                 f"{check.reading} one here: {check.message}"
             )
-            self.checks.append(Check(check.requirement, "claim-fail", text, check.errata))
+            self._record(Check(check.requirement, "claim-fail", text, check.errata))
             raise RequirementFailure(f"{check.requirement}: {text}")
 
     def expect_disregarded(self, requirement: str) -> None:
@@ -444,7 +595,7 @@ class World:
             if stopped:
                 self._stopped(requirement, stopped)
             else:
-                self.checks.append(Check(requirement, "pass", "every emitted message satisfies it"))
+                self._record(Check(requirement, "pass", "every emitted message satisfies it"))
         elif switch is not None:
             text = (
                 f"follows the lenient reading of {switch.errata} ({switch.lenient}): "
@@ -489,9 +640,7 @@ class World:
         of those (the scenario row fails on the one that broke, not on ``requirement``)."""
         blockers = tuple(dict.fromkeys(s.by.requirement for s in stopped))
         text = "; ".join(dict.fromkeys(str(s) for s in stopped))
-        self.checks.append(
-            Check(requirement, "stopped", f"not judged: {text}", stopped_by=blockers)
-        )
+        self._record(Check(requirement, "stopped", f"not judged: {text}", stopped_by=blockers))
         try:
             for blocker in blockers:
                 self.expect_emitted(blocker)
@@ -550,6 +699,7 @@ class World:
             "emitted": [e.to_json() for e in self.emitted],
             "message_hex": self.message.hex(),
             **({"directory_reads": self.reads_seen} if self.reads_seen else {}),
+            "target_acted": list(dict.fromkeys(self.acted)),
             **self._published_directory(),
         }
 
@@ -570,8 +720,9 @@ class World:
 
         Resets the target first if the scenario has not yet; records the Open Queue it reports.
         """
-        self.start()
+        self._client_ready()
         self.client_open = self.target.start_client(destination)
+        self._acted("start_client")
         return self.client_open
 
     def send_change_notification(
@@ -582,10 +733,11 @@ class World:
         ``object_id`` defaults to the queue orders (the queue manager for QueueManagerUpdate);
         the object must be in the scenario's directory set-up.
         """
-        self.start()
+        self._client_ready()
         if object_id is None:
             object_id = QM_GUID if operation == "QueueManagerUpdate" else QUEUE_GUID
         sent = self.target.send_change_notification(operation, object_id, list(changed))
+        self._acted("send_change_notification")
         self.emitted.extend(sent)
         if self.on_message is not None:
             for envelope in sent:
@@ -599,8 +751,11 @@ class World:
         For families of malformed messages judged inside one step (e.g. hypothesis examples).
         """
         self.restart()
-        before = self.target.state()
-        self.deliver(body)
+        kept, self.state_before = self.state_before, None
+        self.deliver(body)  # not applicable (its PICS) before the state is read
+        before = self.state_before or {}
+        if kept is not None:
+            self.state_before = kept
         after = self.target.state()
         if after != before:
             changed = "; ".join(describe_change(d) for d in attribute_diff(before, after)[:3])
@@ -640,7 +795,7 @@ class World:
         """The queue manager state after ``body`` alone reached a freshly reset, started
         target (batching window elapsed): for comparing variants of one message."""
         self.restart()
-        self.state_before = self.target.state()
+        self.state_before = None  # read by deliver, once its PICS admits the message
         self.deliver(body, **attributes)
         return self.target.state()
 
@@ -662,7 +817,7 @@ class World:
         from hypothesis import given as for_all
 
         problems: list[str] = []
-        broke: list[TargetError | NotApplicable] = []
+        broke: list[TargetError | NotApplicable | ClaimNotImplemented] = []
 
         @settings(
             max_examples=examples,
@@ -677,7 +832,7 @@ class World:
                 return  # the target stopped: no more calls to it
             try:
                 problem = check(drawn)
-            except (TargetError, NotApplicable) as exc:  # raised once hypothesis returned
+            except (TargetError, NotApplicable, ClaimNotImplemented) as exc:  # raised later
                 broke.append(exc)
                 return
             if problem:

@@ -16,6 +16,9 @@ from mqcn_suite.scenarios.expectations import (
     directory_copy_problems,
     missed_read_problem,
     read_problems,
+    read_server_problem,
+    reads_count_problem,
+    reads_of_object,
     state_diff,
 )
 from mqcn_suite.scenarios.fixtures import (
@@ -213,9 +216,8 @@ def _read_with_list(world: World, name: str, count: int, requirement: str) -> No
 
 @then(parsers.parse('the Read Directory for {name} went to the server "{server}" ({requirement})'))
 def _read_server(world: World, name: str, server: str, requirement: str) -> None:
-    read = read_of(world, name) or {}
-    found = str(read.get("server") or "")
-    world.expect(requirement, found.lower() == server.lower(), f"the read went to {found!r}")
+    problem = read_server_problem(read_of(world, name), server, name)
+    world.expect(requirement, problem is None, problem or f"the read went to {server!r}")
 
 
 @then(parsers.parse("no Read Directory was made ({requirement})"))
@@ -234,3 +236,59 @@ def _left_as_it_was(world: World, name: str, requirement: str) -> None:
     key = object_key(name)
     touched = sorted(k for k in changes(world) if k == key or k.startswith(f"{key}."))
     world.expect(requirement, not touched, f"the message changed {', '.join(touched)}")
+
+
+# --- two notifications about one object, the directory changed between them ----------------
+
+
+@given(parsers.parse('the directory publishes the new queue named "{pathname}"'))
+def _publishes_new_named(world: World, pathname: str) -> None:
+    world.publish_queue(existing_queue(NEW_QUEUE_GUID, Pathname=pathname, Label="new"))
+
+
+@when(parsers.parse("the directory then publishes {name} with the {attribute} {value:d}"))
+def _republishes(world: World, name: str, attribute: str, value: int) -> None:
+    world.change_published(OBJECTS[name], **{attribute: value})
+
+
+@when("the target receives the message again")
+def _receive_again(world: World) -> None:
+    world.deliver(world.message)
+
+
+@then(
+    parsers.parse(
+        "{name} was read from the directory once for each of the {count:d} notifications"
+        " ({requirement})"
+    )
+)
+def _read_each_time(world: World, name: str, count: int, requirement: str) -> None:
+    reads = world.directory_reads()
+    found = reads_of_object(reads, OBJECTS[name])
+    world.expect(requirement, len(found) >= count, reads_count_problem(reads, OBJECTS[name], count))
+
+
+@then(parsers.parse('{name} holds the Pathname "{pathname}" ({requirement})'))
+def _holds_pathname(world: World, name: str, pathname: str, requirement: str) -> None:
+    found = (world.queue_state(OBJECTS[name]) or {}).get("Pathname")
+    world.expect(requirement, found == pathname, f"Pathname is {found!r}, not {pathname!r}")
+
+
+@then(parsers.parse("the outcome is the deletion's, whatever the target read ({requirement})"))
+def _deletion_outcome(world: World, requirement: str) -> None:
+    world.expect_outcome_whatever_was_read(requirement)
+
+
+@then(parsers.parse("{name} now holds what the directory read returned ({requirement})"))
+def _holds_read(world: World, name: str, requirement: str) -> None:
+    is_qm = name == "the queue manager"
+    problems = directory_copy_problems(
+        world.setup.to_json(), world.state(), OBJECTS[name], queue_manager=is_qm
+    )
+    world.expect(requirement, not problems, "; ".join(problems))
+
+
+@then(parsers.parse("the {attribute} of the queue manager is {value:d} ({requirement})"))
+def _queue_manager_value(world: World, attribute: str, value: int, requirement: str) -> None:
+    found = world.state()["queue_manager"].get(attribute)
+    world.expect(requirement, found == value, f"{attribute} is {found!r}, not {value}")

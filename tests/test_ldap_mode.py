@@ -40,12 +40,14 @@ from mqcn_suite.scenarios.expectations import missed_read_problem, read_problems
 from mqcn_suite.targets.ldap_mode import LdapMode
 from mqcn_suite.targets.ldap_reader import LdapDirectory
 from mqcn_suite.targets.zoo import (
+    LDAP_VALUE_ZOO,
     LDAP_ZOO,
     BindsWithAWrongPassword,
     FiltersOnTheWrongAttribute,
     LdapZooTarget,
     ReadsByEscapedGuid,
     WritesTheGuidInRfc4122Order,
+    ZooTarget,
 )
 
 pytest_plugins = ["ldap_fixture"]  # the slapd_directory fixture, the ldap xdist group
@@ -169,6 +171,23 @@ def test_each_faulty_ldap_reader_fails_the_read_requirements_and_says_why(
             assert "\n" not in message
 
 
+@pytest.mark.parametrize("faulty", LDAP_VALUE_ZOO, ids=[z.__name__ for z in LDAP_VALUE_ZOO])
+def test_each_ldap_reader_that_reads_wrong_values_fails_its_requirement(
+    slapd_installed: Path, tmp_path: Path, faulty: type[ZooTarget]
+) -> None:
+    """A Pathname kept in the directory's case, a change answered from the first read: the
+    scenarios that publish mixed-case names and change the directory between two
+    notifications catch each on its requirement, saying what was wrong."""
+    selection = ("-m", " or ".join(sorted({faulty.BREAKS} | faulty.ALSO_BREAKS)))
+    result = run_suite(tmp_path, f"zoo:{faulty.__name__}", "ldap", *selection)
+    assert result.exit_code == 1, result.output[-3000:]
+    failing = verdicts(tmp_path, "fail", "claim-fail", "error")
+    assert failing.get(faulty.BREAKS) == "fail", failing
+    assert set(failing) <= {faulty.BREAKS} | faulty.ALSO_BREAKS, failing
+    messages = failure_messages(tmp_path)[faulty.BREAKS]
+    assert messages and all(faulty.SAYS in m for m in messages), messages
+
+
 def test_the_readings_of_find_object_by_guid_both_pass(
     slapd_installed: Path, tmp_path: Path
 ) -> None:
@@ -185,7 +204,7 @@ def test_the_readings_of_find_object_by_guid_both_pass(
 
 def test_the_ldap_zoo_is_the_reference_in_dict_mode(tmp_path: Path) -> None:
     """Their faults are in the LDAP reader alone: with the dict directory every read passes."""
-    for member in (*LDAP_ZOO, ReadsByEscapedGuid):
+    for member in (*LDAP_ZOO, *LDAP_VALUE_ZOO, ReadsByEscapedGuid):
         report = tmp_path / member.__name__
         result = run_suite(report, f"zoo:{member.__name__}", "dict", *READ_SCENARIOS)
         assert result.exit_code == 0, (member, result.output[-2000:])

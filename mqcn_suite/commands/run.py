@@ -208,7 +208,23 @@ def exit_code(document: dict[str, Any], pytest_status: int) -> int:
         return ExitCode.FOUND
     if run_info["passed"] + run_info["failed"] + run_info["error"] == 0:
         return ExitCode.NO_SCENARIO
+    if not run_info.get("target_acted"):  # scenarios ran, yet none made the target act
+        return ExitCode.NO_SCENARIO
     return ExitCode.OK
+
+
+def nothing_judged(run_info: dict[str, Any]) -> str:
+    """The one line of a run that judged nothing of the target (exit 5)."""
+    if run_info["passed"] + run_info["failed"] + run_info["error"] == 0:
+        return (
+            "no scenario ran (all deselected or skipped); every requirement is inconclusive "
+            f"or not applicable (exit {int(ExitCode.NO_SCENARIO)})"
+        )
+    return (
+        f"the run exercised nothing: in none of its {run_info['passed'] + run_info['failed']} "
+        "scenario runs did the target act (no delivery, initialisation or client message); "
+        f"only the suite's own checks ran (exit {int(ExitCode.NO_SCENARIO)})"
+    )
 
 
 class RunCounter:
@@ -303,7 +319,11 @@ def runs_line(run_info: dict[str, Any]) -> str:
     )
     if run_info.get("not_run"):
         line += f"; {run_info['not_run']} not run, marked error"
-    return line + f") in {run_info['duration']:.2f} s."
+    line += f") in {run_info['duration']:.2f} s"
+    ran = run_info["passed"] + run_info["failed"] + run_info["error"]
+    if ran:
+        line += f"; the target acted in {run_info.get('target_acted', 0)} of them"
+    return line + "."
 
 
 def print_summary(console: Console, document: dict[str, Any], report: Path) -> None:
@@ -351,13 +371,45 @@ def print_summary(console: Console, document: dict[str, Any], report: Path) -> N
                 console.print(Text(f"      replay: {failure['replay']}", style="dim"))
         if len(failing) > FAILURES_SHOWN:
             console.print(f"  ... and {len(failing) - FAILURES_SHOWN} more (see the HTML report)")
+    print_claimed_not_implemented(console, document)
     print_inconclusive(console, document)
+    print_suite_own(console, document)
     print_readings(console, document)
     console.print("Report:")
     for name in (REPORT_HTML, TRACEABILITY_JSON, JUNIT_XML, CUCUMBER_JSON):
         path = report / name
         if path.exists():
             console.print(f"  {path}")
+
+
+def print_claimed_not_implemented(console: Console, document: dict[str, Any]) -> None:
+    """One line per call a claimed part needed that the target answered not-implemented."""
+    missing = document.get("claimed_not_implemented") or []
+    if not missing:
+        return
+    console.print(
+        Text(
+            f"Claimed but not implemented ({plural(len(missing), 'call')}; each a claim-fail "
+            "of the requirements its scenarios judge):",
+            style="bold red",
+        )
+    )
+    for entry in missing:
+        console.print(
+            f"  {entry['claim']}: {entry['call']} answered not-implemented "
+            f"({plural(entry['scenarios'], 'scenario')}, "
+            f"{plural(len(entry['requirements']), 'requirement')})"
+        )
+
+
+def print_suite_own(console: Console, document: dict[str, Any]) -> None:
+    """How many scenarios checked only the suite itself (credited to no requirement)."""
+    own = document.get("suite_own") or []
+    if own:
+        console.print(
+            f"The suite's own checks: {plural(len(own), 'scenario')} ran without the target "
+            "doing anything; no requirement's verdict counts them (listed in the HTML report)."
+        )
 
 
 def print_inconclusive(console: Console, document: dict[str, Any]) -> None:
@@ -572,10 +624,5 @@ def run(
         if stopped:
             typer.echo(f"{PROG} {COMMAND}: {stopped} (exit {int(ExitCode.TARGET)})", err=True)
         elif code == ExitCode.NO_SCENARIO:
-            typer.echo(
-                f"{PROG} {COMMAND}: no scenario ran (all deselected or skipped); every "
-                "requirement is inconclusive or not applicable "
-                f"(exit {int(ExitCode.NO_SCENARIO)})",
-                err=True,
-            )
+            typer.echo(f"{PROG} {COMMAND}: {nothing_judged(document['run'])}", err=True)
         raise typer.Exit(code)

@@ -111,6 +111,15 @@ class DirectorySession:
             self.scenario.down = True
         return params
 
+    def change(self, setup: Setup) -> None:
+        """Rewrite the scenario's directory in the middle of the scenario (``setup`` as it is
+        now) and put back what reads of it return; the reads made so far stay the
+        scenario's, and the listeners keep their names."""
+        entries = scenario_entries(setup, self.directory.root)
+        self.directory.load(entries)
+        self._put_back(setup, entries)
+        self.scenario.objects = dssm.directory_objects(entries)
+
     def _slots(self, servers: list[str]) -> dict[str, str]:
         """Each DomainController name the scenario's messages carry -> the listener that plays
         it: the listener of that very name (a served directory's ``--server``), else a free

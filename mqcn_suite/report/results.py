@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from mqcn_model.catalog import CATALOG
-from mqcn_suite.targets import TargetError, TargetTimeout
+from mqcn_suite.targets import ClaimNotImplemented, TargetError, TargetTimeout
 
 REPORT_PROPERTY = "mqcn"  # what the world recorded (checks, messages), JSON
 ITEM_PROPERTY = "mqcn-item"  # the item's metadata (requirements, feature, scenario), JSON
@@ -47,6 +47,8 @@ class ItemResult:
     duration: float = 0.0
     failure: str = ""  # short failure text, or the skip reason
     target_error: bool = False
+    # a call a claimed part needs answered not-implemented: {"claim": "server.v1", "call": …}
+    claim_missing: dict[str, str] | None = None
     world: dict[str, Any] = field(default_factory=dict)
     # the Gherkin scenario as cucumber.json shows it (feature header, tags, steps), for the
     # scenarios a stopped run never reached (:func:`bdd_metadata`)
@@ -60,6 +62,14 @@ class ItemResult:
     def message_hex(self) -> str:
         return str(self.world.get("message_hex", ""))
 
+    @property
+    def target_acted(self) -> bool:
+        """Did the target do anything in this scenario (a delivery processed, an
+        initialisation, a client's send)?  The world fixture always says (its
+        ``target_acted``: the calls that answered); an item recorded without it (a report
+        made before the field existed, a test's hand-made item) is taken as it was then."""
+        return bool(self.world.get("target_acted", True))
+
     def to_json(self) -> dict[str, Any]:
         return {
             "nodeid": self.nodeid,
@@ -72,6 +82,7 @@ class ItemResult:
             "duration": round(self.duration, 6),
             "failure": self.failure,
             "target_error": self.target_error,
+            **({"claim_missing": self.claim_missing} if self.claim_missing else {}),
             "world": self.world,
         }
 
@@ -167,6 +178,11 @@ def phase_outcome(call: pytest.CallInfo[Any], report: pytest.TestReport) -> dict
         data["timeout"] = call.excinfo is not None and call.excinfo.errisinstance(TargetTimeout)
         data["outcome"] = "failed" if report.when == "call" and not broke else "error"
         data["failure"] = _short_failure(call, report)
+        if call.excinfo is not None and call.excinfo.errisinstance(ClaimNotImplemented):
+            missing = call.excinfo.value
+            data["outcome"] = "failed"  # wherever it happened: the claim failed, not the suite
+            data["failure"] = str(missing)
+            data["claim_missing"] = {"claim": missing.claim, "call": missing.call}
     elif report.skipped:
         data["outcome"] = "skipped"
         data["failure"] = _skip_reason(report)
@@ -231,6 +247,8 @@ class ResultCollector:
             data["failure"] = str(report.longrepr or "")[:MAX_FAILURE_TEXT]
         if data.get("target_error"):
             result.target_error = True
+        if data.get("claim_missing"):
+            result.claim_missing = dict(data["claim_missing"])
         if outcome is not None and OUTCOME_ORDER.index(outcome) > OUTCOME_ORDER.index(
             result.outcome
         ):

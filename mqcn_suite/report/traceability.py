@@ -8,17 +8,23 @@ Every catalog entry gets exactly one verdict:
 ``fail``            a world check for it failed, or a scenario tagged with it failed without
                     the failure being attributed to another requirement;
 ``claim-fail``      a product-behaviour note broken in a product profile the target claims
-                    (its PICS): shown apart from the MUSTs, counted in the exit code;
+                    (its PICS), or a scenario of a part the target claims in which a call
+                    that part needs answered ``not-implemented`` (claimed but not
+                    implemented): shown apart from the MUSTs, counted in the exit code;
 ``warning``         a SHOULD / SHOULD NOT was not met;
 ``info``            a MAY / product-behaviour note: the target behaves otherwise (informational);
-``pass``            every scenario tagged with it that ran passed;
+``pass``            every scenario tagged with it that ran passed, and in at least one of
+                    them the target acted (a message processed, an initialisation, a client's
+                    send): a scenario that judged only the suite's own codec or model is
+                    credited to nobody (``suite_own`` in the document);
 ``not applicable``  its scenarios were skipped as not applicable to the target (PICS);
 ``inconclusive``    testable, but nothing judged it: none of its scenarios ran (deselected,
                     skipped, no scenario), or every one that ran was *stopped* by another
                     requirement -- the scenario stopped on that requirement's failure before
                     judging it, or the message it needed could not be read because that
                     requirement was broken.  Then ``stopped_by`` names those requirements and
-                    the report shows ``inconclusive (stopped by MQCN-…)``.
+                    the report shows ``inconclusive (stopped by MQCN-…)``; or the only
+                    scenarios that passed were ones in which the target did nothing.
 
 The first that applies wins, in that order (after ``untestable``): a requirement's verdict
 is the worst real judgement any scenario made of it, so one that passed in a scenario and was
@@ -64,6 +70,7 @@ _PRECEDENCE = (
     "pass",
     "stopped",
     "not applicable",
+    "suite-own",  # passed without the target doing anything: no evidence about the target
 )
 NOT_APPLICABLE_PREFIX = "not applicable"
 _RAN = ("passed", "failed", "error")
@@ -207,6 +214,7 @@ def _gather(
     for item in results:
         checks = [c for c in item.checks if c.get("requirement") in CATALOG]
         attributed = any(c.get("verdict") in ("fail", "claim-fail") for c in checks)
+        acted = item.target_acted
         involved = list(dict.fromkeys([*item.requirements, *(c["requirement"] for c in checks)]))
         for rid in involved:
             ev = of(rid)
@@ -247,13 +255,19 @@ def _gather(
                             }
                         )
                 elif verdict == "pass":
-                    ev.contributions.append("pass")
+                    credited = acted and check.get("target_acted", True)
+                    ev.contributions.append("pass" if credited else "suite-own")
                 elif verdict == "stopped":
                     ev.stop(check.get("stopped_by", []))
             if rid not in item.requirements:
                 continue  # checked in passing by a scenario not tagged with it
             if item.outcome == "passed":
-                ev.contributions.append("pass")
+                ev.contributions.append("pass" if acted else "suite-own")
+            elif item.claim_missing:
+                ev.contributions.append("claim-fail")
+                ev.add_failure(
+                    _failure(item, f"{rid}: {item.failure}", target, "claim", options=options)
+                )
             elif item.target_error:
                 ev.contributions.append("error")
                 ev.add_failure(
@@ -330,6 +344,10 @@ def inconclusive_cause(entry: Mapping[str, Any]) -> str:
         return "its scenarios were not selected"
     if outcomes <= {"skipped", "not run"}:
         return "its scenarios were skipped"
+    if entry.get("scenarios") and not any(
+        s.get("target_acted") for s in entry["scenarios"] if s["outcome"] == "passed"
+    ):
+        return "the target did nothing in its scenarios (only the suite's own checks ran)"
     return "none of its scenarios judged it"
 
 
@@ -340,7 +358,7 @@ def verdict_of(requirement: Requirement, evidence: _Evidence | None) -> str:
     contributions = set(evidence.contributions) if evidence else set()
     for verdict in _PRECEDENCE:
         if verdict in contributions:
-            return "inconclusive" if verdict == "stopped" else verdict
+            return "inconclusive" if verdict in ("stopped", "suite-own") else verdict
     return "inconclusive"
 
 
@@ -382,6 +400,7 @@ def _scenario_entries(
                 "tagged": rid in item.requirements,
                 "duration": round(item.duration, 6),
                 "stopped_by": stopped_by if item.outcome in ("failed", "error") else [],
+                "target_acted": item.target_acted,
                 **_read_sources(item.world),
             }
         )
@@ -401,6 +420,43 @@ def _scenario_entries(
                 }
             )
     return entries
+
+
+def claimed_not_implemented(results: Iterable[ItemResult]) -> list[dict[str, Any]]:
+    """Each (claim, call) a claimed part needed that the target answered ``not-implemented``,
+    with the scenarios it broke and the requirements they judge, in the order first seen.
+
+    >>> item = ItemResult("n", "n", ["MQCN-3.2.3-1"], outcome="failed",
+    ...                   claim_missing={"claim": "server.v1", "call": "start_server"})
+    >>> claimed_not_implemented([item])[0]["requirements"]
+    ['MQCN-3.2.3-1']
+    """
+    found: dict[tuple[str, str], dict[str, Any]] = {}
+    for item in results:
+        if not item.claim_missing:
+            continue
+        key = (item.claim_missing["claim"], item.claim_missing["call"])
+        entry = found.setdefault(
+            key, {"claim": key[0], "call": key[1], "scenarios": 0, "requirements": []}
+        )
+        entry["scenarios"] += 1
+        entry["requirements"] += [r for r in item.requirements if r not in entry["requirements"]]
+    return list(found.values())
+
+
+def suite_own(results: Iterable[ItemResult]) -> list[dict[str, Any]]:
+    """The scenarios that ran and in which the target did nothing: they judged only the
+    suite's own codec or model, and no requirement's verdict counts them."""
+    return [
+        {
+            "scenario": item.scenario or item.name,
+            "nodeid": item.nodeid,
+            "outcome": item.outcome,
+            "requirements": item.requirements,
+        }
+        for item in results
+        if item.outcome in ("passed", "failed") and not item.target_acted and not item.claim_missing
+    ]
 
 
 def _count(verdicts: Iterable[str]) -> dict[str, int]:
@@ -560,6 +616,7 @@ def build_traceability(
     for item in results:
         outcomes[item.outcome] += 1
     not_run = outcomes.pop("not run")
+    acted = sum(1 for item in results if item.target_acted)
     when = generated_at or datetime.now(UTC)
     return {
         "schema": SCHEMA_ID,
@@ -570,6 +627,7 @@ def build_traceability(
             "items": len(results) - not_run,
             **outcomes,
             "not_run": not_run,
+            "target_acted": acted,
             "deselected": deselected,
             "stopped": stopped,
             "options": dict(options or {}),
@@ -578,6 +636,8 @@ def build_traceability(
             ),
         },
         "summary": summarise(requirements),
+        "claimed_not_implemented": claimed_not_implemented(results),
+        "suite_own": suite_own(results),
         "requirements": requirements,
         "readings": readings,
         "readings_overall": readings_overall(readings),

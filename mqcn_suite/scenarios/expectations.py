@@ -141,7 +141,8 @@ def carrier_problem(
     attribute = attribute_of.get(propid)
     stored = propid in SERVER_QUEUE_CREATE_SETS + SERVER_QUEUE_UPDATE_SETS + SERVER_QM_UPDATE_SETS
     if attribute and stored and holder.get(attribute) != value_to_json(value):
-        return f"{attribute} is {holder.get(attribute)!r}, not {value_to_json(value)!r}"
+        found, wanted = holder.get(attribute), value_to_json(value)
+        return f"{attribute} is {found!r}, not {wanted!r}" + mapping_hint(found, wanted)
     return None
 
 
@@ -412,6 +413,62 @@ BIND_RESULT_NAMES = {
 }
 
 
+def read_server_problem(read: dict[str, Any] | None, server: str, what: str) -> str | None:
+    """Why the Read Directory ``read`` of ``what`` did not go to the directory service
+    ``server`` (the DomainController the message names), in words; None when it did.
+
+    >>> read_server_problem(None, "dc1", "the queue orders")
+    'no Read Directory of the queue orders was made'
+    >>> read_server_problem({"server": "", "source": "ldap"}, "dc1", "the queue orders")
+    "the read went to the default listener, named by no DomainController, not to 'dc1'"
+    >>> read_server_problem({"server": "dc2"}, "dc1", "the queue orders")
+    "the read went to 'dc2', not to 'dc1'"
+    """
+    if read is None:
+        return f"no Read Directory of {what} was made"
+    found = str(read.get("server") or "")
+    if found.lower() == server.lower():
+        return None
+    if not found:
+        where = (
+            "the default listener, named by no DomainController"
+            if read.get("source") == "ldap"
+            else "no directory service (the target's read names no server)"
+        )
+        return f"the read went to {where}, not to {server!r}"
+    return f"the read went to {found!r}, not to {server!r}"
+
+
+def reads_of_object(reads: list[dict[str, Any]], guid: uuid.UUID) -> list[dict[str, Any]]:
+    """The Read Directory events of ``reads`` that read the object ``guid``, in order.
+
+    >>> guid = uuid.UUID(int=7)
+    >>> len(reads_of_object([{"identifier": str(guid)}, {"identifier": None}], guid))
+    1
+    """
+    return [r for r in reads if str(r.get("identifier") or "").lower() == str(guid)]
+
+
+def reads_count_problem(reads: list[dict[str, Any]], guid: uuid.UUID, count: int) -> str:
+    """Why the Read Directory events ``reads`` fall short of one read of ``guid`` per
+    notification about it, in words (none at all: :func:`missed_read_problem`).
+
+    >>> guid = uuid.UUID(int=7)
+    >>> reads_count_problem([{"identifier": str(guid)}], guid, 2)
+    'read 1 time for 2 notifications: a notification was answered without a Read Directory'
+    >>> reads_count_problem([], guid, 2)
+    'no Read Directory was made'
+    """
+    found = reads_of_object(reads, guid)
+    if not found:
+        return missed_read_problem(reads, guid)
+    times = f"{len(found)} time" + ("" if len(found) == 1 else "s")
+    return (
+        f"read {times} for {count} notifications: a notification was answered without a "
+        "Read Directory"
+    )
+
+
 def missed_read_problem(reads: list[dict[str, Any]], guid: uuid.UUID) -> str:
     """Why none of ``reads`` (``Target.directory_reads()``) is a Read Directory of ``guid``,
     in words: a bind the LDAP server refused, a search whose filter names no object by its
@@ -465,8 +522,31 @@ def read_attribute_problems(
         attribute = "Journaling" if name == "Journal" else name
         if local.get(attribute) != published.get(attribute):
             mine, theirs = local.get(attribute), published.get(attribute)
-            problems.append(f"{attribute} is {mine!r}, the directory has {theirs!r}")
+            problem = f"{attribute} is {mine!r}, the directory has {theirs!r}"
+            problems.append(problem + mapping_hint(mine, theirs))
     return problems
+
+
+def mapping_hint(mine: Any, theirs: Any) -> str:
+    """A likely cause when an integer read from the directory differs from what it holds only
+    by the sign of its 32 bits (the AD Integer syntax is signed, the ADM quotas unsigned:
+    [MS-MQDSSM] 3.1.6.11, errata D-05); else nothing.
+
+    >>> mapping_hint(-251526396, 4043440900)
+    ' (the same 32 bits read as a signed Integer: the ADM value is unsigned, errata D-05)'
+    >>> mapping_hint(4043440900, -251526396)
+    ' (the same 32 bits read as unsigned: the ADM value is signed, errata D-05)'
+    >>> mapping_hint(5, 6)
+    ''
+    """
+    numbers = all(isinstance(v, int) and not isinstance(v, bool) for v in (mine, theirs))
+    if not numbers or mine == theirs or (mine - theirs) % (1 << 32):
+        return ""
+    if mine < 0 <= theirs:
+        return (
+            " (the same 32 bits read as a signed Integer: the ADM value is unsigned, errata D-05)"
+        )
+    return " (the same 32 bits read as unsigned: the ADM value is signed, errata D-05)"
 
 
 def published_queue(setup: dict[str, Any], guid: uuid.UUID) -> dict[str, Any]:

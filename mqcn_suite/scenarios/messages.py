@@ -28,6 +28,7 @@ from mqcn_model.builders import (
     queue_update,
     v2_notification,
 )
+from mqcn_model.codec.body import NotificationBody
 from mqcn_model.codec.message import body_buffer, decode_message, v1_message
 from mqcn_model.codec.propvalue import PropertyValue
 from mqcn_model.codec.update import NotificationUpdate
@@ -393,6 +394,23 @@ def sparse_creation(ids: ScenarioIds, path: str, label: str) -> NotificationUpda
         (PropId.PROPID_Q_LABEL, label),
     ]
     return NotificationUpdate.creation(path, pairs, master=ids.master)
+
+
+def notification_body(body: bytes) -> NotificationBody | None:
+    """The Notification Body of a Version 0x02 message (2.2.5); None for anything else,
+    including bytes that do not decode.
+
+    >>> notification_body(v2_body(2)).event
+    2
+    >>> notification_body(b"") is None
+    True
+    """
+    try:
+        message = decode_message(body)
+    except DecodeError:
+        return None
+    found = message.body if message.version == 2 else None
+    return found if isinstance(found, NotificationBody) else None
 
 
 def domain_controllers(body: bytes) -> list[str]:

@@ -16,12 +16,14 @@ into a :class:`~mqcn_suite.targets.base.Target` (docs/adapter-protocol.md):
 from __future__ import annotations
 
 from mqcn_suite.targets.base import (
+    ClaimNotImplemented,
     NotApplicable,
     Setup,
     Target,
     TargetBroken,
     TargetError,
     TargetTimeout,
+    Unimplemented,
 )
 from mqcn_suite.targets.exec import DEFAULT_HELLO_TIMEOUT, DEFAULT_TIMEOUT, ExecTarget
 from mqcn_suite.targets.pics import ClaimsGuard, Pics, PicsError, load_pics, pics_of
@@ -31,6 +33,7 @@ from mqcn_suite.targets.reference import ReferenceTarget, reference_following
 __all__ = [
     "DEFAULT_HELLO_TIMEOUT",
     "DEFAULT_TIMEOUT",
+    "ClaimNotImplemented",
     "ClaimsGuard",
     "ExecTarget",
     "NotApplicable",
@@ -42,6 +45,7 @@ __all__ = [
     "TargetBroken",
     "TargetError",
     "TargetTimeout",
+    "Unimplemented",
     "load_pics",
     "pics_of",
     "resolve_target",

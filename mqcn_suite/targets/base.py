@@ -59,6 +59,41 @@ class NotApplicable(Exception):
         super().__init__(f"not applicable: {why}")
 
 
+class Unimplemented(Exception):
+    """The target answered that it does not implement ``call`` (the adapter protocol's
+    ``not-implemented``; a Python target raises it or :class:`NotImplementedError`).
+
+    Not a verdict by itself: the PICS guard (:class:`~mqcn_suite.targets.pics.ClaimsGuard`)
+    only forwards calls that a claimed part needs, and turns this into
+    :class:`ClaimNotImplemented` naming that claim.
+    """
+
+    def __init__(self, call: str, why: str = "") -> None:
+        self.call = call
+        self.why = why
+        super().__init__(f"the target does not implement {call}" + (f": {why}" if why else ""))
+
+
+class ClaimNotImplemented(Exception):
+    """A call that a part the target claims (its PICS or ``hello``) needs answered
+    ``not-implemented``: the claim is broken, which is the scenario's ``claim-fail`` -- never
+    *not applicable*, which is only for what the PICS says is not implemented.
+
+    ``claim`` names the PICS entry (``server.v1``, ``client.v2``, ``server``…), ``call`` the
+    adapter call that answered ``not-implemented``.
+    """
+
+    def __init__(self, claim: str, call: str, why: str = "") -> None:
+        self.claim = claim
+        self.call = call
+        self.why = why
+        said = f" ({why})" if why and why != call else ""
+        super().__init__(
+            f"claimed but not implemented: the target claims {claim} (its PICS), "
+            f"yet answers not-implemented to {call}{said}"
+        )
+
+
 @dataclass
 class Setup:
     """The known state a scenario starts from (JSON form in :meth:`to_json`)."""

@@ -102,6 +102,16 @@ class LdapMode(TargetWrapper):
             raise DirectoryUnavailable(f"the suite's LDAP directory: {exc}") from exc
         self.inner.reset(setup, **options)
 
+    def change_directory(self, setup: Setup) -> None:
+        """The scenario changed its directory after ``reset``: write it to the server now
+        (the target is not reset; its reads so far are kept)."""
+        try:
+            self.session.change(setup)
+        except (TargetError, NotApplicable):
+            raise
+        except Exception as exc:  # the suite's directory, not the target, is at fault
+            raise DirectoryUnavailable(f"the suite's LDAP directory: {exc}") from exc
+
     def start_server(self) -> dict[str, Any] | None:
         return self.inner.start_server()
 

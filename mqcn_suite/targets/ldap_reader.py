@@ -106,6 +106,12 @@ class LdapDirectory:
             return DirectoryOperationResult.ObjectNotFound
         values: dict[str, list[bytes | str]] = {k: list(v) for k, v in raw.items()}
         values["distinguishedName"] = [dn]
+        return self.convert(object_type, values, attributes)
+
+    def convert(
+        self, object_type: str, values: dict[str, list[bytes | str]], attributes: tuple[str, ...]
+    ) -> dict[str, Any] | DirectoryOperationResult:
+        """The ADM object of the entry's ``values`` (3.1.6.11: the model's conversion)."""
         convert = dssm.queue_from_ldap if object_type == "Queue" else dssm.queue_manager_from_ldap
         return convert(values, attributes)
 

@@ -36,7 +36,15 @@ from mqcn_model.constants import Version
 from mqcn_model.envelope import Envelope
 from mqcn_model.errata import SWITCH_OF, SWITCHES
 from mqcn_model.profiles import PROFILES
-from mqcn_suite.targets.base import NotApplicable, Setup, Target, TargetWrapper
+from mqcn_suite.targets.base import (
+    ClaimNotImplemented,
+    NotApplicable,
+    Setup,
+    Target,
+    TargetWrapper,
+    Unimplemented,
+    layer_of,
+)
 
 if TYPE_CHECKING:  # imported where used: Spark executors import this module without it
     import jsonschema
@@ -81,6 +89,33 @@ def schema_problem(pointer: str, value: Any) -> str | None:
         return None
     where = "/".join(str(p) for p in error.absolute_path)
     return f"{where}: {error.message}" if where else error.message
+
+
+def out_of_range_only(pointer: str, value: Any) -> bool:
+    """Whether every way ``value`` breaks ``#/$defs/<pointer>`` is an integer attribute
+    value outside its type's range (a ``state`` answer's Quota of -251526396): a value of the
+    state to judge against the requirement it belongs to, not a broken adapter.
+
+    >>> from mqcn_suite.targets.reference import ReferenceTarget
+    >>> reference = ReferenceTarget()
+    >>> reference.reset(Setup())
+    >>> state = reference.state()
+    >>> out_of_range_only("result/state", state)  # it conforms: nothing to let through
+    False
+    >>> state["queue_manager"]["QueueManagerQuota"] = -1
+    >>> out_of_range_only("result/state", state)
+    True
+    >>> del state["queue_manager"]["Security"]
+    >>> out_of_range_only("result/state", state)
+    False
+    """
+    errors = list(validator_for(pointer).iter_errors(value))
+    return bool(errors) and all(
+        e.validator in ("minimum", "maximum")
+        and isinstance(e.instance, int)
+        and not isinstance(e.instance, bool)
+        for e in errors
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,16 +256,51 @@ def pics_of(target: Target) -> Pics:
 
 
 class ClaimsGuard(TargetWrapper):
-    """A :class:`Target` wrapper that refuses, as *not applicable*, what ``pics`` excludes.
+    """A :class:`Target` wrapper that refuses, as *not applicable*, what ``pics`` excludes,
+    and holds the target to what it includes.
 
     Every call goes to ``inner``; before it, the guard raises :class:`NotApplicable` when the
     scenario needs a claim the PICS does not make (docs/adapter-protocol.md lists the rules).
+    A call it forwards is one a claimed part needs: when the target answers it
+    ``not-implemented`` (:class:`~mqcn_suite.targets.base.Unimplemented`, or a Python
+    target's :class:`NotImplementedError`) the guard raises
+    :class:`~mqcn_suite.targets.base.ClaimNotImplemented` naming the PICS entry -- the claim is
+    broken, never *not applicable*.
+
+    >>> class Nothing:
+    ...     name = "nothing"
+    ...     def reset(self, setup): pass
+    ...     def start_server(self): raise NotImplementedError
+    >>> only_v1 = Pics(frozenset({1}), frozenset(), frozenset({"spec"}), False)
+    >>> try:
+    ...     ClaimsGuard(Nothing(), only_v1).start_server()
+    ... except ClaimNotImplemented as broken:
+    ...     print(broken.claim, broken.call)
+    server.v1 start_server
     """
 
     def __init__(self, inner: Target, pics: Pics) -> None:
         super().__init__(inner)
         self.pics = pics
         self._setup = Setup()
+        self._server_claim: str | None = None  # the version a delivery needed, once known
+
+    def _forward(self, claim: str, call: str, *args: Any) -> Any:
+        """``inner.call(*args)``; a ``not-implemented`` answer breaks ``claim``."""
+        try:
+            return getattr(self.inner, call)(*args)
+        except Unimplemented as exc:
+            raise ClaimNotImplemented(claim, exc.call, exc.why) from None
+        except NotImplementedError as exc:
+            raise ClaimNotImplemented(claim, call, str(exc)) from None
+
+    @property
+    def server_claim(self) -> str:
+        """The PICS entry a server-side call serves: the Version this scenario delivered
+        (``server.v1``), else every server Version claimed (``server.v1, server.v2``)."""
+        if self._server_claim is not None:
+            return self._server_claim
+        return ", ".join(f"server.v{v}" for v in sorted(self.pics.server_versions)) or "server"
 
     def reset(self, setup: Setup) -> None:
         if setup.profile not in self.pics.profiles:
@@ -238,22 +308,44 @@ class ClaimsGuard(TargetWrapper):
         if setup.workgroup and not self.pics.workgroup:
             raise NotApplicable("the target does not claim a workgroup mode")
         self._setup = setup
-        self.inner.reset(setup)
+        self._server_claim = None
+        claimed = [f"server.v{v}" for v in sorted(self.pics.server_versions)]
+        claimed += [f"client.v{v}" for v in sorted(self.pics.client_versions)]
+        self._forward(", ".join(claimed) or "nothing", "reset", setup)
 
     def start_server(self) -> dict[str, Any] | None:
         if not self.pics.claims_server:
             raise NotApplicable("the target claims no server side")
-        return self.inner.start_server()
+        return self._forward(self.server_claim, "start_server")
 
-    def deliver(self, envelope: Envelope) -> None:
+    def admit(self, envelope: Envelope, setup: Setup | None = None) -> None:
+        """Raise :class:`NotApplicable` when delivering ``envelope`` needs a server Version
+        the PICS does not claim (called before the scenario starts the server side and reads
+        the state it starts from; ``setup``: the scenario's, before ``reset`` is called)."""
+        if not self.pics.claims_server:
+            raise NotApplicable("the target claims no server side")
         version = envelope.body[0] if envelope.body else None
-        profile = PROFILES.get(self._setup.profile)
+        profile = PROFILES.get((setup or self._setup).profile)
         processed = version in (Version.DIRECTORY_SERVICE, Version.QUEUE_MANAGER) and (
             profile is None or profile.accepts(version)
         )
         if processed and version not in self.pics.server_versions:
             raise NotApplicable(f"the target does not claim server side version {version}")
-        self.inner.deliver(envelope)
+        if processed:
+            self._server_claim = f"server.v{version}"
+
+    def deliver(self, envelope: Envelope) -> None:
+        self.admit(envelope)
+        self._forward(self.server_claim, "deliver", envelope)
+
+    def advance_clock(self, seconds: float) -> None:
+        self._forward(self.server_claim, "advance_clock", seconds)
+
+    def state(self) -> dict[str, Any]:
+        return self._forward(self.server_claim, "state")
+
+    def directory_reads(self) -> list[dict[str, Any]]:
+        return self._forward(self.server_claim, "directory_reads")
 
     def _client_version(self) -> int:
         if self._setup.client_version is not None:
@@ -265,7 +357,7 @@ class ClaimsGuard(TargetWrapper):
         version = self._client_version()
         if version not in self.pics.client_versions:
             raise NotApplicable(f"the target does not claim client side version {version}")
-        return self.inner.start_client(destination)
+        return self._forward(f"client.v{version}", "start_client", destination)
 
     def send_change_notification(
         self, operation: str, object_id: uuid.UUID, changed: list[str]
@@ -273,7 +365,9 @@ class ClaimsGuard(TargetWrapper):
         version = self._client_version()
         if version not in self.pics.client_versions:
             raise NotApplicable(f"the target does not claim client side version {version}")
-        return self.inner.send_change_notification(operation, object_id, changed)
+        return self._forward(
+            f"client.v{version}", "send_change_notification", operation, object_id, changed
+        )
 
     def end_scenario(self) -> None:
         """The scenario is over (a transport-mode target closes its sessions)."""
@@ -283,3 +377,10 @@ class ClaimsGuard(TargetWrapper):
 
     def close(self) -> None:
         self.inner.close()
+
+
+def admit_delivery(target: Target, envelope: Envelope, setup: Setup | None = None) -> None:
+    """The PICS guard's :meth:`ClaimsGuard.admit` of ``envelope``, where ``target`` has one."""
+    guard = layer_of(target, ClaimsGuard)
+    if guard is not None:
+        guard.admit(envelope, setup)

@@ -21,7 +21,7 @@ import uuid
 from typing import Any
 
 from mqcn_model.envelope import Envelope
-from mqcn_suite.targets.base import NotApplicable, Setup, Target, TargetError
+from mqcn_suite.targets.base import NotApplicable, Setup, Target, TargetError, Unimplemented
 from mqcn_suite.targets.pics import pics_of
 
 
@@ -96,7 +96,7 @@ def serve(target: Target, args: argparse.Namespace) -> int:
                 "id": request_id,
                 "result": _handle(target, method, params, args),
             }
-        except NotApplicable as exc:
+        except (NotApplicable, Unimplemented, NotImplementedError) as exc:
             answer = {"id": request_id, "error": {"code": "not-implemented", "message": str(exc)}}
         except (KeyError, ValueError, TypeError, TargetError) as exc:
             answer = {"id": request_id, "error": {"code": "bad-request", "message": repr(exc)}}

@@ -24,6 +24,7 @@ passes.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import uuid
 from typing import Any, ClassVar
@@ -35,16 +36,18 @@ from mqcn_model.codec.message import ChangeNotificationMessage
 from mqcn_model.constants import (
     OPERATION_EVENT,
     SPARE_BYTE_COUNT,
+    V2_QUEUE_READ_ATTRIBUTES,
     AuthLevel,
     Command,
+    Event,
     Operation,
     PropId,
     SenderIdType,
     Version,
 )
-from mqcn_model.dssm import guid_filter
+from mqcn_model.dssm import guid_filter, split_dn
 from mqcn_model.envelope import Envelope
-from mqcn_model.server import NotificationServer
+from mqcn_model.server import NotificationServer, queue_from_read
 from mqcn_suite.targets.ldap_reader import LdapDirectory
 from mqcn_suite.targets.reference import ReferenceTarget
 
@@ -150,6 +153,51 @@ class DeletesWhateverTheObjectType(ZooTarget):
     # a deletion naming no object type (one property, errata E-12) is deleted as well
     ALSO_BREAKS = frozenset({req("MQCN-3.2.5.1-16")})
     server_class = _DeletesAnythingServer
+
+
+# --- 3.2.5.2 event 3: a read on the way -------------------------------------------------------
+
+
+class _ReadsOnDeleteServer(NotificationServer):
+    """Reads the queue from the directory before event 3's deletion (errata E-25)."""
+
+    keeps_what_it_read = False
+
+    def _process_v2(self, message: ChangeNotificationMessage, effects: list[Any]) -> None:
+        body = message.body
+        if body is not None and body.event == Event.DELETE_QUEUE and message.count == 1:
+            guid = body.object_guid
+            found = self._read(
+                "Queue", guid, V2_QUEUE_READ_ATTRIBUTES, body.domain_controller, effects
+            )
+            if self.keeps_what_it_read and guid in self.qm.QueueCollection:
+                if found is not None:
+                    self.qm.QueueCollection[guid] = queue_from_read(guid, found)
+                return  # the queue stays
+        super()._process_v2(message, effects)
+
+
+class _KeepsTheReadQueueServer(_ReadsOnDeleteServer):
+    keeps_what_it_read = True
+
+
+class ReadsBeforeDeleting(ReferenceTarget):
+    """Not a fault: reads the queue from the directory before event 3 deletes it; 3.2.5.2
+    calls for no read there and forbids none (errata E-25). Every requirement must pass."""
+
+    server_class = _ReadsOnDeleteServer
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.name = f"zoo:{type(self).__name__}"
+
+
+class KeepsTheQueueItReadOnDelete(ZooTarget):
+    """Reads the queue on event 3 and keeps it, with what the read returned, instead of
+    deleting it."""
+
+    BREAKS = req("MQCN-3.2.5.2-7")
+    server_class = _KeepsTheReadQueueServer
 
 
 # --- 3.3.5.3 the body buffer -----------------------------------------------------------------
@@ -407,6 +455,57 @@ class WritesTheGuidInRfc4122Order(LdapZooTarget):
     reader_class = _RfcOrderReader
 
 
+class _CaseKeepingReader(LdapDirectory):
+    def convert(
+        self, object_type: str, values: dict[str, list[Any]], attributes: tuple[str, ...]
+    ) -> Any:
+        found = super().convert(object_type, values, attributes)
+        if isinstance(found, dict) and "Pathname" in found:
+            rdns = split_dn(str(values["distinguishedName"][0]))
+            found["Pathname"] = f"{rdns[2][1]}\\{rdns[0][1].replace(chr(92), '')}"
+        return found
+
+
+class KeepsThePathnameCase(_OwnLdapReader, ZooTarget):
+    """Takes a queue's Pathname from its DN as the directory spells it, not lower-cased as
+    [MS-MQDSSM] 3.1.6.11.2.1 says: a queue the directory names ``qm1\\NewOrders`` is created
+    as ``qm1\\NewOrders``, not ``qm1\\neworders``."""
+
+    BREAKS = req("MQCN-3.2.5.2-4")
+    # a change event copies the read too (no scenario changes a queue's name so far)
+    ALSO_BREAKS = frozenset({req("MQCN-3.2.5.2-6")})
+    SAYS = "Pathname is"
+    reader_class = _CaseKeepingReader
+
+
+class _CachingReader(LdapDirectory):
+    cache: dict[tuple[str, uuid.UUID], Any]
+
+    def read(
+        self,
+        object_type: str,
+        identifier: uuid.UUID,
+        attributes: tuple[str, ...],
+        server: str | None = None,
+    ) -> Any:
+        cache = self.__dict__.setdefault("cache", {})
+        key = (object_type, identifier)
+        if key not in cache:
+            cache[key] = super().read(object_type, identifier, attributes, server)
+        return copy.deepcopy(cache[key])
+
+
+class CachesReadsBetweenNotifications(_OwnLdapReader, ZooTarget):
+    """Answers a second creation or change event about an object from what the first Read
+    Directory of it returned, without reading again (3.2.5.2 reads for every such event): the
+    directory's change between the two notifications never arrives."""
+
+    BREAKS = req("MQCN-3.2.5.2-5")
+    ALSO_BREAKS = frozenset({req("MQCN-3.2.5.2-6"), req("MQCN-3.2.5.2-8"), req("MQCN-3.2.5.2-9")})
+    SAYS = "a notification was answered without a Read Directory"
+    reader_class = _CachingReader
+
+
 class _EscapedGuidReader(LdapDirectory):
     def guid_filter(self, identifier: uuid.UUID) -> str:
         return guid_filter(identifier, "escaped")
@@ -435,10 +534,11 @@ def zoo_target(name: str) -> ZooTarget | ReferenceTarget:
         if wanted not in members:
             raise KeyError(f"no defect named {wanted!r} in the catalogue")
         return SendsDefect(members[wanted])
-    for member in (*ZOO, *LDAP_ZOO, ReadsByEscapedGuid):
+    members = (*ZOO, *LDAP_ZOO, *LDAP_VALUE_ZOO, ReadsByEscapedGuid, ReadsBeforeDeleting)
+    for member in members:
         if member.__name__ == name:
             return member()
-    known = ", ".join(m.__name__ for m in (*ZOO, *LDAP_ZOO, ReadsByEscapedGuid))
+    known = ", ".join(m.__name__ for m in members)
     raise KeyError(f"no zoo member {name!r} (known: {known}, sends:<defect name>)")
 
 
@@ -448,6 +548,7 @@ ZOO: tuple[type[ZooTarget], ...] = (
     AcceptsAnyCountOnVersion2,
     AppliesLabelOnQueueUpdate,
     DeletesWhateverTheObjectType,
+    KeepsTheQueueItReadOnDelete,
     SendsNoSpareByte,
     SignsSig20InItsNt4Profile,
     SendsForeignZero,
@@ -461,4 +562,12 @@ LDAP_ZOO: tuple[type[LdapZooTarget], ...] = (
     BindsWithAWrongPassword,
     FiltersOnTheWrongAttribute,
     WritesTheGuidInRfc4122Order,
+)
+
+# LDAP mode only too: readers that find the right object but make the wrong value of it, or
+# none of it at a later notification; each fails BREAKS (and no more than ALSO_BREAKS), its
+# message saying ``SAYS`` (tests/test_ldap_mode.py).
+LDAP_VALUE_ZOO: tuple[type[ZooTarget], ...] = (
+    KeepsThePathnameCase,
+    CachesReadsBetweenNotifications,
 )
