@@ -563,9 +563,11 @@ ERRATA: dict[str, Item] = {
             "counts everything",
             "2.2.19.1 keeps the SessionHeader out of PacketSize, so a SessionAck written to the "
             "letter says 20 and its 16-byte SessionHeader follows.",
-            "both forms are framed and decoded (`framing`, `decode_internal`): a receiver reads "
+            "both forms are framed and decoded (`framing`, `decode_internal`): the suite reads "
             "what comes, so neither a sender following the letter nor one following the reading "
-            "is refused, and there is nothing to switch.",
+            "is refused. What the suite writes to a transport target is the form its hello names "
+            "(`transport.mqqb.readings`, W-01 `windows` or `letter`): a declaration the target "
+            "makes, not a reading the suite observes.",
         ),
         _item(
             "W-02",
@@ -649,6 +651,18 @@ ERRATA: dict[str, Item] = {
             "0x00008003 is MD5 in [MS-MQMQ] 2.2.19.3 and [MS-MQDMPR] 3.1.7.1.32, MD4 in the "
             "3.1.7.1.31 table.",
             "the same number travels whatever it is called; no behaviour depends on the name.",
+        ),
+        _item(
+            "W-11",
+            "Flags.CS for a zero ServerGuid",
+            "GUID_NULL is accepted (3.1.5.3.1); CS is set only for a queue manager the acceptor is "
+            "not",
+            "[MS-MQQB] 2.2.1's Flags.CS is to be set when ServerGuid is zero or not the receiving "
+            "queue manager's; 3.1.5.3.1 accepts GUID_NULL, as 2.2.3.1 tells an initiator using a "
+            "direct format name to send it.",
+            "the suite never sends a zero ServerGuid to a target (its EstablishConnection names "
+            "the target's queue manager, 3.1.5.2.3) and accepts one as 3.1.5.3.1 says; a target "
+            "that refuses GUID_NULL is never asked to take it.",
         ),
         # --- directory errata (D-nn): MS-MQDSSM, MS-MQDMPR and the AD schema, and the LDAP
         # fixture (docs/directory.md); every reading real directories differ on passes

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -56,25 +57,46 @@ def verdicts(document: dict[str, Any]) -> dict[str, str]:
     return {r["id"]: r["verdict"] for r in document["requirements"]}
 
 
-def pics_file(tmp_path: Path, *claims: str) -> Path:
+def pics_file(directory: Path, *claims: str) -> Path:
     """A PICS claiming ``claims`` (``server.v1``, ``client.v2``…) and nothing else."""
     data = {
         side: {f"v{v}": f"{side}.v{v}" in claims for v in (1, 2)} for side in ("server", "client")
     }
-    path = tmp_path / "claims.yaml"
+    path = directory / f"claims-{'-'.join(claims)}.yaml"
     path.write_text(json.dumps(data | {"profiles": ["spec"], "workgroup": False}), "utf-8")
     return path
 
 
+Run = tuple[Result, dict[str, Any], Path]
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., Run]:
+    """``run(target, claims=…)``: the outcome, document and report folder of ``mqcn run``
+    against ``target`` (with a PICS claiming ``claims`` alone, if given), made once per
+    module: several tests read the same run."""
+    made: dict[tuple[str, tuple[str, ...]], Run] = {}
+
+    def once(target: str, *, claims: tuple[str, ...] = ()) -> Run:
+        key = (target, claims)
+        if key not in made:
+            report = tmp_path_factory.mktemp("run")
+            options = {"pics": str(pics_file(report.parent, *claims))} if claims else {}
+            result = mqcn_run(report, target, **options)
+            made[key] = (result, load(report), report)
+        return made[key]
+
+    return once
+
+
 def assert_claim_fails_what_the_reference_passes(
-    document: dict[str, Any], tmp_path: Path, claim: str
+    document: dict[str, Any], run: Callable[..., Run], claim: str
 ) -> None:
     """Every requirement an implementation of ``claim`` is judged by (what the reference
     passes with a PICS claiming that alone) is claim-fail in ``document``."""
-    report = tmp_path / f"reference-{claim}"
-    reference = mqcn_run(report, "reference", pics=str(pics_file(tmp_path, claim)))
+    reference, judged_document, _ = run("reference", claims=(claim,))
     assert reference.exit_code == ExitCode.OK, reference.output[-2000:]
-    judged = {rid for rid, v in verdicts(load(report)).items() if v == "pass"}
+    judged = {rid for rid, v in verdicts(judged_document).items() if v == "pass"}
     mine = verdicts(document)
     assert judged and all(mine[rid] == "claim-fail" for rid in judged), {
         rid: mine[rid] for rid in judged if mine[rid] != "claim-fail"
@@ -85,14 +107,13 @@ def assert_claim_fails_what_the_reference_passes(
 
 
 def test_an_adapter_claiming_server_v1_that_implements_nothing_fails_its_claim(
-    tmp_path: Path,
+    run: Callable[..., Run],
 ) -> None:
     """Every requirement a server v1 implementation is judged by (what the reference passes
     with the same PICS) is claim-fail; none passes; the call and the PICS entry are named in
     the terminal and the document."""
-    result = mqcn_run(tmp_path / "nothing", f"{NOTHING} --claims server.v1")
+    result, document, report = run(f"{NOTHING} --claims server.v1")
     assert result.exit_code == ExitCode.FOUND, result.output[-3000:]
-    document = load(tmp_path / "nothing")
     summary = document["summary"]
     assert summary["passed"] == 0
     assert summary["claim_failed"] > 0
@@ -101,11 +122,11 @@ def test_an_adapter_claiming_server_v1_that_implements_nothing_fails_its_claim(
     assert [(m["claim"], m["call"]) for m in missing] == [("server.v1", "start_server")]
     assert "server.v1: start_server answered not-implemented" in result.output
     assert "Claimed but not implemented" in result.output
-    html = (tmp_path / "nothing" / "report.html").read_text("utf-8")
+    html = (report / "report.html").read_text("utf-8")
     assert "Claimed but not implemented (1)" in html
     assert "<code>server.v1</code></td><td><code>start_server</code>" in html
     assert "The run exercised nothing" in html
-    assert_claim_fails_what_the_reference_passes(document, tmp_path, "server.v1")
+    assert_claim_fails_what_the_reference_passes(document, run, "server.v1")
     for requirement in document["requirements"]:
         for failure in requirement["failures"]:
             assert failure["kind"] == "claim", failure
@@ -114,27 +135,25 @@ def test_an_adapter_claiming_server_v1_that_implements_nothing_fails_its_claim(
 
 
 def test_an_adapter_claiming_client_v2_that_implements_nothing_fails_its_claim(
-    tmp_path: Path,
+    run: Callable[..., Run],
 ) -> None:
     """The client side is judged without a server side started (a client-only target is
     never asked to start one): its calls are the ones named."""
-    result = mqcn_run(tmp_path, f"{NOTHING} --claims client.v2")
+    result, document, _ = run(f"{NOTHING} --claims client.v2")
     assert result.exit_code == ExitCode.FOUND, result.output[-3000:]
-    document = load(tmp_path)
     assert document["summary"]["passed"] == 0
     calls = {(m["claim"], m["call"]) for m in document["claimed_not_implemented"]}
     assert calls <= {("client.v2", "start_client"), ("client.v2", "send_change_notification")}
     assert ("client.v2", "send_change_notification") in calls
     assert not any(m["call"] == "start_server" for m in document["claimed_not_implemented"])
-    assert_claim_fails_what_the_reference_passes(document, tmp_path, "client.v2")
+    assert_claim_fails_what_the_reference_passes(document, run, "client.v2")
 
 
-def test_a_client_only_reference_is_judged_on_its_client_side(tmp_path: Path) -> None:
+def test_a_client_only_reference_is_judged_on_its_client_side(run: Callable[..., Run]) -> None:
     """Before, every client scenario started the server side first and a client-only PICS
     made them all not applicable: the client side of such a target was never judged."""
-    result = mqcn_run(tmp_path, "reference", pics=str(pics_file(tmp_path, "client.v2")))
+    result, document, _ = run("reference", claims=("client.v2",))
     assert result.exit_code == ExitCode.OK, result.output[-2000:]
-    document = load(tmp_path)
     client = [r for r in document["requirements"] if r["role"] == "client" and r["testable"]]
     passed = [r["id"] for r in client if r["verdict"] == "pass"]
     assert len(passed) >= 20, passed
@@ -142,12 +161,11 @@ def test_a_client_only_reference_is_judged_on_its_client_side(tmp_path: Path) ->
 
 
 def test_an_adapter_that_delivers_but_cannot_tell_its_state_fails_its_claim(
-    tmp_path: Path,
+    run: Callable[..., Run],
 ) -> None:
     target = f"{NOTHING} --claims server.v1 --implements start_server,deliver,advance_clock"
-    result = mqcn_run(tmp_path, target)
+    result, document, _ = run(target)
     assert result.exit_code == ExitCode.FOUND, result.output[-3000:]
-    document = load(tmp_path)
     assert document["summary"]["passed"] == 0
     calls = {m["call"] for m in document["claimed_not_implemented"]}
     assert "state" in calls, calls
@@ -155,15 +173,15 @@ def test_an_adapter_that_delivers_but_cannot_tell_its_state_fails_its_claim(
     assert "server.v1: state answered not-implemented" in result.output
 
 
-def test_not_applicable_stays_for_what_the_pics_leaves_out(tmp_path: Path) -> None:
+def test_not_applicable_stays_for_what_the_pics_leaves_out(run: Callable[..., Run]) -> None:
     """The do-nothing adapter's unclaimed parts (server v2, the client) stay not applicable:
     a claim-fail is never made of what it does not claim."""
-    result = mqcn_run(tmp_path, f"{NOTHING} --claims server.v1")
+    result, document, _ = run(f"{NOTHING} --claims server.v1")
     assert result.exit_code == ExitCode.FOUND
-    mine = verdicts(load(tmp_path))
-    reference = mqcn_run(tmp_path / "v1", "reference", pics=str(pics_file(tmp_path, "server.v1")))
+    mine = verdicts(document)
+    reference, theirs_document, _ = run("reference", claims=("server.v1",))
     assert reference.exit_code == ExitCode.OK
-    theirs = verdicts(load(tmp_path / "v1"))
+    theirs = verdicts(theirs_document)
     not_applicable = {rid for rid, v in theirs.items() if v == "not applicable"}
     # a scenario needing both Versions fails at its first (claimed) delivery: the two
     # requirements it alone judges are claim-fail, as its other requirements are

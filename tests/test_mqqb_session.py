@@ -197,6 +197,60 @@ def test_a_request_for_another_queue_manager_is_refused_and_the_initiator_closes
     assert of(E.SessionClosed, pair.a.effects)[-1].requirement == S.R_EC_VALID
 
 
+@covers(S.R_EC_RESPONSE, S.R_EC_VALID)
+def test_an_acceptor_playing_other_queue_managers_answers_as_the_one_named() -> None:
+    """[MS-MQQB] 3.1.5.3.1 (errata W-11): a request naming a queue manager the acceptor
+    answers as is accepted, CS clear, and answered with that GUID; GUID_NULL and its own GUID
+    get its own; any other is refused with CS set."""
+    played = uuid.UUID(int=0xAB)
+    for named, refused, answered in (
+        (played, False, played),
+        (uuid.UUID(int=0), False, SERVER),
+        (SERVER, False, SERVER),
+        (uuid.UUID(int=0xCD), True, SERVER),
+    ):
+        config = SessionConfig(SERVER, answers_as=frozenset({played}))
+        machine = SessionMachine(Role.ACCEPTOR, config)
+        machine.handle(E.Connected())
+        request = EstablishConnection(CLIENT, named, 1, 0)
+        answer = sent(
+            machine.handle(E.DataReceived(encode_internal(establish_connection(request))))
+        )
+        packet, _ = decode_internal(answer, response=True)
+        assert packet.internal.refused is refused, named
+        assert packet.body.server_guid == answered, named
+    pair = Pair.make(a_config={"remote_qm": played}, b_config={"answers_as": frozenset({played})})
+    pair.open()
+    assert pair.a.machine.state is State.OPEN and pair.a.machine.peer_qm == played
+
+
+def test_an_acceptor_answering_any_queue_manager_refuses_no_session() -> None:
+    """``answers_any`` (an auditor: `mqcn listen`): whatever GUID the request names is
+    accepted and answered as; GUID_NULL gets the acceptor's own."""
+    for named, answered in ((uuid.UUID(int=0xCD), uuid.UUID(int=0xCD)), (uuid.UUID(int=0), SERVER)):
+        machine = SessionMachine(Role.ACCEPTOR, SessionConfig(SERVER, answers_any=True))
+        machine.handle(E.Connected())
+        request = EstablishConnection(CLIENT, named, 1, 0)
+        answer = sent(
+            machine.handle(E.DataReceived(encode_internal(establish_connection(request))))
+        )
+        packet, _ = decode_internal(answer, response=True)
+        assert not packet.internal.refused and packet.body.server_guid == answered
+
+
+def test_a_letter_session_ack_leaves_the_session_header_out_of_packet_size() -> None:
+    """Errata W-01: with ``letter_session_ack`` the acceptor's SessionAck says PacketSize 20
+    ([MS-MQMQ] 2.2.19.1), else 36 (Windows); the initiator reads either and is acknowledged."""
+    for letter, size in ((False, 36), (True, 20)):
+        pair = Pair.make(b_config={"letter_session_ack": letter, "ack_send_delay": 0.0})
+        pair.open()
+        pair.send(envelope())
+        pair.advance(1.0)
+        (ack,) = [e for e in of(E.SendBytes, pair.b.effects) if e.kind == "SessionAck"]
+        assert len(ack.data) == 36 and int.from_bytes(ack.data[8:12], "little") == size
+        assert [e.sequence for e in of(E.MessageAcknowledged, pair.a.effects)] == [1]
+
+
 @covers(S.R_SEQUENCE)
 def test_one_message_is_received_numbered_and_acknowledged_on_the_ack_send_timer() -> None:
     pair = Pair.make()

@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import pytest
 
+from mqcn_model.codec.propvalue import decode_value
+from mqcn_model.constants import VT
+from mqcn_model.errors import DecodeError
 from mqcn_suite.scenarios.expectations import bool_patterns_misread, codec_reading, codec_writes
 from mqcn_suite.scenarios.vocabulary import NONE, value_from_text, vt_named
 
@@ -52,6 +55,8 @@ REFUSALS = [  # type, wire bytes, the requirement the codec names in refusing th
     ("VT_LPWSTR|VT_VECTOR", "0100", "MQCN-2.2.3.15-2"),
     ("VT_LPWSTR|VT_VECTOR", "010000006100", "MQCN-2.2.3.15-3"),
     ("VT_LPWSTR|VT_VECTOR", "0500000061000000", "MQCN-2.2.3.15-4"),
+    # room for two elements by size, but the first takes every byte: the second is missing
+    ("VT_LPWSTR|VT_VECTOR", "02000000610062000000", "MQCN-2.2.3.15-4"),
 ]
 
 
@@ -79,3 +84,17 @@ def test_the_codec_refuses_the_bytes_naming_the_rule(vt: str, wire: str, require
 def test_the_codec_accepts_only_0x0000_and_0xffff_as_vt_bool() -> None:
     wrong = bool_patterns_misread()
     assert not wrong, f"MQCN-2.2.3.3-3: misread patterns {[hex(p) for p in wrong[:8]]}"
+
+
+def test_a_size_the_data_cannot_hold_is_refused_before_any_element_is_read() -> None:
+    """A Size of 0xFFFFFFFF strings over 4 bytes: refused at once for the room it needs (2
+    bytes a string at least), not after walking the elements (no allocation for it either)."""
+    raw = bytes.fromhex("ffffffff61000000")
+    with pytest.raises(DecodeError) as refused:
+        decode_value(VT.LPWSTR_VECTOR, raw, 0, len(raw))
+    assert refused.value.requirement == "MQCN-2.2.3.15-4"
+    assert "needs at least 8589934590 bytes, 4 left" in str(refused.value)
+    raw = bytes.fromhex("02000000610062000000")
+    with pytest.raises(DecodeError) as short:
+        decode_value(VT.LPWSTR_VECTOR, raw, 0, len(raw))
+    assert "Size 2, only 1 elements" in str(short.value)

@@ -226,6 +226,17 @@ def test_session_ack_packet_counts_its_session_header_in_packet_size() -> None:
     assert decode_internal(wire) == (packet, 36)
 
 
+def test_a_session_ack_is_written_to_the_letter_when_asked() -> None:
+    """W-01's letter on the sending side: the same 36 bytes, PacketSize 20; only a SessionAck
+    changes (the other internal packets count everything either way)."""
+    letter = h("10 00 1800 4c494f52 14000000 ffffffff" + "0000 0100" + "0200 0000 00000000")
+    letter += h("0200 0000 4000 0000")
+    packet = session_ack(SessionHeader(2, 0, 0, 2, 0, 0x40))
+    assert encode_internal(packet, letter_session_ack=True) == letter
+    parameters = connection_parameters(900, 30000, 3)
+    assert encode_internal(parameters, letter_session_ack=True) == encode_internal(parameters)
+
+
 def test_a_session_ack_written_to_the_letter_of_2_2_19_1_is_read_too() -> None:
     """W-01, the letter: PacketSize never counts a SessionHeader, so a sender may write a
     SessionAck with PacketSize 20 and its SessionHeader after it.  It frames to 36 bytes and

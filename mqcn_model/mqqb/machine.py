@@ -124,6 +124,15 @@ class SessionConfig:
     ack_send_delay: float = 0.5
     initialization_timeout: float = 30.0
     cleanup_timeout: float = 120.0
+    # the other queue managers this one answers as (an acceptor playing several, as the
+    # suite's does for a scenario): an EstablishConnection naming one is accepted as itself
+    answers_as: frozenset[uuid.UUID] = frozenset()
+    # an acceptor that takes every session, answering as whichever queue manager the request
+    # names (`mqcn listen`: an auditor refuses no traffic)
+    answers_any: bool = False
+    # errata W-01: our SessionAcks' PacketSize counts their SessionHeader (36, as Windows
+    # writes it) or, the letter of [MS-MQMQ] 2.2.19.1, does not (20); both are read
+    letter_session_ack: bool = False
 
 
 def _summary(packet: object) -> str:
@@ -221,10 +230,12 @@ class SessionMachine:
         assert isinstance(body, EstablishConnection)
         if self.state is State.WAITING_EC_MSG:  # 3.1.5.3.1: a request, we are the acceptor
             self.peer_qm = body.client_guid
-            refused = body.server_guid not in (NIL, self.config.qm_guid)
+            named = body.server_guid
+            played = self.config.answers_any or named in self.config.answers_as
+            refused = named not in (NIL, self.config.qm_guid) and not played
             answer = EstablishConnection(
                 body.client_guid,
-                self.config.qm_guid,
+                named if played and named != NIL else self.config.qm_guid,
                 body.timestamp,
                 body.operating_system,
             )
@@ -420,7 +431,10 @@ class SessionMachine:
         )
         self.unacked_received = 0
         self._cancel(E.ACK_SEND, out)
-        self._write(encode_internal(session_ack(header)), "SessionAck", out)
+        wire = encode_internal(
+            session_ack(header), letter_session_ack=self.config.letter_session_ack
+        )
+        self._write(wire, "SessionAck", out)
 
     def _write(self, data: bytes, kind: str, out: list[E.Effect]) -> None:
         out.append(E.SendBytes(data, kind))

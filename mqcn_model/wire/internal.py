@@ -331,8 +331,10 @@ def _decode_establish(
     )
 
 
-def encode_internal(packet: InternalPacket) -> bytes:
-    """The wire bytes of ``packet`` (PacketSize computed; the SessionAck's counts its body)."""
+def encode_internal(packet: InternalPacket, *, letter_session_ack: bool = False) -> bytes:
+    """The wire bytes of ``packet`` (PacketSize computed; the SessionAck's counts its body,
+    as Windows writes it, or, ``letter_session_ack``, does not: [MS-MQMQ] 2.2.19.1's letter,
+    errata W-01)."""
     body = packet.body
     if isinstance(body, SessionHeader):
         raw = encode_session(body)
@@ -353,6 +355,8 @@ def encode_internal(packet: InternalPacket) -> bytes:
         )
     head = _INTERNAL.pack(packet.internal.reserved, packet.internal.flags)
     size = B.BASE_HEADER_SIZE + len(head) + len(raw)
+    if letter_session_ack and isinstance(body, SessionHeader):
+        size -= len(raw)  # the letter: PacketSize never counts the SessionHeader
     return encode_base_header(packet.base, size) + head + raw
 
 

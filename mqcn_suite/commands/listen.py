@@ -20,6 +20,7 @@ input without one); 130 Ctrl-C.
 from __future__ import annotations
 
 import time
+import uuid
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -94,13 +95,16 @@ def _serve(
     readings: Readings,
 ) -> ExitCode:
     """Listen, print, write; the exit code."""
+    from mqcn_model.mqqb import SessionConfig
     from mqcn_suite.pipeline.audit import balance_text
     from mqcn_suite.pipeline.listening import LISTEN, ListenAudit
     from mqcn_suite.transport import Listener
 
     started = time.perf_counter()
     audit = ListenAudit(report, readings)
-    listener = Listener(host, port, on_message=audit.on_message)
+    # an auditor refuses no session: it answers as whichever queue manager a sender names
+    config = SessionConfig(uuid.uuid4(), ack_send_delay=0.0, answers_any=True)
+    listener = Listener(host, port, on_message=audit.on_message, config=config)
     address = f"{listener.host}:{listener.port}"
     typer.echo(f"listening on {address}")
     interrupted = False

@@ -104,7 +104,13 @@ DEFAULT_TESTS: dict[str, tuple[str, ...]] = {
     "mqcn_model/directory.py": ("tests/test_directory_failures.py",),
     # the property-value types no PROPID carries: the suite's own codec tests judge them
     # (no scenario can make a target act on them)
-    "mqcn_model/codec/propvalue.py": ("tests/test_property_value_codec.py",),
+    "mqcn_model/codec/propvalue.py": (
+        "tests/test_property_value_codec.py",
+        "tests/test_codec.py",
+        "tests/test_rules.py",
+        "tests/test_sending.py",
+        "tests/test_defects.py",
+    ),
     "mqcn_model/capture/*.py": _WIRE_AND_CAPTURE_TESTS,
     # the records' __init__ (and the Envelope's): its own tests, then the capture's
     "mqcn_model/frozen.py": ("tests/test_frozen.py", *_WIRE_AND_CAPTURE_TESTS),

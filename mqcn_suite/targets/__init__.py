@@ -52,7 +52,8 @@ __all__ = [
 ]
 
 TARGET_FORMS = (
-    "'reference', 'reference:mqqb', 'reference:E-nn,…', 'reference:letter',"
+    "'reference', 'reference:mqqb', 'reference:mqqb-letter', 'reference:E-nn,…',"
+    " 'reference:letter',"
     " 'python:package.module:factory', 'exec:COMMAND ARGS…' or 'zoo:NAME'"
 )
 
@@ -68,6 +69,10 @@ def resolve_target(
         from mqcn_suite.targets.reference_mqqb import MqqbReferenceTarget  # opens a socket
 
         return MqqbReferenceTarget()
+    if spec == "reference:mqqb-letter":
+        from mqcn_suite.targets.reference_mqqb import LetterMqqbTarget
+
+        return LetterMqqbTarget()
     if spec.startswith("reference:"):
         return reference_following(spec.removeprefix("reference:"))
     if spec.startswith("python:"):

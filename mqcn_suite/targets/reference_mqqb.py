@@ -16,11 +16,23 @@ import uuid
 from typing import Any
 
 from mqcn_model.envelope import Envelope
+from mqcn_model.mqqb import SessionConfig
 from mqcn_model.mqqb import events as E
+from mqcn_model.wire.common import NIL
+from mqcn_model.wire.framing import LETTER_SESSION_ACK_SIZE
 from mqcn_model.wire.mapping import packet_to_envelope
+from mqcn_model.wire.queues import parse_format_name
 from mqcn_suite.targets.base import Setup, TargetBroken, TargetError
 from mqcn_suite.targets.reference import ReferenceTarget
-from mqcn_suite.transport import Listener, Session, TransportError, connect
+from mqcn_suite.transport import (
+    Listener,
+    Session,
+    TransportError,
+    ack_wait_bound,
+    connect,
+    sent_time_now,
+)
+from mqcn_suite.transport.transcript import IN
 
 SEND_TIMEOUT = 10.0  # the reference client's bound on one session's handshake and ack
 
@@ -30,6 +42,25 @@ def _address(queue_manager: dict[str, Any] | None) -> tuple[str, int] | None:
     if queue_manager is None:
         return None
     return queue_manager["host"], int(queue_manager["port"])
+
+
+def destination_queue_manager(envelope: Envelope) -> uuid.UUID:
+    """The queue manager a message's DestinationQueueFormatName names (``PRIVATE=`` a queue
+    manager's GUID and a queue number): its session's EstablishConnection names it as the
+    remote queue manager ([MS-MQQB] 3.1.5.2.3); GUID_NULL for any other form.
+
+    >>> from mqcn_model.envelope import MessageId
+    >>> qm = uuid.UUID(int=5)
+    >>> name = f"PRIVATE={qm}" + chr(92) + "3"
+    >>> envelope = Envelope(b"", MessageId(qm, 1), destination_format_name=name)
+    >>> destination_queue_manager(envelope) == qm
+    True
+    """
+    try:
+        _, host = parse_format_name(envelope.destination_format_name)
+    except ValueError:
+        return NIL
+    return host or NIL
 
 
 class MqqbReferenceTarget(ReferenceTarget):
@@ -58,6 +89,9 @@ class MqqbReferenceTarget(ReferenceTarget):
         with self._lock:
             self._end_session()
             super().reset(setup)
+            # it is the queue manager the set-up names: an EstablishConnection naming it is
+            # accepted ([MS-MQQB] 3.1.5.3.1), as one naming GUID_NULL is
+            self.listener.answer_as(frozenset({setup.qm_guid}))
             self.queue_manager = _address(queue_manager)
 
     def deliver(self, envelope: Envelope) -> None:
@@ -89,13 +123,24 @@ class MqqbReferenceTarget(ReferenceTarget):
         host, port = self.queue_manager
         try:
             if self.session is None or self.session.closed:
-                self.session = connect(host, port, qm_guid=self.setup.qm_guid, timeout=SEND_TIMEOUT)
+                # 3.1.5.2.3: the EstablishConnection names the remote queue manager
+                remote = destination_queue_manager(envelopes[0]) if envelopes else NIL
+                config = self._client_config(remote)
+                self.session = connect(host, port, config=config, timeout=SEND_TIMEOUT)
             for envelope in envelopes:
-                self.session.send_and_wait(envelope, SEND_TIMEOUT)
+                self.session.send_and_wait(envelope, ack_wait_bound(self.session, SEND_TIMEOUT))
+            self._sent(self.session)
         except TransportError as exc:
             self._end_session()
             raise TargetBroken(f"reference:mqqb client: {exc}") from None
         return None
+
+    def _client_config(self, remote: uuid.UUID) -> SessionConfig:
+        """Its client's side of a session to the queue manager ``remote``."""
+        return SessionConfig(self.setup.qm_guid, remote_qm=remote)
+
+    def _sent(self, session: Session) -> None:
+        """Its client's messages were acknowledged on ``session`` (a check may follow)."""
 
     def _end_session(self) -> None:
         if self.session is not None:
@@ -106,3 +151,62 @@ class MqqbReferenceTarget(ReferenceTarget):
         self._end_session()
         self.listener.close()
         super().close()
+
+
+class LetterMqqbTarget(MqqbReferenceTarget):
+    """``reference:mqqb-letter``: ``reference:mqqb`` following the letter of the wire
+    documents where the suite's own side might not (docs/errata.md):
+
+    * it reads and writes SessionAcks as [MS-MQMQ] 2.2.19.1 says, PacketSize 20 without the
+      SessionHeader (errata W-01; its hello says so: ``readings: {"W-01": "letter"}``), and
+      refuses a 36-byte one from the suite's queue manager (the suite broke the form it was
+      told);
+    * it ignores a UserMessage whose SentTime lies further back than its TimeToReachQueue
+      ([MS-MQMQ] 2.2.19.1; its clock is the system's, seconds since 1970 UTC);
+    * its queue manager is the one the set-up names: an EstablishConnection naming another
+      is refused (Flags.CS), GUID_NULL or its own GUID accepted ([MS-MQQB] 3.1.5.3.1); its
+      client names the destination queue manager ([MS-MQQB] 3.1.5.2.3).
+
+    The suite in transport mode must give it the verdicts of adapter mode
+    (tests/test_transport_letter.py).
+    """
+
+    name = "reference:mqqb-letter"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.expired: list[int] = []  # message ids ignored as expired
+        self.listener.answer_as(frozenset(), letter_session_ack=True)
+
+    def transport(self) -> dict[str, Any]:
+        declared = super().transport()
+        declared["mqqb"]["readings"] = {"W-01": "letter"}
+        return declared
+
+    def reset(self, setup: Setup, queue_manager: dict[str, Any] | None = None) -> None:
+        super().reset(setup, queue_manager)
+        self.listener.answer_as(frozenset({setup.qm_guid}), letter_session_ack=True)
+
+    def _received(self, session: Session, received: E.UserMessageReceived) -> None:
+        packet = received.packet
+        age = sent_time_now() - packet.user.sent_time
+        if age > packet.base.time_to_reach_queue:  # 2.2.19.1: ignored, never processed
+            self.expired.append(packet.user.message_id)
+            return
+        super()._received(session, received)
+
+    def _client_config(self, remote: uuid.UUID) -> SessionConfig:
+        return SessionConfig(self.setup.qm_guid, remote_qm=remote, letter_session_ack=True)
+
+    def _sent(self, session: Session) -> None:
+        """After its client's messages were acknowledged: every SessionAck it read must
+        have had the letter's PacketSize, 20."""
+        for entry in session.transcript.entries:
+            if entry.direction == IN and entry.summary.startswith("SessionAck"):
+                size = int.from_bytes(entry.data[8:12], "little") if len(entry.data) >= 12 else 0
+                if size != LETTER_SESSION_ACK_SIZE:
+                    raise TargetBroken(
+                        f"{self.name} client: the suite's queue manager sent a SessionAck with "
+                        f"PacketSize {size}, not the letter's {LETTER_SESSION_ACK_SIZE} "
+                        "its hello asked for (W-01)"
+                    )

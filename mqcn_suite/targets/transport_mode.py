@@ -35,8 +35,10 @@ from typing import Any
 
 from mqcn_model.constants import AuthLevel
 from mqcn_model.envelope import Envelope
+from mqcn_model.mqqb import SessionConfig
 from mqcn_model.mqqb import events as E
 from mqcn_model.profiles import PROFILES
+from mqcn_model.wire.common import NIL
 from mqcn_model.wire.mapping import envelope_to_packet, packet_to_envelope
 from mqcn_suite.targets.base import (
     NotApplicable,
@@ -44,10 +46,21 @@ from mqcn_suite.targets.base import (
     Target,
     TargetBroken,
     TargetError,
+    TargetTimeout,
     TargetWrapper,
     layer_of,
 )
-from mqcn_suite.transport import Listener, Session, Transcript, TransportError, connect
+from mqcn_suite.transport import (
+    AckTimeout,
+    HandshakeTimeout,
+    Listener,
+    PartialPacket,
+    Session,
+    Transcript,
+    TransportError,
+    ack_wait_bound,
+    connect,
+)
 
 TRANSCRIPT_LINES = 24  # the last lines of a transcript a failure shows (the report clips text)
 SUITE_QM = uuid.UUID("5e1f7c0a-9d2b-4a8e-b3c6-0f1e2d3c4b5a")  # the suite's queue manager
@@ -59,12 +72,67 @@ class TransportBroken(TargetBroken):
     """The MS-MQQB session with the target failed: one line saying how, then its transcript."""
 
     def __init__(self, doing: str, exc: TransportError) -> None:
-        lines = exc.transcript.render().splitlines()
-        head, body = lines[:1], lines[1:]
-        if len(body) > TRANSCRIPT_LINES:
-            body = [f"  … {len(body) - TRANSCRIPT_LINES} earlier lines", *body[-TRANSCRIPT_LINES:]]
-        super().__init__(f"transport: {doing}: {exc}\ntranscript:\n  " + "\n  ".join(head + body))
+        lines = _clipped(exc.transcript)
+        super().__init__(f"transport: {doing}: {exc}\ntranscript:\n  " + "\n  ".join(lines))
         self.transcript = exc.transcript
+
+
+class TransportTimeout(TransportBroken, TargetTimeout):
+    """The peer went silent: the handshake, an acknowledgment or the rest of a packet never
+    came within the time allowed.  A timeout like any other: ``--max-timeouts`` of them in a
+    row stop the run."""
+
+    def __init__(self, doing: str, exc: TransportError) -> None:
+        super().__init__(doing, exc)
+
+
+SILENCES = (AckTimeout, HandshakeTimeout, PartialPacket)
+
+
+def transport_failure(doing: str, exc: TransportError) -> TransportBroken:
+    """The TargetBroken a TransportError becomes: a TransportTimeout for silence."""
+    kind = TransportTimeout if isinstance(exc, SILENCES) else TransportBroken
+    return kind(doing, exc)
+
+
+# The wire errata (docs/errata.md) a transport target may say, in hello, which reading it
+# reads: the suite then writes that form to it (it reads both forms from the target).
+WIRE_READINGS = {"W-01": ("windows", "letter")}
+
+
+def mqqb_readings(hello: dict[str, Any]) -> dict[str, str]:
+    """The wire readings a version-2 ``hello`` declares (``transport.mqqb.readings``), each
+    checked; the suite's own (``windows``) for what it does not name.
+
+    >>> mqqb_readings({"transport": {"mqqb": {"readings": {"W-01": "letter"}}}})
+    {'W-01': 'letter'}
+    >>> mqqb_readings({"transport": {"mqqb": {"host": "h", "port": 1}}})
+    {'W-01': 'windows'}
+    >>> try:
+    ...     mqqb_readings({"transport": {"mqqb": {"readings": {"W-01": "yes"}}}})
+    ... except TargetError as exc:
+    ...     print(exc)
+    transport.mqqb.readings: W-01 is 'windows' or 'letter', not 'yes'
+    """
+    mqqb = (hello.get("transport") or {}).get("mqqb") or {}
+    said = mqqb.get("readings", {}) if isinstance(mqqb, dict) else {}
+    if not isinstance(said, dict):
+        raise TargetError(f"transport.mqqb.readings: expected {{'W-01': …}}, not {said!r}")
+    readings = {}
+    for item, names in WIRE_READINGS.items():
+        value = said.get(item, names[0])
+        if value not in names:
+            raise TargetError(
+                f"transport.mqqb.readings: {item} is {' or '.join(map(repr, names))}, not {value!r}"
+            )
+        readings[item] = value
+    unknown = sorted(set(said) - set(WIRE_READINGS))
+    if unknown:
+        raise TargetError(
+            f"transport.mqqb.readings: no wire erratum {', '.join(unknown)} has readings "
+            f"(known: {', '.join(WIRE_READINGS)})"
+        )
+    return readings
 
 
 def mqqb_address(hello: dict[str, Any]) -> tuple[str, int] | None:
@@ -88,6 +156,7 @@ def mqqb_address(hello: dict[str, Any]) -> tuple[str, int] | None:
         raise TargetError(f"transport.mqqb: host must be a non-empty string, not {host!r}")
     if isinstance(port, bool) or not isinstance(port, int) or not 1 <= port <= 65535:
         raise TargetError(f"transport.mqqb: port must be an integer 1..65535, not {port!r}")
+    mqqb_readings(hello)
     return host, port
 
 
@@ -112,8 +181,9 @@ def suite_listener() -> Listener:
     Raises TransportBroken when it cannot bind (:class:`~mqcn_suite.transport.BindFailed`)."""
     global _listener
     if _listener is None:
+        config = SessionConfig(SUITE_QM, ack_send_delay=0.0)
         try:
-            _listener = Listener(LISTEN_HOST, LISTEN_PORT, on_message=_on_message, qm_guid=SUITE_QM)
+            _listener = Listener(LISTEN_HOST, LISTEN_PORT, on_message=_on_message, config=config)
         except TransportError as exc:
             raise TransportBroken("the suite's queue manager cannot listen", exc) from None
     return _listener
@@ -133,17 +203,33 @@ class TransportMode(TargetWrapper):
         address: tuple[str, int],
         timeout: float,
         on_transcript: TranscriptHook | None = None,
+        readings: dict[str, str] | None = None,
     ) -> None:
         super().__init__(inner)
-        self.address = address
+        # the forms the target said it reads (hello): the suite writes those to it
+        self.readings = readings or {item: names[0] for item, names in WIRE_READINGS.items()}
+        self.letter_session_ack = self.readings["W-01"] == "letter"
+        self._address = address
         self.timeout = timeout
         self.on_transcript = on_transcript  # told of every session's transcript, once ended
         self.session: Session | None = None
         self._seen = 0  # how many arrivals on the listener earlier calls consumed
+        self.target_qm: uuid.UUID = NIL  # the target's queue manager: named in EstablishConnection
         self.signed_as = AuthLevel.Sig20  # what a signature stands for (the profile's, at reset)
 
     def __getattr__(self, name: str) -> Any:  # pics() and anything else the inner offers
         return getattr(self.inner, name)
+
+    @property
+    def address(self) -> tuple[str, int]:
+        """Where the target listens now: what its latest ``hello`` declared (a target
+        restarted after it broke may listen on another port), else the first one's."""
+        declared = getattr(self.inner, "transport", None)
+        current = declared() if callable(declared) else None
+        found = mqqb_address({"transport": current}) if current is not None else None
+        if found is not None:
+            self._address = found
+        return self._address
 
     # --- scenario boundaries ------------------------------------------------------------------
     def end_scenario(self) -> None:
@@ -170,13 +256,18 @@ class TransportMode(TargetWrapper):
         with _arrived_lock:
             self._seen = len(_arrived)
         self.signed_as = signed_as(setup.profile)
+        self.target_qm = setup.qm_guid
+        suite_listener().answer_as(
+            scenario_queue_managers(setup), letter_session_ack=self.letter_session_ack
+        )
         self.inner.reset(setup, queue_manager=self.queue_manager())  # type: ignore[call-arg]
 
     def queue_manager(self) -> dict[str, Any]:
         """The ``queue_manager`` member of ``reset`` and ``start_client``: the address of
-        this process's listener."""
+        this process's listener, and the GUID it answers as when an EstablishConnection
+        names none of the scenario's queue managers (``guid``)."""
         listener = suite_listener()
-        return {"host": listener.host, "port": listener.port}
+        return {"host": listener.host, "port": listener.port, "guid": str(listener.qm_guid)}
 
     def close(self) -> None:
         self.end_scenario()
@@ -194,17 +285,33 @@ class TransportMode(TargetWrapper):
         except ValueError as exc:  # e.g. an XML digital signature: it travels over SRMP
             raise NotApplicable(f"this message cannot travel over MS-MQQB: {exc}") from None
         if self.session is None or self.session.closed:
+            config = SessionConfig(  # 3.1.5.2.3: name the queue manager we connect to
+                SUITE_QM, remote_qm=self.target_qm, letter_session_ack=self.letter_session_ack
+            )
             try:
-                self.session = connect(host, port, qm_guid=SUITE_QM, timeout=self.timeout)
+                self.session = connect(host, port, config=config, timeout=self.timeout)
             except TransportError as exc:
-                raise TransportBroken(f"opening a session to {host}:{port}", exc) from None
+                raise transport_failure(f"opening a session to {host}:{port}", exc) from None
         try:
-            self.session.send_and_wait(envelope, self.timeout)
+            self.session.send_and_wait(envelope, ack_wait_bound(self.session, self.timeout))
         except TransportError as exc:
             session, self.session = self.session, None
             session.close()
             self._hand_on(session.transcript, True)
-            raise TransportBroken(f"delivering a UserMessage to {host}:{port}", exc) from None
+            raise transport_failure(f"delivering a UserMessage to {host}:{port}", exc) from None
+
+    def listener_evidence(self) -> str:
+        """What the suite's queue manager saw of the target's client in this scenario: each
+        session's broken rule (if any) and transcript, or that none was opened."""
+        sessions = list(_listener.sessions[_ended:]) if _listener is not None else []
+        if not sessions:
+            return "the suite's queue manager: no session was opened to it in this scenario"
+        parts = []
+        for session in sessions:
+            said = f"; it ended with {session.error}" if session.error is not None else ""
+            parts.append(f"the suite's queue manager saw a session{said}:")
+            parts += [f"  {line}" for line in _clipped(session.transcript)]
+        return "\n".join(parts)
 
     # --- client side --------------------------------------------------------------------------
     def start_client(
@@ -218,7 +325,11 @@ class TransportMode(TargetWrapper):
         """What reached the suite's queue manager after the target's client was asked to send
         (its own answer is not used); TransportBroken when nothing arrives in time."""
         listener = suite_listener()
-        self.inner.send_change_notification(operation, object_id, changed)
+        try:
+            self.inner.send_change_notification(operation, object_id, changed)
+        except TargetBroken as exc:  # what the suite's queue manager saw stays in the report
+            kind = TargetTimeout if isinstance(exc, TargetTimeout) else TargetBroken
+            raise kind(f"{exc}\n{self.listener_evidence()}") from None
         deadline = time.monotonic() + self.timeout
         with _arrived_lock:
             while len(_arrived) == self._seen:
@@ -230,10 +341,10 @@ class TransportMode(TargetWrapper):
         if not arrived:
             failed = [s.error for s in listener.sessions if s.error is not None]
             if failed:
-                raise TransportBroken(
+                raise transport_failure(
                     f"receiving {operation} on the suite's queue manager", failed[-1]
                 )
-            raise TransportBroken(
+            raise TransportTimeout(
                 f"receiving {operation}",
                 TransportError(
                     f"no UserMessage arrived on 127.0.0.1:{listener.port} within "
@@ -247,6 +358,30 @@ class TransportMode(TargetWrapper):
             packet_to_envelope(received.packet, signed_as=self.signed_as)[0]
             for _, received in arrived
         ]
+
+
+def _clipped(transcript: Transcript) -> list[str]:
+    lines = transcript.render().splitlines()
+    head, body = lines[:1], lines[1:]
+    if len(body) > TRANSCRIPT_LINES:
+        body = [f"  … {len(body) - TRANSCRIPT_LINES} earlier lines", *body[-TRANSCRIPT_LINES:]]
+    return head + body
+
+
+def scenario_queue_managers(setup: Setup) -> frozenset[uuid.UUID]:
+    """The queue managers a scenario's set-up names, as the suite's queue manager may be
+    asked to be any of them ([MS-MQQB] 3.1.5.3.1: an EstablishConnection names the receiving
+    queue manager): the one under test, the directory's, the owners of its queues.
+
+    >>> setup = Setup(qm_guid=uuid.UUID(int=1))
+    >>> setup.directory_queue_managers.append({"Identifier": str(uuid.UUID(int=2))})
+    >>> sorted(g.int for g in scenario_queue_managers(setup))
+    [1, 2]
+    """
+    named = {setup.qm_guid}
+    named |= {uuid.UUID(qm["Identifier"]) for qm in setup.directory_queue_managers}
+    named |= {uuid.UUID(entry["owner"]) for entry in setup.directory_queues}
+    return frozenset(named)
 
 
 def signed_as(profile: str) -> AuthLevel:
@@ -277,7 +412,8 @@ def with_transport(
             "transport: a target that declares a transport takes reset(setup, queue_manager)"
             " (where its client sends, adapter protocol version 2)"
         ) from None
-    return TransportMode(target, address, timeout, on_transcript)
+    readings = mqqb_readings({"transport": transport})
+    return TransportMode(target, address, timeout, on_transcript, readings)
 
 
 def transport_mode_of(target: Target) -> TransportMode | None:

@@ -7,7 +7,7 @@ session keeps a :class:`Transcript` of every byte both ways; failures are Transp
 subclasses (:mod:`.failures`) carrying it.  docs/transport.md tells the whole story.
 """
 
-from mqcn_suite.transport.connection import Session, connect
+from mqcn_suite.transport.connection import Session, ack_wait_bound, connect, sent_time_now
 from mqcn_suite.transport.failures import (
     AckTimeout,
     BindFailed,
@@ -38,5 +38,7 @@ __all__ = [
     "Transcript",
     "TranscriptEntry",
     "TransportError",
+    "ack_wait_bound",
     "connect",
+    "sent_time_now",
 ]

@@ -20,9 +20,13 @@ import uuid
 from collections.abc import Callable
 
 from mqcn_model.envelope import Envelope
+from mqcn_model.errors import DecodeError
 from mqcn_model.mqqb import Role, SessionConfig, SessionMachine, State
 from mqcn_model.mqqb import events as E
 from mqcn_model.mqqb.machine import R_ACK_WAIT, R_FORMAT, R_SIGNATURE
+from mqcn_model.wire.internal import decode_internal
+from mqcn_model.wire.mapping import envelope_to_packet
+from mqcn_model.wire.session import SessionHeader
 from mqcn_model.wire.usermessage import UserMessage
 from mqcn_suite.transport import failures as X
 from mqcn_suite.transport.transcript import IN, OUT, Transcript
@@ -61,6 +65,7 @@ class Session:
         self.closed_reason: E.SessionClosed | None = None
         self.error: X.TransportError | None = None
         self.last_receive = time.monotonic()
+        self.peer_acks: list[int] = []  # AckSequenceNumber of each SessionHeader the peer sent
         self._deadlines: dict[str, float] = {}
         self._lock = threading.RLock()
         self._changed = threading.Condition(self._lock)
@@ -77,7 +82,13 @@ class Session:
         return self._closed.is_set()
 
     def send(self, message: bytes | UserMessage | Envelope) -> int:
-        """Queue ``message``; it goes out as the window allows.  Its sequence number."""
+        """Queue ``message``; it goes out as the window allows.  Its sequence number.
+
+        An Envelope becomes a UserMessage Packet whose UserHeader.SentTime is now, in seconds
+        since 1970 UTC ([MS-MQMQ] 2.2.19.2: the time the packet was sent; a receiver ignores
+        a packet older than its TimeToReachQueue, 2.2.19.1)."""
+        if isinstance(message, Envelope):
+            message = envelope_to_packet(message, sent_time=sent_time_now())
         with self._lock:
             if self.closed:
                 raise self._closed_error("cannot send")
@@ -98,6 +109,7 @@ class Session:
                 if left <= 0:
                     raise X.AckTimeout(
                         f"UserMessage {sequence} was not acknowledged within {timeout} s"
+                        + self._acks_note(sequence)
                         + self._partial_note(),
                         self.transcript,
                         R_ACK_WAIT,
@@ -214,10 +226,17 @@ class Session:
             self.established = effect
         elif isinstance(effect, E.UserMessageReceived):
             self.received.append(effect)
+            if effect.packet.session is not None:  # a piggy-backed acknowledgment
+                self.peer_acks.append(effect.packet.session.ack_sequence)
             if self.on_message is not None:
                 self.on_message(self, effect)
         elif isinstance(effect, E.MessageAcknowledged):
             self.acknowledged.add(effect.sequence)
+        elif isinstance(effect, E.PacketReceived) and effect.kind == "SessionAck":
+            with contextlib.suppress(DecodeError):
+                header = decode_internal(effect.data)[0].body
+                if isinstance(header, SessionHeader):
+                    self.peer_acks.append(header.ack_sequence)
         elif isinstance(effect, E.ProtocolError):
             self.protocol_error = self.protocol_error or effect
         elif isinstance(effect, E.SessionClosed):
@@ -263,6 +282,16 @@ class Session:
     def _closed_error(self, doing: str) -> X.TransportError:
         return self.error or self._failure(doing)
 
+    def _acks_note(self, sequence: int) -> str:
+        """What the peer did acknowledge: no SessionAck at all is one story, SessionAcks that
+        acknowledge other messages (message 0, an earlier one) another."""
+        if not self.peer_acks:
+            return "; the peer sent no SessionAck"
+        return (
+            f"; the peer's {len(self.peer_acks)} SessionAck(s) acknowledged up to UserMessage "
+            f"{self.peer_acks[-1]} (AckSequenceNumber), never {sequence}"
+        )
+
     def _partial_note(self) -> str:
         if not self.machine.buffered:
             return ""
@@ -279,6 +308,26 @@ class Session:
                 self.transcript,
             )
         return kind(message, self.transcript)
+
+
+def sent_time_now() -> int:
+    """UserHeader.SentTime for a packet sent now: seconds since 1970 UTC, 32 bits."""
+    return int(time.time()) & 0xFFFFFFFF
+
+
+def ack_wait_bound(session: Session, timeout: float) -> float:
+    """How long to wait for the acknowledgment of a UserMessage on ``session``: ``timeout``
+    plus the longest a conforming peer may hold its SessionAck, half the AckTimeout the
+    session agreed (the Session Ack Send Timer, [MS-MQQB] 3.1.2.5 / 3.1.5.8.2).
+
+    >>> class Agreed:
+    ...     established = E.SessionEstablished(uuid.UUID(int=1), 64, 20000, 2000)
+    >>> ack_wait_bound(Agreed(), 3.0)
+    13.0
+    """
+    established = session.established
+    held = established.ack_timeout_ms / 2000 if established is not None else 0.0
+    return timeout + held
 
 
 def _address(getter: Callable[[], tuple]) -> tuple[str, int] | None:
@@ -323,4 +372,4 @@ def connect(
     return session
 
 
-__all__ = ["Session", "State", "connect"]
+__all__ = ["Session", "State", "ack_wait_bound", "connect", "sent_time_now"]

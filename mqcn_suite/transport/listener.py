@@ -12,6 +12,7 @@ keep it short (it may call ``session.send``).
 
 from __future__ import annotations
 
+import dataclasses
 import socket
 import threading
 import time
@@ -56,6 +57,20 @@ class Listener:
         self.host, self.port = sock.getsockname()[:2]
         self._thread = threading.Thread(target=self._accept, name="mqqb-listener", daemon=True)
         self._thread.start()
+
+    def answer_as(
+        self, queue_managers: frozenset[uuid.UUID], *, letter_session_ack: bool | None = None
+    ) -> None:
+        """From the next session on, accept an EstablishConnection naming any of
+        ``queue_managers`` too, answering as the one named ([MS-MQQB] 3.1.5.3.1); one naming
+        none of them (nor this listener's own GUID, nor GUID_NULL) is refused (Flags.CS).
+        ``letter_session_ack``: write SessionAcks to the letter of W-01 (None: unchanged)."""
+        letter = (
+            self.config.letter_session_ack if letter_session_ack is None else letter_session_ack
+        )
+        self.config = dataclasses.replace(
+            self.config, answers_as=frozenset(queue_managers), letter_session_ack=letter
+        )
 
     def _accept(self) -> None:
         while not self._stop.is_set():
