@@ -38,8 +38,8 @@ from mqcn_model.wire.session import SessionHeader
 from mqcn_model.wire.usermessage import decode_user_message
 from mqcn_suite.cli import app
 from mqcn_suite.commands._common import ExitCode
-from mqcn_suite.scenarios.fixtures import QM_GUID
-from mqcn_suite.targets import ReferenceTarget, TargetTimeout
+from mqcn_suite.scenarios.fixtures import QM_GUID, existing_queue
+from mqcn_suite.targets import ReferenceTarget, TargetBroken, TargetTimeout
 from mqcn_suite.targets import transport_mode as mode
 from mqcn_suite.targets.base import Setup
 from mqcn_suite.targets.reference_mqqb import LetterMqqbTarget
@@ -121,25 +121,31 @@ def _handshake(port: int, named: uuid.UUID) -> Any:
     return connect(HOST, port, config=config, timeout=2.0)
 
 
+def suites_queue_manager() -> Listener:
+    """A queue manager as the suite runs one (its GUID, acknowledging at once), apart from
+    the process's own (tests/test_transport_mode.py counts that one's sessions)."""
+    return Listener(HOST, 0, config=SessionConfig(mode.SUITE_QM, ack_send_delay=0.0))
+
+
 @pytest.mark.parametrize("named", ["the scenario's queue manager", "GUID_NULL"])
 def test_the_suites_queue_manager_accepts_the_scenarios_queue_managers(named: str) -> None:
-    listener = mode.suite_listener()
-    mode.suite_listener().answer_as(frozenset({QM_GUID}))
-    guid = QM_GUID if named != "GUID_NULL" else uuid.UUID(int=0)
-    session = _handshake(listener.port, guid)
-    try:
-        assert session.established is not None
-        expected = QM_GUID if guid == QM_GUID else listener.qm_guid
-        assert session.established.peer_qm == expected  # answered as the one named
-    finally:
-        session.close()
+    with suites_queue_manager() as listener:
+        listener.answer_as(mode.scenario_queue_managers(Setup(qm_guid=QM_GUID)))
+        guid = QM_GUID if named != "GUID_NULL" else uuid.UUID(int=0)
+        session = _handshake(listener.port, guid)
+        try:
+            assert session.established is not None
+            expected = QM_GUID if guid == QM_GUID else listener.qm_guid
+            assert session.established.peer_qm == expected  # answered as the one named
+        finally:
+            session.close()
 
 
 def test_the_suites_queue_manager_refuses_a_queue_manager_the_scenario_does_not_name() -> None:
-    listener = mode.suite_listener()
-    listener.answer_as(frozenset({QM_GUID}))
-    with pytest.raises(ProtocolViolation, match=r"Flags\.CS is set"):
-        _handshake(listener.port, uuid.UUID(int=7))
+    with suites_queue_manager() as listener:
+        listener.answer_as(mode.scenario_queue_managers(Setup(qm_guid=QM_GUID)))
+        with pytest.raises(ProtocolViolation, match=r"Flags\.CS is set"):
+            _handshake(listener.port, uuid.UUID(int=7))
 
 
 def test_the_suites_establish_connection_names_the_targets_queue_manager() -> None:
@@ -314,6 +320,11 @@ class _DeadHandshake(ReferenceTarget):
     def reset(self, setup: Setup, queue_manager: dict[str, Any] | None = None) -> None:
         super().reset(setup)
 
+    def start_client(
+        self, destination: uuid.UUID, queue_manager: dict[str, Any] | None = None
+    ) -> dict[str, Any] | None:
+        return super().start_client(destination)
+
     def close(self) -> None:
         self.sock.close()
         super().close()
@@ -383,3 +394,31 @@ def test_no_acknowledgment_at_all_says_so() -> None:
         session.close()
     finally:
         silent.close()
+
+
+# --- 6. evidence kept -------------------------------------------------------------------------
+
+
+class _NamesAStranger(LetterMqqbTarget):
+    """Its client names a queue manager no scenario has: the suite's refuses the session, the
+    client answers an error."""
+
+    def _client_config(self, remote: uuid.UUID) -> SessionConfig:
+        return SessionConfig(self.setup.qm_guid, remote_qm=uuid.UUID(int=0x5757))
+
+
+def test_a_client_error_keeps_what_the_suites_queue_manager_saw() -> None:
+    target = _NamesAStranger()
+    wrapped = with_transport(target, 2.0)
+    world = World(target=wrapped)
+    try:
+        world.publish_queue(existing_queue())
+        world.start_client()
+        with pytest.raises(TargetBroken) as broke:
+            world.notify("QueueCreation")
+    finally:
+        wrapped.close()
+    said = str(broke.value)
+    assert said.startswith("reference:mqqb client:") and "Flags.CS is set" in said, said
+    assert "the suite's queue manager saw a session" in said
+    assert "EstablishConnection" in said.split("the suite's queue manager saw a session")[1]

@@ -616,7 +616,7 @@ def build_traceability(
     for item in results:
         outcomes[item.outcome] += 1
     not_run = outcomes.pop("not run")
-    acted = sum(1 for item in results if item.target_acted)
+    acted = sum(1 for item in results if item.outcome in _RAN and item.target_acted)
     when = generated_at or datetime.now(UTC)
     return {
         "schema": SCHEMA_ID,

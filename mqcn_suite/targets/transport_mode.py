@@ -339,7 +339,8 @@ class TransportMode(TargetWrapper):
                 _arrived_lock.wait(left)
             arrived, self._seen = _arrived[self._seen :], len(_arrived)
         if not arrived:
-            failed = [s.error for s in listener.sessions if s.error is not None]
+            # this scenario's sessions only: an earlier one's failure is not this one's story
+            failed = [s.error for s in listener.sessions[_ended:] if s.error is not None]
             if failed:
                 raise transport_failure(
                     f"receiving {operation} on the suite's queue manager", failed[-1]
