@@ -22,9 +22,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner, Result
+from cli_helpers import mqcn_run
+from typer.testing import Result
 
-from mqcn_suite.cli import app
 from mqcn_suite.commands._common import ExitCode
 from mqcn_suite.commands.run import exit_code, nothing_judged
 from mqcn_suite.report import ItemResult, build_traceability, validate_traceability
@@ -34,17 +34,9 @@ from mqcn_suite.targets import ClaimNotImplemented, ClaimsGuard, Pics, Reference
 from mqcn_suite.targets.pics import out_of_range_only
 from mqcn_suite.world import READ_OF_EVENT, RequirementFailure, World
 
-runner = CliRunner()
 ADAPTERS = Path(__file__).resolve().parent / "adapters"
 NOTHING = f"exec:{sys.executable} {ADAPTERS / 'nothing.py'}"
 SIGNED_QUOTA = f"exec:{sys.executable} {ADAPTERS / 'signed_quota.py'}"
-
-
-def mqcn_run(report: Path, target: str, *pytest_args: str, **options: str) -> Result:
-    args = ["run", "--target", target, "--report", str(report)]
-    for name, value in options.items():
-        args += [f"--{name}", value]
-    return runner.invoke(app, [*args, "--", "-q", "-p", "no:randomly", *pytest_args])
 
 
 def load(report: Path) -> dict[str, Any]:

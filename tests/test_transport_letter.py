@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner, Result
+from cli_helpers import mqcn_run
 
 from mqcn_model.envelope import Envelope
 from mqcn_model.mqqb import SessionConfig
@@ -36,7 +36,6 @@ from mqcn_model.wire.internal import (
 )
 from mqcn_model.wire.session import SessionHeader
 from mqcn_model.wire.usermessage import decode_user_message
-from mqcn_suite.cli import app
 from mqcn_suite.commands._common import ExitCode
 from mqcn_suite.scenarios.fixtures import QM_GUID, existing_queue
 from mqcn_suite.targets import ReferenceTarget, TargetBroken, TargetTimeout
@@ -48,16 +47,8 @@ from mqcn_suite.transport import AckTimeout, Listener, ProtocolViolation, connec
 from mqcn_suite.transport import connection as connection_module
 from mqcn_suite.world import World
 
-runner = CliRunner()
 HOST = "127.0.0.1"
 EC_SIZE = 572
-
-
-def mqcn_run(report: Path, target: str, *pytest_args: str, **options: str) -> Result:
-    args = ["run", "--target", target, "--report", str(report)]
-    for name, value in options.items():
-        args += [f"--{name.replace('_', '-')}", value]
-    return runner.invoke(app, [*args, "--", "-q", "-p", "no:randomly", *pytest_args])
 
 
 def verdicts(report: Path) -> dict[str, str]:
