@@ -18,6 +18,7 @@ from typing import Any
 from mqcn_model.envelope import Envelope
 from mqcn_model.mqqb import SessionConfig
 from mqcn_model.mqqb import events as E
+from mqcn_model.wire.base import decode_base_header
 from mqcn_model.wire.common import NIL
 from mqcn_model.wire.framing import LETTER_SESSION_ACK_SIZE
 from mqcn_model.wire.mapping import packet_to_envelope
@@ -203,7 +204,7 @@ class LetterMqqbTarget(MqqbReferenceTarget):
         have had the letter's PacketSize, 20."""
         for entry in session.transcript.entries:
             if entry.direction == IN and entry.summary.startswith("SessionAck"):
-                size = int.from_bytes(entry.data[8:12], "little") if len(entry.data) >= 12 else 0
+                size = decode_base_header(entry.data)[0].packet_size
                 if size != LETTER_SESSION_ACK_SIZE:
                     raise TargetBroken(
                         f"{self.name} client: the suite's queue manager sent a SessionAck with "
