@@ -58,8 +58,10 @@ Feature: 3.3.5.3 Sending a Change Notification Message
   Scenario Outline: A directory-service client names the owning queue manager as sender of a <operation>
     Given a directory-service client
     When the client sends a "<operation>" notification
-    Then every emitted Message has the SenderIdentifier of the queue manager (MQCN-3.3.5.3-11)
-    And every emitted Message has SenderIdentifierType QueueManagerIdentifier (MQCN-3.3.5.3-12)
+    # the type first: it says what the identifier is (a SID cannot be a queue manager's GUID),
+    # so a SID sender is blamed on MQCN-3.3.5.3-12 in adapter and transport mode alike
+    Then every emitted Message has SenderIdentifierType QueueManagerIdentifier (MQCN-3.3.5.3-12)
+    And every emitted Message has the SenderIdentifier of the queue manager (MQCN-3.3.5.3-11)
 
     Examples:
       | operation          |

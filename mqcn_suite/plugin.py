@@ -810,9 +810,11 @@ def world(mqcn_target: Target, request: pytest.FixtureRequest) -> Iterator[World
         try:
             scenario_world.finish()
         finally:  # what the world saw is kept even when finishing raised (a broken claim)
-            request.node.user_properties.append(
-                (REPORT_PROPERTY, json.dumps(scenario_world.report_properties()))
-            )
+            properties = scenario_world.report_properties()
+            if transport is not None:  # the wire rules the target broke on its sessions
+                found = transport.take_findings()
+                properties["transport_findings"] = [f.to_json() for f in found]
+            request.node.user_properties.append((REPORT_PROPERTY, json.dumps(properties)))
     for check in scenario_world.checks:  # a JUnit property each: what was not judged, and why
         if check.verdict == "stopped":
             label = f"{check.requirement}: {stopped_label(check.stopped_by)}"

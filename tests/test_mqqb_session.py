@@ -419,6 +419,165 @@ def test_packets_out_of_turn_close_the_session_with_their_rule() -> None:
     assert error.requirement == S.R_EC_STATE and "state OPEN" in error.what
 
 
+# --- what the peer did wrong and the session survives: SessionFinding ---------------------------
+
+
+def _findings(effects: list[E.Effect]) -> list[tuple[str | None, str]]:
+    return [(f.requirement, f.what) for f in of(E.SessionFinding, effects)]
+
+
+def _initiator_answered(answer: EstablishConnection) -> tuple[SessionMachine, list[E.Effect]]:
+    """An initiator (its clock at 0: TimeStamp 0, SE set) given ``answer`` as the response."""
+    machine = SessionMachine(Role.INITIATOR, SessionConfig(CLIENT))
+    machine.handle(E.Connected())
+    return machine, machine.handle(E.DataReceived(encode_internal(establish_connection(answer))))
+
+
+def test_a_conforming_pair_reports_no_finding() -> None:
+    """Both roles of the suite's own machine, express and recoverable messages both ways,
+    acknowledgments on the timer and at half the window: not one SessionFinding."""
+    pair = Pair.make(a_config={"window_size": 4}, b_config={"window_size": 4})
+    pair.open(rtt=0.01)
+    packet = envelope_to_packet(envelope())
+    recoverable = replace(
+        packet, user=replace(packet.user, flags=packet.user.flags | 1 << DM_SHIFT)
+    )
+    for n in range(40):
+        pair.send(recoverable if n % 3 else envelope(n))
+        pair.deliver(pair.a, pair.b, sent(pair.b.handle(E.SendUserMessage(envelope(100 + n)))))
+        pair.advance(0.3)
+    pair.advance(5)
+    assert pair.b.machine.received == 40 and pair.a.machine.received == 40
+    assert _findings(pair.a.effects) == _findings(pair.b.effects) == []
+
+
+@covers(S.R_ACKED_SENT)
+def test_an_acknowledgment_of_more_than_was_sent_is_a_finding() -> None:
+    """[MS-MQMQ] 2.2.20.4: AckSequenceNumber counts what the peer received -- one more than
+    we sent, or fewer than it acknowledged before, is a finding; the session goes on."""
+    pair = Pair.make()
+    pair.open()
+    pair.a.handle(E.SendUserMessage(envelope()))  # one message sent, not delivered
+    ahead = encode_internal(session_ack(SessionHeader(ack_sequence=2)))
+    out = pair.a.handle(E.DataReceived(ahead))
+    assert _findings(out) == [
+        (S.R_ACKED_SENT, "AckSequenceNumber is 2: more than the 1 UserMessage(s) sent")
+    ]
+    assert pair.a.machine.state is State.OPEN
+    back = pair.a.handle(E.DataReceived(encode_internal(session_ack(SessionHeader(0)))))
+    assert _findings(back) == [
+        (S.R_ACKED_SENT, "AckSequenceNumber is 0, below the 2 acknowledged before")
+    ]
+    exact = pair.a.handle(E.DataReceived(encode_internal(session_ack(SessionHeader(1)))))
+    assert _findings(exact) == []
+
+
+@covers(S.R_RECOVERABLE_ACKED_SENT)
+def test_a_recoverable_acknowledgment_of_a_message_never_sent_is_a_finding() -> None:
+    pair = Pair.make()
+    pair.open()
+    packet = envelope_to_packet(envelope())
+    recoverable = replace(
+        packet, user=replace(packet.user, flags=packet.user.flags | 1 << DM_SHIFT)
+    )
+    pair.a.handle(E.SendUserMessage(recoverable))  # recoverable message 1, not delivered
+    for first, flags, named in ((1, 0b11, 2), (2, 0b1, 2), (5, 0, 5), (0xFFFF, 0b11, 0xFFFF)):
+        header = SessionHeader(1, first, flags)
+        out = pair.a.handle(E.DataReceived(encode_internal(session_ack(header))))
+        ((requirement, what),) = _findings(out)
+        assert requirement == S.R_RECOVERABLE_ACKED_SENT
+        assert f"name recoverable message {named}: 1 recoverable UserMessage(s) sent" in what
+    for first, flags in ((1, 0b1), (0, 0), (1, 0)):
+        header = SessionHeader(1, first, flags)
+        out = pair.a.handle(E.DataReceived(encode_internal(session_ack(header))))
+        assert _findings(out) == [], (first, flags)
+
+
+@covers(S.R_EC_RESPONSE)
+def test_a_response_that_does_not_echo_the_request_is_a_finding() -> None:
+    """[MS-MQQB] 3.1.5.3.1: the response carries the request's TimeStamp and SE bit; the
+    initiator (3.1.5.3.2 checks only the GUIDs and CS) goes on."""
+    good = EstablishConnection(CLIENT, SERVER, 0)
+    machine, out = _initiator_answered(good)
+    assert _findings(out) == [] and machine.state is State.WAITING_CPR_MSG
+    machine, out = _initiator_answered(replace(good, timestamp=77))
+    assert _findings(out) == [
+        (
+            S.R_EC_RESPONSE,
+            "the EstablishConnection response does not echo the request: "
+            "TimeStamp is 77, not the request's 0",
+        )
+    ]
+    assert machine.state is State.WAITING_CPR_MSG
+    _, out = _initiator_answered(replace(good, operating_system=good.operating_system & ~0x100))
+    ((requirement, what),) = _findings(out)
+    assert requirement == S.R_EC_RESPONSE and what.endswith(
+        "OperatingSystem.SE differs from the request's"
+    )
+
+
+def test_a_response_padding_not_0x5a_is_a_finding_at_its_byte() -> None:
+    """A value rule of the packet (MQQB-2.2.3.1-3): the decoded packet's finding, surfaced
+    with its byte offset; the session goes on."""
+    padding = b"\x5a" * 100 + b"\x00" + b"\x5a" * 411
+    machine, out = _initiator_answered(EstablishConnection(CLIENT, SERVER, 0, padding=padding))
+    assert _findings(out) == [
+        ("MQQB-2.2.3.1-3", "EstablishConnection: a response's Padding byte is not 0x5A (byte 160)")
+    ]
+    assert machine.state is State.WAITING_CPR_MSG
+
+
+@covers(S.R_CP_RESPONSE)
+def test_a_parameters_response_that_does_not_echo_the_request_is_a_finding() -> None:
+    machine, _ = _initiator_answered(EstablishConnection(CLIENT, SERVER, 0))
+    proposed = (machine.recoverable_ack_timeout_ms, machine.ack_timeout_ms)
+    answer = connection_parameters(proposed[0], 30000, 64)
+    out = machine.handle(E.DataReceived(encode_internal(answer)))
+    assert _findings(out) == [
+        (
+            S.R_CP_RESPONSE,
+            "the ConnectionParameters response does not echo the request: "
+            f"AckTimeout is 30000 ms, not the request's {proposed[1]}",
+        )
+    ]
+    assert machine.state is State.OPEN
+    machine, _ = _initiator_answered(EstablishConnection(CLIENT, SERVER, 0))
+    out = machine.handle(E.DataReceived(encode_internal(connection_parameters(*proposed, 1))))
+    assert _findings(out) == [] and machine.state is State.OPEN
+
+
+def test_a_packet_value_rule_of_a_request_is_a_finding() -> None:
+    """An acceptor given a ConnectionParameters request whose AckTimeout is out of range
+    (MQQB-2.2.2.1-2): a finding at its byte; the session opens all the same."""
+    machine = SessionMachine(Role.ACCEPTOR, SessionConfig(SERVER))
+    machine.handle(E.Connected())
+    request = EstablishConnection(CLIENT, uuid.UUID(int=0), 1)
+    machine.handle(E.DataReceived(encode_internal(establish_connection(request))))
+    out = machine.handle(E.DataReceived(encode_internal(connection_parameters(900, 100, 8))))
+    assert _findings(out) == [
+        ("MQQB-2.2.2.1-2", "ConnectionParameters: AckTimeout is 100 ms (byte 24)")
+    ]
+    assert machine.state is State.OPEN
+
+
+def test_a_session_ack_in_the_windows_form_from_a_letter_peer_is_a_finding() -> None:
+    """Errata W-01: a peer whose hello says it follows the letter (the suite then writes and
+    expects PacketSize 20) sending a 36-byte SessionAck contradicts its own reading; one
+    following Windows may send either (the letter is never a finding)."""
+    for ours, theirs, found in ((True, False, True), (True, True, False), (False, True, False)):
+        pair = Pair.make(
+            a_config={"letter_session_ack": ours},
+            b_config={"letter_session_ack": theirs, "ack_send_delay": 0.0},
+        )
+        pair.open()
+        pair.send(envelope())
+        pair.advance(1.0)
+        findings = _findings(pair.a.effects)
+        assert [r for r, _ in findings] == (["MQMQ-2.2.19.1-3"] if found else []), (ours, theirs)
+        assert pair.a.machine.state is State.OPEN
+        assert [e.sequence for e in of(E.MessageAcknowledged, pair.a.effects)] == [1]
+
+
 @covers(S.R_COUNTS)
 def test_a_session_ack_with_wrong_counts_closes_the_session() -> None:
     pair = Pair.make()

@@ -26,7 +26,8 @@ effect (out)             what the driver does / learns
 ``UserMessageHeld``      the peer's window is full: the message waits for an acknowledgment
 ``UserMessageReceived``  a UserMessage arrived (bytes, decoded packet, sequence number)
 ``MessageAcknowledged``  the peer acknowledged our UserMessage ``sequence``
-``ProtocolError``        the peer broke a session rule or sent unreadable bytes
+``SessionFinding``       the peer broke a rule the session survives (a value, an echo, a count)
+``ProtocolError``        the peer broke a session rule or sent unreadable bytes (then closed)
 ``SessionClosed``        the session is over: close the socket (always the last effect)
 =======================  =====================================================================
 """
@@ -154,6 +155,21 @@ class ProtocolError:
 
 
 @dataclass(frozen=True, slots=True)
+class SessionFinding:
+    """The peer broke the wire requirement ``requirement`` in ``data`` (``what``: how), and
+    the session goes on: a value rule of a packet it could read, a response that does not
+    echo the request, an acknowledgment of a message never sent.  A rule whose breach closes
+    the session is a :class:`ProtocolError` instead."""
+
+    what: str
+    data: bytes = field(repr=False)
+    requirement: str | None = None
+
+    def __str__(self) -> str:
+        return f"{self.requirement}: {self.what}" if self.requirement else self.what
+
+
+@dataclass(frozen=True, slots=True)
 class SessionClosed:
     reason: str
     requirement: str | None = None
@@ -169,6 +185,7 @@ Effect = (
     | UserMessageHeld
     | UserMessageReceived
     | MessageAcknowledged
+    | SessionFinding
     | ProtocolError
     | SessionClosed
 )

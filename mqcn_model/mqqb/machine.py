@@ -22,7 +22,10 @@ it received; a sender keeps at most the peer's window unacknowledged and holds t
 Anything the peer sends that cannot be read, or out of turn, is a :class:`ProtocolError`
 effect naming the wire requirement, followed by :class:`SessionClosed`: the machine never
 raises for the peer's bytes.  A packet that reads but breaks value rules is *not* refused:
-its findings travel in the decoded packet.  After ``SessionClosed`` every event is ignored.
+each of its findings is a :class:`SessionFinding` (the requirement, the byte), as is every
+rule the session survives -- a response that does not echo its request, a SessionHeader
+acknowledging a message never sent, a SessionAck in another form than the peer said it
+writes (W-01).  After ``SessionClosed`` every event is ignored.
 
 >>> import uuid
 >>> from mqcn_model.mqqb.events import Connected, DataReceived, SendBytes, SessionEstablished
@@ -49,10 +52,17 @@ from mqcn_model.envelope import Envelope
 from mqcn_model.errors import DecodeError
 from mqcn_model.mqqb import events as E
 from mqcn_model.wire.common import NIL
-from mqcn_model.wire.framing import NEED_MORE, NOT_BASE_HEADER, next_frame
+from mqcn_model.wire.framing import (
+    LETTER_SESSION_ACK_SIZE,
+    NEED_MORE,
+    NOT_BASE_HEADER,
+    next_frame,
+)
 from mqcn_model.wire.internal import (
+    OS_SE,
     PT_CONNECTION_PARAMETERS,
     PT_ESTABLISH_CONNECTION,
+    R_PACKET_SIZE,
     RECOVERABLE_ACK_TIMEOUT_RANGE,
     ConnectionParameters,
     EstablishConnection,
@@ -81,6 +91,8 @@ R_ACK_STATE = req("MQQB-3.1.5.5-1")
 R_COUNTS = req("MQQB-3.1.5.5.5-1")
 R_USER_STATE = req("MQQB-3.1.5.8-1")
 R_ACK_WAIT = req("MQQB-3.1.6.3-1")
+R_ACKED_SENT = req("MQMQ-2.2.20.4-2")
+R_RECOVERABLE_ACKED_SENT = req("MQMQ-2.2.20.4-3")
 
 MOD = 0x10000  # session counts are 16-bit
 RECOVERABLE = 1  # UserHeader.Flags.DM: 1 recoverable, 0 express
@@ -131,7 +143,8 @@ class SessionConfig:
     # names (`mqcn listen`: an auditor refuses no traffic)
     answers_any: bool = False
     # errata W-01: our SessionAcks' PacketSize counts their SessionHeader (36, as Windows
-    # writes it) or, the letter of [MS-MQMQ] 2.2.19.1, does not (20); both are read
+    # writes it) or, the letter of [MS-MQMQ] 2.2.19.1, does not (20); both are read.  With
+    # the letter (the peer said it follows it), a 36 from the peer is a finding.
     letter_session_ack: bool = False
 
 
@@ -154,10 +167,12 @@ class SessionMachine:
         # 3.1.3.2: every count starts at 0
         self.sent = 0  # MessageSentCount
         self.recoverable_sent = 0
+        self.recoverable_sent_ever = 0  # the same, not wrapped at 16 bits
         self.received = 0  # MessageReceivedCount
         self.recoverable_received = 0
         self.unacked_received = 0  # UnackedReceivedMsgCount
         self.recoverable_unacked: list[int] = []  # recoverable numbers received, not yet acked
+        self.peer_acked = 0  # the peer's last AckSequenceNumber (it counts what it received)
         self.awaiting: deque[int] = deque()  # our sequence numbers awaiting acknowledgment
         self.held: deque[tuple[int, bytes]] = deque()  # queued: window full or not yet OPEN
         self.assigned = 0  # sequence numbers handed out (sent + held)
@@ -170,6 +185,7 @@ class SessionMachine:
         self.closed_reason: str | None = None
         self._buffer = bytearray()
         self._stamp = 0
+        self._request = EstablishConnection(config.qm_guid)  # ours, once we sent it
 
     # --- the one entry point ----------------------------------------------------------------
 
@@ -221,6 +237,7 @@ class SessionMachine:
             return
         self._stamp = int(self.clock() * 1000) & 0xFFFFFFFF  # 3.1.5.2.3
         request = EstablishConnection(self.config.qm_guid, self.config.remote_qm, self._stamp)
+        self._request = request
         self._write(encode_internal(establish_connection(request)), "EstablishConnection", out)
         self.state = State.WAITING_ECR_MSG
         self._start(E.INITIALIZATION, self.config.initialization_timeout, out)
@@ -256,6 +273,14 @@ class SessionMachine:
             self._error("; ".join(wrong), data, R_EC_VALID, out)
             return
         self.peer_qm = body.server_guid
+        echoes = []  # 3.1.5.3.1: the response carries the request's TimeStamp and SE bit
+        if body.timestamp != self._request.timestamp:
+            echoes.append(f"TimeStamp is {body.timestamp}, not the request's {self._stamp}")
+        if (body.operating_system ^ self._request.operating_system) & OS_SE:
+            echoes.append("OperatingSystem.SE differs from the request's")
+        if echoes:
+            what = "the EstablishConnection response does not echo the request: "
+            self._finding(R_EC_RESPONSE, what + "; ".join(echoes), data, out)
         rtt = ((int(self.clock() * 1000) & 0xFFFFFFFF) - body.timestamp) % (1 << 32)
         low, high = RECOVERABLE_ACK_TIMEOUT_RANGE  # R_RTT: 8 x round trip, clamped
         self.recoverable_ack_timeout_ms = min(max(rtt * 8, low), high)
@@ -265,10 +290,26 @@ class SessionMachine:
         self._write(encode_internal(parameters), "ConnectionParameters", out)
         self.state = State.WAITING_CPR_MSG
 
-    def _parameters(self, packet: InternalPacket, out: list[E.Effect]) -> None:
+    def _parameters(self, packet: InternalPacket, data: bytes, out: list[E.Effect]) -> None:
         body = packet.body
         assert isinstance(body, ConnectionParameters)
         self.peer_window = body.window_size
+        if self.state is State.WAITING_CPR_MSG:  # R_CP_RESPONSE: the acceptor echoes ours
+            echoes = [
+                f"{name} is {got} ms, not the request's {sent}"
+                for name, got, sent in (
+                    (
+                        "RecoverableAckTimeout",
+                        body.recoverable_ack_timeout,
+                        self.recoverable_ack_timeout_ms,
+                    ),
+                    ("AckTimeout", body.ack_timeout, self.ack_timeout_ms),
+                )
+                if got != sent
+            ]
+            if echoes:
+                what = "the ConnectionParameters response does not echo the request: "
+                self._finding(R_CP_RESPONSE, what + "; ".join(echoes), data, out)
         if self.state is State.WAITING_CP_MSG:  # 3.1.5.4.1: R_CP_RESPONSE
             self.ack_timeout_ms = body.ack_timeout
             self.recoverable_ack_timeout_ms = body.recoverable_ack_timeout
@@ -315,6 +356,10 @@ class SessionMachine:
             self._error(f"unreadable packet: {exc.violation}", data, R_FORMAT, out)
             return
         out.append(E.PacketReceived(data, _summary(packet)))
+        for violation in packet.findings:  # value rules: the packet is read all the same
+            at = f" (byte {violation.offset})" if violation.offset is not None else ""
+            what = f"{_summary(packet)}: {violation.message}{at}"
+            self._finding(violation.requirement, what, data, out)
         if isinstance(packet, UserMessage):
             self._user_message(packet, data, out)
             return
@@ -328,11 +373,18 @@ class SessionMachine:
             if self.state not in (State.WAITING_CP_MSG, State.WAITING_CPR_MSG):
                 self._error(self._out_of_turn("ConnectionParameters"), data, R_CP_STATE, out)
             else:
-                self._parameters(packet, out)
+                self._parameters(packet, data, out)
         elif self.state is not State.OPEN:
             self._error(self._out_of_turn("SessionAck"), data, R_ACK_STATE, out)
         else:
             assert isinstance(packet.body, SessionHeader)
+            size = packet.base.packet_size
+            if self.config.letter_session_ack and size != LETTER_SESSION_ACK_SIZE:
+                what = (
+                    f"SessionAck: PacketSize is {size}, counting its SessionHeader, though "
+                    f"the peer follows the letter (W-01: {LETTER_SESSION_ACK_SIZE})"
+                )
+                self._finding(R_PACKET_SIZE, what, data, out)
             self._session_header(packet.body, data, out)
 
     def _out_of_turn(self, kind: str) -> str:
@@ -364,6 +416,7 @@ class SessionMachine:
 
     def _session_header(self, header: SessionHeader, data: bytes, out: list[E.Effect]) -> None:
         """3.1.5.5: mark what the peer acknowledged, then check its counts (3.1.5.5.5)."""
+        self._acknowledged_sent(header, data, out)
         while self.awaiting and (header.ack_sequence - self.awaiting[0]) % MOD < MOD // 2:
             out.append(E.MessageAcknowledged(self.awaiting.popleft()))
         if header.user_sequence != self.received or (
@@ -381,6 +434,32 @@ class SessionMachine:
         else:
             self._cancel(E.ACK_WAIT, out)
         self._flush(out)
+
+    def _acknowledged_sent(self, header: SessionHeader, data: bytes, out: list[E.Effect]) -> None:
+        """[MS-MQMQ] 2.2.20.4: the peer acknowledges only what we sent (its count of what it
+        received: at most our count, never below its last), and only recoverable messages
+        we sent recoverable."""
+        ack, before = header.ack_sequence, self.peer_acked
+        self.peer_acked = ack
+        if 0 < (ack - self.sent) % MOD < MOD // 2:
+            what = f"AckSequenceNumber is {ack}: more than the {self.sent} UserMessage(s) sent"
+            self._finding(R_ACKED_SENT, what, data, out)
+        elif 0 < (before - ack) % MOD < MOD // 2:
+            what = f"AckSequenceNumber is {ack}, below the {before} acknowledged before"
+            self._finding(R_ACKED_SENT, what, data, out)
+        first, flags = header.recoverable_ack_sequence, header.recoverable_ack_flags
+        named = [(first + k) % MOD for k in range(32) if flags >> k & 1]
+        if first and first not in named:
+            named.insert(0, first)
+        # every number names one sent once the 16-bit count went round
+        ever = self.recoverable_sent_ever
+        never = [n for n in named if ever < MOD and not 0 < n <= ever]
+        if never:
+            what = (
+                f"RecoverableMsgAckSeqNumber {first} / RecoverableMsgAckFlags 0x{flags:08x} "
+                f"name recoverable message {never[0]}: {ever} recoverable UserMessage(s) sent"
+            )
+            self._finding(R_RECOVERABLE_ACKED_SENT, what, data, out)
 
     # --- bytes out --------------------------------------------------------------------------
 
@@ -407,6 +486,7 @@ class SessionMachine:
                 recoverable = False  # the user may send broken packets on purpose
             if recoverable:
                 self.recoverable_sent = (self.recoverable_sent + 1) % MOD
+                self.recoverable_sent_ever += 1
             self.awaiting.append(sequence)
             self.session_active = True
             self._write(data, "UserMessage", out)
@@ -489,6 +569,9 @@ class SessionMachine:
             self._error(what, bytes(self._buffer), R_FORMAT, out)
             return
         self._close(f"the peer closed the connection in state {self.state.value}", out)
+
+    def _finding(self, requirement: str, what: str, data: bytes, out: list[E.Effect]) -> None:
+        out.append(E.SessionFinding(what, data, requirement))
 
     def _error(self, what: str, data: bytes, requirement: str, out: list[E.Effect]) -> None:
         out.append(E.ProtocolError(what, data, requirement))

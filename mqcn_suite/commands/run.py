@@ -372,6 +372,7 @@ def print_summary(console: Console, document: dict[str, Any], report: Path) -> N
         if len(failing) > FAILURES_SHOWN:
             console.print(f"  ... and {len(failing) - FAILURES_SHOWN} more (see the HTML report)")
     print_claimed_not_implemented(console, document)
+    print_transport_findings(console, document)
     print_inconclusive(console, document)
     print_suite_own(console, document)
     print_readings(console, document)
@@ -399,6 +400,31 @@ def print_claimed_not_implemented(console: Console, document: dict[str, Any]) ->
             f"  {entry['claim']}: {entry['call']} answered not-implemented "
             f"({plural(entry['scenarios'], 'scenario')}, "
             f"{plural(len(entry['requirements']), 'requirement')})"
+        )
+
+
+def print_transport_findings(console: Console, document: dict[str, Any]) -> None:
+    """One line per wire rule the target broke on its MS-MQQB sessions (transport mode):
+    warnings, beside the MS-MQCN verdicts."""
+    found = document.get("transport_findings") or []
+    if not found:
+        return
+    console.print(
+        Text(
+            f"Transport findings ({plural(len(found), 'rule')} of [MS-MQMQ] / [MS-MQQB] the "
+            "target broke on its sessions; warnings, no MS-MQCN verdict counts them):",
+            style="bold yellow",
+        )
+    )
+    for entry in found:
+        first = entry["examples"][0]["what"] if entry["examples"] else ""
+        console.print(
+            hanging(
+                f"  {entry['requirement']}: ",
+                f"{first} ({plural(entry['findings'], 'time')} in "
+                f"{plural(entry['scenarios'], 'scenario')}, {', '.join(entry['sides'])})",
+                console.width,
+            )
         )
 
 

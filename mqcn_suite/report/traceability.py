@@ -42,6 +42,7 @@ from functools import cache
 from typing import Any
 
 from mqcn_model.catalog import CATALOG, KEYWORDS, Requirement
+from mqcn_model.catalog import requirement as catalog_entry
 from mqcn_model.errata import READING_SEPARATOR, SWITCHES, Switch
 from mqcn_model.judge import judge
 from mqcn_suite.coverage import Coverage, ScenarioRef
@@ -459,6 +460,62 @@ def suite_own(results: Iterable[ItemResult]) -> list[dict[str, Any]]:
     ]
 
 
+TRANSPORT_EXAMPLES = 3  # the scenarios shown, with their transcripts, for each rule
+
+
+def transport_findings(results: Iterable[ItemResult]) -> list[dict[str, Any]]:
+    """Each [MS-MQMQ] / [MS-MQQB] rule the target broke on its sessions in transport mode,
+    in the order first seen: the rule, how often, in how many scenarios, on which sides,
+    whether sessions were closed for it, and the first scenarios' findings with their
+    transcripts.  Warnings: the MS-MQCN verdicts are what they are without them.
+
+    >>> item = ItemResult("n", "n", [], scenario="s", world={"transport_findings": [
+    ...     {"requirement": "MQMQ-2.2.20.4-2", "what": "AckSequenceNumber is 2", "side": "server",
+    ...      "closed": False, "transcript": ["MS-MQQB session …"]}]})
+    >>> [(f["requirement"], f["findings"], f["sides"]) for f in transport_findings([item])]
+    [('MQMQ-2.2.20.4-2', 1, ['server'])]
+    """
+    found: dict[str, dict[str, Any]] = {}
+    for item in results:
+        seen_here: set[str] = set()
+        for finding in item.world.get("transport_findings", []):
+            rid = finding["requirement"]
+            rule = catalog_entry(rid)
+            entry = found.setdefault(
+                rid,
+                {
+                    "requirement": rid,
+                    "section": rule.section,
+                    "keyword": rule.keyword,
+                    "statement": rule.statement,
+                    "findings": 0,
+                    "scenarios": 0,
+                    "sides": [],
+                    "closed": 0,
+                    "examples": [],
+                },
+            )
+            entry["findings"] += 1
+            entry["closed"] += bool(finding.get("closed"))
+            if finding["side"] not in entry["sides"]:
+                entry["sides"].append(finding["side"])
+            if rid in seen_here:
+                continue
+            seen_here.add(rid)
+            entry["scenarios"] += 1
+            if len(entry["examples"]) < TRANSPORT_EXAMPLES:
+                entry["examples"].append(
+                    {
+                        "scenario": item.scenario or item.name,
+                        "nodeid": item.nodeid,
+                        "what": finding["what"],
+                        "side": finding["side"],
+                        "transcript": finding.get("transcript", []),
+                    }
+                )
+    return list(found.values())
+
+
 def _count(verdicts: Iterable[str]) -> dict[str, int]:
     counts = dict.fromkeys(SUMMARY_KEY.values(), 0)
     for verdict in verdicts:
@@ -638,6 +695,7 @@ def build_traceability(
         "summary": summarise(requirements),
         "claimed_not_implemented": claimed_not_implemented(results),
         "suite_own": suite_own(results),
+        "transport_findings": transport_findings(results),
         "requirements": requirements,
         "readings": readings,
         "readings_overall": readings_overall(readings),

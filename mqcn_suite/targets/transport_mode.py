@@ -22,6 +22,12 @@ World calls exactly as any target (steps and World do not know the difference):
 A transport failure (refused, closed, silent, garbage) raises :class:`TransportBroken`, a
 :class:`~mqcn_suite.targets.base.TargetBroken`: the scenario's verdict is ``error``, never
 ``fail``, and its message carries the session transcript for the report.
+
+The target's side of every session of a scenario is judged too: each [MS-MQMQ] / [MS-MQQB]
+rule the suite's machine saw it break (:class:`~mqcn_model.mqqb.events.SessionFinding`, or
+the ProtocolError that closed the session) is a :class:`TransportFinding`, collected when
+the scenario ends (:meth:`TransportMode.take_findings`): the report's "transport findings",
+warnings beside the MS-MQCN verdicts, which they never change.
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from mqcn_model.constants import AuthLevel
@@ -87,6 +94,54 @@ class TransportTimeout(TransportBroken, TargetTimeout):
 
 
 SILENCES = (AckTimeout, HandshakeTimeout, PartialPacket)
+
+SERVER_SIDE, CLIENT_SIDE = "server", "client"
+SIDES = {
+    SERVER_SIDE: "the suite's session to the target's queue manager",
+    CLIENT_SIDE: "the target client's session to the suite's queue manager",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class TransportFinding:
+    """A wire rule the target broke on one session of a scenario: its requirement ID (the
+    wire catalog), how, on which side (``server``: a session the suite opened to the target;
+    ``client``: one the target's client opened to the suite's queue manager), whether the
+    session was closed for it, and the session's transcript (``None`` when an earlier
+    finding of the same rule on the same session already carries it)."""
+
+    requirement: str
+    what: str
+    side: str
+    closed: bool
+    transcript: tuple[str, ...] | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "requirement": self.requirement,
+            "what": self.what,
+            "side": self.side,
+            "closed": self.closed,
+            **({"transcript": list(self.transcript)} if self.transcript is not None else {}),
+        }
+
+
+def session_findings(session: Session, side: str) -> list[TransportFinding]:
+    """What ``session``'s machine saw the peer break, as TransportFindings (the transcript
+    with the first finding of each rule)."""
+    found: list[TransportFinding] = []
+    lines: tuple[str, ...] | None = None
+    told: set[str] = set()
+    for finding in session.findings:
+        rule = finding.requirement or "MQQB-3.1.5.1.3-1"
+        if lines is None:
+            lines = tuple(_clipped(session.transcript))
+        closed = isinstance(finding, E.ProtocolError)
+        found.append(
+            TransportFinding(rule, finding.what, side, closed, None if rule in told else lines)
+        )
+        told.add(rule)
+    return found
 
 
 def transport_failure(doing: str, exc: TransportError) -> TransportBroken:
@@ -213,6 +268,8 @@ class TransportMode(TargetWrapper):
         self.timeout = timeout
         self.on_transcript = on_transcript  # told of every session's transcript, once ended
         self.session: Session | None = None
+        self._opened: list[Session] = []  # the sessions to the target in this scenario
+        self.findings: list[TransportFinding] = []  # the scenario's, gathered at its end
         self._seen = 0  # how many arrivals on the listener earlier calls consumed
         self.target_qm: uuid.UUID = NIL  # the target's queue manager: named in EstablishConnection
         self.signed_as = AuthLevel.Sig20  # what a signature stands for (the profile's, at reset)
@@ -239,12 +296,22 @@ class TransportMode(TargetWrapper):
             session, self.session = self.session, None
             session.close()
             self._hand_on(session.transcript, True)
+        opened, self._opened = self._opened, []
+        for session in opened:
+            self.findings += session_findings(session, SERVER_SIDE)
         global _ended
         if _listener is not None:  # the suite's queue manager closes the target's sessions too
             sessions, _ended = list(_listener.sessions[_ended:]), len(_listener.sessions)
             for session in sessions:
                 session.close()
                 self._hand_on(session.transcript, False)
+                self.findings += session_findings(session, CLIENT_SIDE)
+
+    def take_findings(self) -> list[TransportFinding]:
+        """The transport findings of the scenario that just ended (:meth:`end_scenario`),
+        handed over once."""
+        found, self.findings = self.findings, []
+        return found
 
     def _hand_on(self, transcript: Transcript, initiated: bool) -> None:
         if self.on_transcript is not None and transcript.entries:
@@ -253,6 +320,7 @@ class TransportMode(TargetWrapper):
     def reset(self, setup: Setup) -> None:
         """Reset the target, giving it the suite's queue manager (where its client sends)."""
         self.end_scenario()
+        self.findings = []  # an earlier scenario's, never taken: not this one's story
         with _arrived_lock:
             self._seen = len(_arrived)
         self.signed_as = signed_as(setup.profile)
@@ -290,7 +358,10 @@ class TransportMode(TargetWrapper):
             )
             try:
                 self.session = connect(host, port, config=config, timeout=self.timeout)
+                self._opened.append(self.session)
             except TransportError as exc:
+                if exc.session is not None:  # a handshake that failed: what it broke counts
+                    self._opened.append(exc.session)
                 raise transport_failure(f"opening a session to {host}:{port}", exc) from None
         try:
             self.session.send_and_wait(envelope, ack_wait_bound(self.session, self.timeout))

@@ -282,6 +282,23 @@ class NamesAnotherDomainController(ZooTarget):
     client_class = _OtherDomainControllerClient
 
 
+class _SidClient(NotificationClient):
+    def send_change_notification(self, *args: Any, **kwargs: Any) -> Envelope:
+        envelope = super().send_change_notification(*args, **kwargs)
+        return dataclasses.replace(envelope, sender_identifier_type=SenderIdType.Sid)
+
+
+class NamesItselfBySid(ZooTarget):
+    """Its Version 0x01 client identifies the sender by a SID (SenderIdentifierType Sid),
+    not by the queue manager's GUID.  The type is judged first: MQCN-3.3.5.3-12 fails, and
+    MQCN-3.3.5.3-11 (what the identifier names) is stopped by it, in adapter mode as in
+    transport mode, where the wire carries the SID (tests/test_transport_findings.py)."""
+
+    BREAKS = req("MQCN-3.3.5.3-12")
+    SCENARIOS = "names_the_owning_queue_manager"
+    client_class = _SidClient
+
+
 # --- a claimed product profile (note <13>) -----------------------------------------------------
 
 
@@ -554,6 +571,7 @@ ZOO: tuple[type[ZooTarget], ...] = (
     SendsForeignZero,
     BreaksOnlyItsFirstMessage,
     NamesAnotherDomainController,
+    NamesItselfBySid,
 )
 
 # LDAP mode only (``--directory ldap``; tests/test_ldap_mode.py): each fails the read requirements

@@ -43,6 +43,8 @@ class Session:
 
     ``received``: every UserMessageReceived, in order.  ``error``: the TransportError that
     ended the session, if one did.  ``established``: the SessionEstablished effect.
+    ``findings``: every rule the peer broke, in order -- those the session survived
+    (SessionFinding) and the one that closed it (ProtocolError).
     """
 
     def __init__(
@@ -62,6 +64,7 @@ class Session:
         self.acknowledged: set[int] = set()
         self.established: E.SessionEstablished | None = None
         self.protocol_error: E.ProtocolError | None = None
+        self.findings: list[E.SessionFinding | E.ProtocolError] = []
         self.closed_reason: E.SessionClosed | None = None
         self.error: X.TransportError | None = None
         self.last_receive = time.monotonic()
@@ -237,8 +240,11 @@ class Session:
                 header = decode_internal(effect.data)[0].body
                 if isinstance(header, SessionHeader):
                     self.peer_acks.append(header.ack_sequence)
+        elif isinstance(effect, E.SessionFinding):
+            self.findings.append(effect)
         elif isinstance(effect, E.ProtocolError):
             self.protocol_error = self.protocol_error or effect
+            self.findings.append(effect)
         elif isinstance(effect, E.SessionClosed):
             self.closed_reason = effect
             self._closed.set()
@@ -366,8 +372,9 @@ def connect(
     session = Session(sock, Role.INITIATOR, config, on_message=on_message)
     try:
         session.wait_established(timeout)
-    except X.TransportError:
+    except X.TransportError as exc:
         session.close()
+        exc.session = session  # what the peer broke on it stays readable
         raise
     return session
 

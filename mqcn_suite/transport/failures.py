@@ -1,10 +1,14 @@
 """What can go wrong on a real MS-MQQB connection: one exception class per story.
 
 Every :class:`TransportError` carries the session's ``transcript`` (every byte both ways, with
-time and a decoded summary) and, where the peer broke a wire rule, its ``requirement``.
+time and a decoded summary) and, where the peer broke a wire rule, its ``requirement``;
+``session`` is the session that failed, when there was one (its ``findings``: every rule the
+peer broke on it).
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from mqcn_suite.transport.transcript import Transcript
 
@@ -18,6 +22,7 @@ class TransportError(Exception):
         super().__init__(f"{requirement}: {message}" if requirement else message)
         self.transcript = transcript
         self.requirement = requirement
+        self.session: Any = None  # the Session it happened on (set by connect)
 
 
 class BindFailed(TransportError):
