@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -42,6 +43,31 @@ COVERED: set[str] = set()
 def covers(*requirements: str) -> Callable[[F], F]:
     COVERED.update(requirements)
     return lambda test: test
+
+
+EVIDENCE = (E.ProtocolError, E.SessionFinding, E.PacketReceived, E.UserMessageReceived)
+
+
+@pytest.fixture(autouse=True)
+def _evidence_is_the_peers_bytes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every effect that reports what the peer sent -- a broken rule (ProtocolError,
+    SessionFinding), a packet, a message -- carries the bytes it was found in: some of the
+    bytes the peer sent, never nothing (what a vendor reads in the report)."""
+    handle = SessionMachine.handle
+    heard: dict[int, bytearray] = {}
+
+    def checked(machine: SessionMachine, event: E.Event) -> list[E.Effect]:
+        got = heard.setdefault(id(machine), bytearray())
+        if isinstance(event, E.DataReceived):
+            got += event.data
+        out = handle(machine, event)
+        for effect in out:
+            if isinstance(effect, EVIDENCE):
+                assert isinstance(effect.data, bytes) and effect.data, effect
+                assert effect.data in got, effect
+        return out
+
+    monkeypatch.setattr(SessionMachine, "handle", checked)
 
 
 def envelope(n: int = 1, body: bytes = b"\x02\x01") -> Envelope:
@@ -164,15 +190,24 @@ def test_the_round_trip_timeout_is_held_within_its_range() -> None:
         assert pair.a.machine.recoverable_ack_timeout_ms == expected
 
 
+def test_the_round_trip_is_measured_across_the_millisecond_stamps_wrap() -> None:
+    """TimeStamp is 32 bits of milliseconds (3.1.5.2.3): a request stamped 50 ms before the
+    wrap, answered 100 ms later, took 100 ms (8 x: 800), not 49 days."""
+    pair = Pair.make()
+    pair.clock.now = ((1 << 32) - 50) / 1000
+    pair.open(rtt=0.1)
+    assert pair.a.machine.recoverable_ack_timeout_ms == 800
+
+
 @covers(S.R_EC_RESPONSE, S.R_CP_RESPONSE)
 def test_the_acceptor_echoes_the_request_and_answers_with_its_own_guid() -> None:
     machine = SessionMachine(Role.ACCEPTOR, SessionConfig(SERVER, window_size=7))
     machine.handle(E.Connected())
-    request = EstablishConnection(CLIENT, uuid.UUID(int=0), 123456, 0x0110)
+    request = EstablishConnection(CLIENT, uuid.UUID(int=0), 123456, 0x0010)  # SE clear
     answer = sent(machine.handle(E.DataReceived(encode_internal(establish_connection(request)))))
     packet, _ = decode_internal(answer, response=True)
     assert packet.body.client_guid == CLIENT and packet.body.server_guid == SERVER
-    assert packet.body.timestamp == 123456 and packet.body.operating_system == 0x0110
+    assert packet.body.timestamp == 123456 and packet.body.operating_system == 0x0010
     assert not packet.internal.refused and packet.findings == []
     assert machine.state is State.WAITING_CP_MSG
     reply = sent(
@@ -416,7 +451,21 @@ def test_packets_out_of_turn_close_the_session_with_their_rule() -> None:
     pair = Pair.make()
     pair.open()
     (error,) = of(E.ProtocolError, pair.b.handle(E.DataReceived(ec)))
-    assert error.requirement == S.R_EC_STATE and "state OPEN" in error.what
+    assert error.requirement == S.R_EC_STATE
+    assert error.what == "a EstablishConnection Packet arrived in state OPEN (acceptor)"
+    # an EstablishConnection reaching an open initiator is no response to its request: its
+    # Padding (0x5A only in a response, 2.2.3.1) is not judged, only its turn
+    out = pair.a.handle(E.DataReceived(ec))
+    assert [type(e) for e in out if isinstance(e, E.ProtocolError | E.SessionFinding)] == [
+        E.ProtocolError
+    ]
+
+
+def test_connected_twice_is_the_callers_mistake() -> None:
+    machine = SessionMachine(Role.ACCEPTOR, SessionConfig(SERVER))
+    machine.handle(E.Connected())
+    with pytest.raises(RuntimeError, match=r"^Connected twice$"):
+        machine.handle(E.Connected())
 
 
 # --- what the peer did wrong and the session survives: SessionFinding ---------------------------
@@ -453,23 +502,26 @@ def test_a_conforming_pair_reports_no_finding() -> None:
 
 @covers(S.R_ACKED_SENT)
 def test_an_acknowledgment_of_more_than_was_sent_is_a_finding() -> None:
-    """[MS-MQMQ] 2.2.20.4: AckSequenceNumber counts what the peer received -- one more than
-    we sent, or fewer than it acknowledged before, is a finding; the session goes on."""
+    """[MS-MQMQ] 2.2.20.4: AckSequenceNumber counts what the peer received -- between what it
+    acknowledged before and what we sent (16-bit counts); one more than we sent, or fewer
+    than before, is a finding; the session goes on."""
     pair = Pair.make()
     pair.open()
     pair.a.handle(E.SendUserMessage(envelope()))  # one message sent, not delivered
-    ahead = encode_internal(session_ack(SessionHeader(ack_sequence=2)))
-    out = pair.a.handle(E.DataReceived(ahead))
-    assert _findings(out) == [
-        (S.R_ACKED_SENT, "AckSequenceNumber is 2: more than the 1 UserMessage(s) sent")
-    ]
+
+    def ack(n: int) -> list[tuple[str | None, str]]:
+        packet = encode_internal(session_ack(SessionHeader(n)))
+        return _findings(pair.a.handle(E.DataReceived(packet)))
+
+    between = "not between the {} acknowledged before and the {} UserMessage(s) sent"
+    assert ack(2) == [(S.R_ACKED_SENT, "AckSequenceNumber is 2: " + between.format(0, 1))]
     assert pair.a.machine.state is State.OPEN
-    back = pair.a.handle(E.DataReceived(encode_internal(session_ack(SessionHeader(0)))))
-    assert _findings(back) == [
-        (S.R_ACKED_SENT, "AckSequenceNumber is 0, below the 2 acknowledged before")
-    ]
-    exact = pair.a.handle(E.DataReceived(encode_internal(session_ack(SessionHeader(1)))))
-    assert _findings(exact) == []
+    assert ack(0) == [] and ack(1) == [] and ack(1) == []  # the window's two ends
+    assert ack(0) == [(S.R_ACKED_SENT, "AckSequenceNumber is 0: " + between.format(1, 1))]
+    pair.a.machine.sent = 2  # counts wrap at 16 bits: from 0xFFFF on, 0 and 1 are ahead
+    for n, found in ((0xFFFF, False), (0, False), (2, False), (3, True), (0xFFFE, True)):
+        pair.a.machine.peer_acked = 0xFFFF
+        assert bool(ack(n)) is found, n
 
 
 @covers(S.R_RECOVERABLE_ACKED_SENT)
@@ -481,7 +533,8 @@ def test_a_recoverable_acknowledgment_of_a_message_never_sent_is_a_finding() -> 
         packet, user=replace(packet.user, flags=packet.user.flags | 1 << DM_SHIFT)
     )
     pair.a.handle(E.SendUserMessage(recoverable))  # recoverable message 1, not delivered
-    for first, flags, named in ((1, 0b11, 2), (2, 0b1, 2), (5, 0, 5), (0xFFFF, 0b11, 0xFFFF)):
+    cases = ((1, 0b11, 2), (2, 0b1, 2), (5, 0, 5), (0xFFFF, 0b11, 0xFFFF), (5, 0b10, 5), (0, 1, 0))
+    for first, flags, named in cases:
         header = SessionHeader(1, first, flags)
         out = pair.a.handle(E.DataReceived(encode_internal(session_ack(header))))
         ((requirement, what),) = _findings(out)
@@ -491,6 +544,9 @@ def test_a_recoverable_acknowledgment_of_a_message_never_sent_is_a_finding() -> 
         header = SessionHeader(1, first, flags)
         out = pair.a.handle(E.DataReceived(encode_internal(session_ack(header))))
         assert _findings(out) == [], (first, flags)
+    pair.a.machine.recoverable_sent_ever = 0x10000  # the count went round: every number was sent
+    header = SessionHeader(1, 0xFFFF, 0b11)  # 0xFFFF and 0
+    assert _findings(pair.a.handle(E.DataReceived(encode_internal(session_ack(header))))) == []
 
 
 @covers(S.R_EC_RESPONSE)
@@ -509,11 +565,16 @@ def test_a_response_that_does_not_echo_the_request_is_a_finding() -> None:
         )
     ]
     assert machine.state is State.WAITING_CPR_MSG
-    _, out = _initiator_answered(replace(good, operating_system=good.operating_system & ~0x100))
-    ((requirement, what),) = _findings(out)
-    assert requirement == S.R_EC_RESPONSE and what.endswith(
-        "OperatingSystem.SE differs from the request's"
+    _, out = _initiator_answered(
+        replace(good, timestamp=5, operating_system=good.operating_system & ~0x100)
     )
+    assert _findings(out) == [
+        (
+            S.R_EC_RESPONSE,
+            "the EstablishConnection response does not echo the request: "
+            "TimeStamp is 5, not the request's 0; OperatingSystem.SE differs from the request's",
+        )
+    ]
 
 
 def test_a_response_padding_not_0x5a_is_a_finding_at_its_byte() -> None:
@@ -541,6 +602,17 @@ def test_a_parameters_response_that_does_not_echo_the_request_is_a_finding() -> 
         )
     ]
     assert machine.state is State.OPEN
+    machine, _ = _initiator_answered(EstablishConnection(CLIENT, SERVER, 0))
+    answer = connection_parameters(proposed[0] + 1, 30000, 64)
+    out = machine.handle(E.DataReceived(encode_internal(answer)))
+    assert _findings(out) == [
+        (
+            S.R_CP_RESPONSE,
+            "the ConnectionParameters response does not echo the request: "
+            f"RecoverableAckTimeout is {proposed[0] + 1} ms, not the request's {proposed[0]}; "
+            f"AckTimeout is 30000 ms, not the request's {proposed[1]}",
+        )
+    ]
     machine, _ = _initiator_answered(EstablishConnection(CLIENT, SERVER, 0))
     out = machine.handle(E.DataReceived(encode_internal(connection_parameters(*proposed, 1))))
     assert _findings(out) == [] and machine.state is State.OPEN
@@ -778,6 +850,16 @@ def test_an_answer_naming_another_client_is_refused_by_the_initiator() -> None:
     assert errors and errors[0].requirement == S.R_EC_VALID
     assert f"ClientGuid is {stranger}" in errors[0].what
     assert pair.a.machine.state is State.CLOSED
+    # every reason at once, each said (3.1.5.3.2)
+    named = SessionMachine(Role.INITIATOR, SessionConfig(CLIENT, remote_qm=SERVER))
+    named.handle(E.Connected())
+    other = uuid.UUID(int=0xD0)
+    refusal = establish_connection(EstablishConnection(stranger, other), refused=True)
+    (error,) = of(E.ProtocolError, named.handle(E.DataReceived(encode_internal(refusal))))
+    assert error.what == (
+        f"ClientGuid is {stranger}, not ours ({CLIENT}); ServerGuid is {other}, not {SERVER}; "
+        "Flags.CS is set: the acceptor refused the connection"
+    )
 
 
 @covers(S.R_SEQUENCE)

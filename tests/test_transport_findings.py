@@ -238,7 +238,7 @@ def test_a_run_reports_the_transport_findings_and_keeps_its_verdicts(tmp_path: P
     acked = found["MQMQ-2.2.20.4-2"]
     assert acked["sides"] == ["server"] and acked["closed"] == 0 and acked["scenarios"] >= 1
     example = acked["examples"][0]
-    assert "AckSequenceNumber is 2: more than the 1 UserMessage(s) sent" in example["what"]
+    assert "AckSequenceNumber is 2: not between the 0 acknowledged before" in example["what"]
     assert example["transcript"][0].startswith("MS-MQQB session")
     assert found["MQQB-2.2.2.1-2"]["sides"] == ["client"]
     assert "Transport findings (2 rules" in result.output

@@ -172,7 +172,7 @@ class SessionMachine:
         self.recoverable_received = 0
         self.unacked_received = 0  # UnackedReceivedMsgCount
         self.recoverable_unacked: list[int] = []  # recoverable numbers received, not yet acked
-        self.peer_acked = 0  # the peer's last AckSequenceNumber (it counts what it received)
+        self.peer_acked = 0  # the peer's last AckSequenceNumber in range (its received count)
         self.awaiting: deque[int] = deque()  # our sequence numbers awaiting acknowledgment
         self.held: deque[tuple[int, bytes]] = deque()  # queued: window full or not yet OPEN
         self.assigned = 0  # sequence numbers handed out (sent + held)
@@ -357,8 +357,7 @@ class SessionMachine:
             return
         out.append(E.PacketReceived(data, _summary(packet)))
         for violation in packet.findings:  # value rules: the packet is read all the same
-            at = f" (byte {violation.offset})" if violation.offset is not None else ""
-            what = f"{_summary(packet)}: {violation.message}{at}"
+            what = f"{_summary(packet)}: {violation.message} (byte {violation.offset})"
             self._finding(violation.requirement, what, data, out)
         if isinstance(packet, UserMessage):
             self._user_message(packet, data, out)
@@ -440,13 +439,14 @@ class SessionMachine:
         received: at most our count, never below its last), and only recoverable messages
         we sent recoverable."""
         ack, before = header.ack_sequence, self.peer_acked
-        self.peer_acked = ack
-        if 0 < (ack - self.sent) % MOD < MOD // 2:
-            what = f"AckSequenceNumber is {ack}: more than the {self.sent} UserMessage(s) sent"
+        if (ack - before) % MOD > (self.sent - before) % MOD:  # outside before..sent
+            what = (
+                f"AckSequenceNumber is {ack}: not between the {before} acknowledged before "
+                f"and the {self.sent} UserMessage(s) sent"
+            )
             self._finding(R_ACKED_SENT, what, data, out)
-        elif 0 < (before - ack) % MOD < MOD // 2:
-            what = f"AckSequenceNumber is {ack}, below the {before} acknowledged before"
-            self._finding(R_ACKED_SENT, what, data, out)
+        else:
+            self.peer_acked = ack  # the lower end of the next one's window
         first, flags = header.recoverable_ack_sequence, header.recoverable_ack_flags
         named = [(first + k) % MOD for k in range(32) if flags >> k & 1]
         if first and first not in named:
