@@ -455,7 +455,8 @@ def test_packets_out_of_turn_close_the_session_with_their_rule() -> None:
     assert error.what == "a EstablishConnection Packet arrived in state OPEN (acceptor)"
     # an EstablishConnection reaching an open initiator is no response to its request: its
     # Padding (0x5A only in a response, 2.2.3.1) is not judged, only its turn
-    out = pair.a.handle(E.DataReceived(ec))
+    unpadded = EstablishConnection(CLIENT, padding=bytes(512))
+    out = pair.a.handle(E.DataReceived(encode_internal(establish_connection(unpadded))))
     assert [type(e) for e in out if isinstance(e, E.ProtocolError | E.SessionFinding)] == [
         E.ProtocolError
     ]
@@ -869,3 +870,11 @@ def test_the_sequence_numbers_wrap_from_0xffff_to_1() -> None:
     for _ in range(3):
         pair.a.handle(E.SendUserMessage(envelope()))
     assert [e.sequence for e in of(E.UserMessageHeld, pair.a.effects)] == [0xFFFF, 1, 2]
+
+
+def test_a_broken_rule_reads_as_its_requirement_then_what() -> None:
+    for kind in (E.ProtocolError, E.SessionFinding):
+        assert str(kind("AckTimeout is 100 ms", b"\x10", "MQQB-2.2.2.1-2")) == (
+            "MQQB-2.2.2.1-2: AckTimeout is 100 ms"
+        )
+        assert str(kind("the peer closed", b"\x10")) == "the peer closed"
