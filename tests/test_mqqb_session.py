@@ -31,7 +31,7 @@ from mqcn_model.wire.internal import (
 from mqcn_model.wire.mapping import envelope_to_packet
 from mqcn_model.wire.session import SessionHeader
 from mqcn_model.wire.user import DM_SHIFT
-from mqcn_model.wire.usermessage import decode_user_message, encode_user_message
+from mqcn_model.wire.usermessage import UserMessage, decode_user_message, encode_user_message
 
 F = TypeVar("F")
 CLIENT, SERVER = uuid.UUID(int=0xC1), uuid.UUID(int=0x5E)
@@ -646,7 +646,11 @@ def test_a_session_ack_in_the_windows_form_from_a_letter_peer_is_a_finding() -> 
         pair.send(envelope())
         pair.advance(1.0)
         findings = _findings(pair.a.effects)
-        assert [r for r, _ in findings] == (["MQMQ-2.2.19.1-3"] if found else []), (ours, theirs)
+        said = (
+            "SessionAck: PacketSize is 36, counting its SessionHeader, though the peer follows "
+            "the letter (W-01: 20)"
+        )
+        assert findings == ([("MQMQ-2.2.19.1-3", said)] if found else []), (ours, theirs)
         assert pair.a.machine.state is State.OPEN
         assert [e.sequence for e in of(E.MessageAcknowledged, pair.a.effects)] == [1]
 
@@ -878,3 +882,178 @@ def test_a_broken_rule_reads_as_its_requirement_then_what() -> None:
             "MQQB-2.2.2.1-2: AckTimeout is 100 ms"
         )
         assert str(kind("the peer closed", b"\x10")) == "the peer closed"
+
+
+# --- what the whole-file mutation run found (issue 34): each test states the rule it keeps ------
+
+
+def _acks(side: Side) -> list[SessionHeader]:
+    """The SessionHeaders of the SessionAcks ``side`` sent, in order."""
+    return [
+        decode_internal(e.data)[0].body
+        for e in of(E.SendBytes, side.effects)
+        if e.kind == "SessionAck"
+    ]
+
+
+def _recoverable(n: int) -> UserMessage:
+    packet = envelope_to_packet(envelope(n))
+    return replace(packet, user=replace(packet.user, flags=packet.user.flags | 1 << DM_SHIFT))
+
+
+def test_a_session_without_messages_is_idle_at_its_first_cleanup_expiry() -> None:
+    """3.1.6.2: the handshake is no activity; nothing sent or received by the first expiry
+    of the Session Cleanup Timer closes the session then, not one expiry later."""
+    pair = Pair.make(a_config={"cleanup_timeout": 10}, b_config={"cleanup_timeout": 10})
+    pair.open()
+    pair.advance(10.5)
+    assert pair.a.machine.state is pair.b.machine.state is State.CLOSED
+    assert of(E.SessionClosed, pair.b.effects)[-1].reason == "the session was idle"
+
+
+def test_a_session_that_only_receives_is_busy() -> None:
+    """3.1.6.2: messages arriving are activity for the receiver (its side sends none)."""
+    pair = Pair.make(a_config={"cleanup_timeout": 1000}, b_config={"cleanup_timeout": 10})
+    pair.open()
+    for n in range(6):
+        pair.send(envelope(n))
+        pair.advance(6)
+    assert pair.b.machine.state is State.OPEN
+
+
+def test_the_ack_send_timer_runs_again_for_the_next_message() -> None:
+    """3.1.2.5: a message after an acknowledgment sent on the timer starts the timer again
+    (a fired timer is no longer running): each is acknowledged within the delay."""
+    pair = Pair.make(b_config={"ack_send_delay": 0.5})
+    pair.open()
+    for n in (1, 2, 3):
+        pair.send(envelope(n))
+        pair.advance(0.6)
+        assert [a.ack_sequence for a in _acks(pair.b)][-1] == n
+
+
+def test_a_half_window_acknowledgment_stops_the_ack_send_timer() -> None:
+    pair = Pair.make(b_config={"window_size": 4, "ack_send_delay": 0.5})
+    pair.open()
+    pair.send(envelope(1))
+    assert E.ACK_SEND in pair.b.machine.timers
+    out = pair.b.handle(E.DataReceived(sent(pair.a.handle(E.SendUserMessage(envelope(2))))))
+    assert E.CancelTimer(E.ACK_SEND) in out and E.ACK_SEND not in pair.b.machine.timers
+
+
+@pytest.mark.parametrize(
+    ("window", "at_once_after"), [(0, 1), (1, 1), (2, 1), (3, 1), (5, 2), (7, 3)]
+)
+def test_the_receiver_acknowledges_at_half_its_window_rounded_down(
+    window: int, at_once_after: int
+) -> None:
+    """At half the window (rounded down, at least one message), without waiting for the
+    timer; the SessionAck's WindowSize is the window (1 for none: 2.2.20.4 allows 1..0xFFFF)."""
+    pair = Pair.make(b_config={"window_size": window, "ack_send_delay": 60.0})
+    pair.open()
+    for n in range(1, at_once_after + 1):
+        assert _acks(pair.b) == [], n
+        pair.send(envelope(n))
+    (ack,) = _acks(pair.b)
+    assert ack.ack_sequence == at_once_after and ack.window_size == max(window, 1)
+
+
+def test_a_recoverable_message_is_acknowledged_within_the_recoverable_ack_timeout() -> None:
+    """3.1.5.8.x / 3.1.2.5: a recoverable message waits at most RecoverableAckTimeout (here
+    500 ms, the least) for its acknowledgment, an express one the ack send delay (2 s)."""
+    pair = Pair.make(b_config={"ack_send_delay": 2.0})
+    pair.open()
+    out = pair.a.handle(E.SendUserMessage(_recoverable(1)))
+    started = of(E.StartTimer, pair.b.handle(E.DataReceived(sent(out))))
+    assert E.StartTimer(E.ACK_SEND, 0.5) in started
+    pair.advance(0.6)
+    assert [a.ack_sequence for a in _acks(pair.b)] == [1]
+    pair.send(envelope(2))
+    pair.advance(1.0)
+    assert [a.ack_sequence for a in _acks(pair.b)] == [1]  # express: the delay, not 0.5 s
+    pair.advance(1.1)
+    assert [a.ack_sequence for a in _acks(pair.b)] == [1, 2]
+
+
+def test_more_than_32_recoverable_messages_are_acknowledged_32_at_a_time() -> None:
+    """2.2.20.4: RecoverableMsgAckFlags holds 32 messages; the 33rd is acknowledged in the
+    next SessionAck, from its own number."""
+    pair = Pair.make(b_config={"window_size": 200, "ack_send_delay": 60.0})
+    pair.open()
+    for n in range(1, 34):
+        pair.send(_recoverable(n))
+    pair.advance(61)
+    first = _acks(pair.b)[-1]
+    assert (first.recoverable_ack_sequence, first.recoverable_ack_flags) == (1, 0xFFFFFFFF)
+    pair.send(_recoverable(34))
+    pair.advance(61)
+    second = _acks(pair.b)[-1]
+    assert (second.recoverable_ack_sequence, second.recoverable_ack_flags) == (33, 0b11)
+
+
+def test_a_message_with_a_piggy_backed_acknowledgment_is_acknowledged_too() -> None:
+    """3.1.5.8.4: the SessionHeader a UserMessage carries is processed, and the message is
+    then acknowledged like any other."""
+    pair = Pair.make(b_config={"ack_send_delay": 0.0})
+    pair.open()
+    pair.send(envelope(1))
+    pair.advance(0.1)  # b acknowledged it; now a message from b, carrying an ack of it
+    reply = replace(
+        envelope_to_packet(envelope(9)), session=SessionHeader(ack_sequence=1, user_sequence=1)
+    )
+    reply = replace(reply, base=replace(reply.base, flags=reply.base.flags | 0x10))
+    pair.a.handle(E.DataReceived(encode_user_message(reply)))
+    pair.advance(1.0)
+    assert pair.a.machine.state is State.OPEN
+    assert [a.ack_sequence for a in _acks(pair.a)] == [1]  # a acknowledged b's message
+
+
+def test_acknowledgments_compare_16_bit_numbers_within_half_the_range() -> None:
+    """3.1.5.5.1 with 16-bit counts: an AckSequenceNumber acknowledges the messages at most
+    half the range (32767) before it; one exactly half the range ahead acknowledges none."""
+    for ack, acknowledged in ((30000, True), (32768, True), (32769, False)):
+        pair = Pair.make()
+        pair.open()
+        pair.a.machine.awaiting.append(1)  # message 1 awaits its acknowledgment
+        pair.a.machine.sent = 40000
+        out = pair.a.handle(E.DataReceived(encode_internal(session_ack(SessionHeader(ack)))))
+        assert (E.MessageAcknowledged(1) in out) is acknowledged, ack
+
+
+def test_broken_bytes_sent_on_purpose_count_as_express() -> None:
+    """A UserMessage the caller sends that does not decode is sent as it is and counted as
+    express (RecoverableMsgSeqNumber does not move)."""
+    pair = Pair.make()
+    pair.open()
+    pair.a.handle(E.SendUserMessage(encode_user_message(_recoverable(1))[:40]))
+    assert (pair.a.machine.sent, pair.a.machine.recoverable_sent) == (1, 0)
+
+
+def test_an_unknown_event_is_the_callers_mistake() -> None:
+    with pytest.raises(TypeError, match=r"^not a session event: 'hello'$"):
+        SessionMachine(Role.ACCEPTOR, SessionConfig(SERVER)).handle("hello")  # type: ignore[arg-type]
+
+
+def test_a_banner_is_quoted_by_its_first_16_bytes() -> None:
+    machine = SessionMachine(Role.INITIATOR, SessionConfig(CLIENT))
+    machine.handle(E.Connected())
+    (error,) = of(E.ProtocolError, machine.handle(E.DataReceived(b"SSH-2.0-OpenSSH_9.6\r\n")))
+    assert error.what.endswith("(first bytes b'SSH-2.0-OpenSSH_')")
+
+
+def test_a_protocol_error_closes_the_session_for_that_reason() -> None:
+    machine = SessionMachine(Role.INITIATOR, SessionConfig(CLIENT))
+    machine.handle(E.Connected())
+    out = machine.handle(E.DataReceived(b"SSH-2.0-OpenSSH_9.6\r\n"))
+    (error,), closed = of(E.ProtocolError, out), out[-1]
+    assert closed == E.SessionClosed(error.what, error.requirement)
+
+
+def test_a_fired_timer_is_no_longer_running() -> None:
+    """A timer that fired is over: acknowledging on the Session Ack Send Timer does not
+    cancel it again (the driver would be told to stop a timer that is not running)."""
+    pair = Pair.make(b_config={"ack_send_delay": 0.5})
+    pair.open()
+    pair.send(envelope(1))
+    out = pair.b.handle(E.TimerFired(E.ACK_SEND))
+    assert [type(e) for e in out] == [E.SendBytes] and E.ACK_SEND not in pair.b.machine.timers

@@ -148,10 +148,6 @@ class SessionConfig:
     letter_session_ack: bool = False
 
 
-def _summary(packet: object) -> str:
-    return getattr(packet, "kind", type(packet).__name__)
-
-
 class SessionMachine:
     """The state machine of one MS-MQQB session (see the module docstring)."""
 
@@ -182,9 +178,7 @@ class SessionMachine:
         self.session_active = False
         self.received_ack = False
         self.timers: set[str] = set()
-        self.closed_reason: str | None = None
         self._buffer = bytearray()
-        self._stamp = 0
         self._request = EstablishConnection(config.qm_guid)  # ours, once we sent it
 
     # --- the one entry point ----------------------------------------------------------------
@@ -235,8 +229,8 @@ class SessionMachine:
             self.state = State.WAITING_EC_MSG
             self._start(E.INITIALIZATION, self.config.initialization_timeout, out)
             return
-        self._stamp = int(self.clock() * 1000) & 0xFFFFFFFF  # 3.1.5.2.3
-        request = EstablishConnection(self.config.qm_guid, self.config.remote_qm, self._stamp)
+        stamp = int(self.clock() * 1000) & 0xFFFFFFFF  # 3.1.5.2.3
+        request = EstablishConnection(self.config.qm_guid, self.config.remote_qm, stamp)
         self._request = request
         self._write(encode_internal(establish_connection(request)), "EstablishConnection", out)
         self.state = State.WAITING_ECR_MSG
@@ -274,8 +268,9 @@ class SessionMachine:
             return
         self.peer_qm = body.server_guid
         echoes = []  # 3.1.5.3.1: the response carries the request's TimeStamp and SE bit
-        if body.timestamp != self._request.timestamp:
-            echoes.append(f"TimeStamp is {body.timestamp}, not the request's {self._stamp}")
+        stamp = self._request.timestamp
+        if body.timestamp != stamp:
+            echoes.append(f"TimeStamp is {body.timestamp}, not the request's {stamp}")
         if (body.operating_system ^ self._request.operating_system) & OS_SE:
             echoes.append("OperatingSystem.SE differs from the request's")
         if echoes:
@@ -355,9 +350,9 @@ class SessionMachine:
             out.append(E.PacketReceived(data, "unreadable packet"))
             self._error(f"unreadable packet: {exc.violation}", data, R_FORMAT, out)
             return
-        out.append(E.PacketReceived(data, _summary(packet)))
+        out.append(E.PacketReceived(data, packet.kind))
         for violation in packet.findings:  # value rules: the packet is read all the same
-            what = f"{_summary(packet)}: {violation.message} (byte {violation.offset})"
+            what = f"{packet.kind}: {violation.message} (byte {violation.offset})"
             self._finding(violation.requirement, what, data, out)
         if isinstance(packet, UserMessage):
             self._user_message(packet, data, out)
@@ -542,10 +537,8 @@ class SessionMachine:
         elif name == E.ACK_SEND:
             if self.unacked_received:
                 self._acknowledge(out)
-        elif name == E.ACK_WAIT:  # 3.1.6.3
-            if not self.awaiting:
-                self.received_ack = False
-            elif not self.received_ack:
+        elif name == E.ACK_WAIT:  # 3.1.6.3; it runs only while a message awaits its ack
+            if not self.received_ack:
                 what = f"no acknowledgment of UserMessage {self.awaiting[0]} in time"
                 self._close(what, out, R_ACK_WAIT)
             else:
@@ -583,6 +576,5 @@ class SessionMachine:
             out.append(E.CancelTimer(name))
         self.timers.clear()
         self.state = State.CLOSED
-        self.closed_reason = reason
         self._buffer.clear()
         out.append(E.SessionClosed(reason, requirement))

@@ -371,12 +371,107 @@ def mutation_command(
     raise typer.Exit(outcome.exit_code)
 
 
+MUTMUT_COMMAND = "selftest mutmut"
+MUTMUT_HELP = (
+    "Whole-file mutation by mutmut 3 (its operators, its per-test selection): every mutant "
+    "of each --file, with the fast tests that cover it, in a copy of the tree; scored whole "
+    "(killed + timeout over mutants less the equivalents documented under `mutmut:` in "
+    "docs/mutation-equivalents.yaml). Writes DIR/mutmut.json and DIR/mutmut.md. Exit 0: done; "
+    "1: a file is below --min-score; 2: usage error (mutmut missing, no such file); 3: mutmut "
+    "made no result; 130: interrupted."
+)
+
+
+def mutmut_command(
+    files: Annotated[
+        list[str],
+        typer.Option(
+            "--file",
+            metavar="PATH",
+            help="A module under mqcn_model/ to mutate whole (repeatable).",
+            show_default=False,
+        ),
+    ],
+    tests: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--tests",
+            metavar="PATH",
+            help="Tests to kill its mutants with (repeatable; mutmut runs, per mutant, those "
+            "that execute it). Default: the file's unit tests (as `selftest mutation`).",
+            show_default=False,
+        ),
+    ] = None,
+    jobs: Annotated[str, typer.Option("--jobs", metavar="N", help="Mutants run at once.")] = "2",
+    out: Annotated[
+        str, typer.Option("--out", metavar="DIR", help="mutmut.json and mutmut.md go here.")
+    ] = "mqcn-mutation",
+    min_score: Annotated[
+        str | None,
+        typer.Option(
+            "--min-score",
+            metavar="F",
+            help="Exit 1 if a file's score (0-1) is below F.",
+            show_default=False,
+        ),
+    ] = None,
+    root: Annotated[
+        str | None,
+        typer.Option(
+            "--root",
+            metavar="DIR",
+            help="The project tree (default: this one).",
+            show_default=False,
+        ),
+    ] = None,
+) -> None:
+    """``mqcn selftest mutmut`` (see MUTMUT_HELP)."""
+    from mqcn_suite.selftest.equivalents import EquivalentsError
+    from mqcn_suite.selftest.mutmut_engine import (
+        REPORT_MD,
+        MutmutError,
+        MutmutMissing,
+        run_mutmut,
+    )
+
+    usage = (MutmutMissing, EquivalentsError)
+    told = lambda exc: str(exc) if isinstance(exc, MutmutError) else None  # noqa: E731
+    with boundary(MUTMUT_COMMAND, usage_errors=usage, interrupted="interrupted", explain=told):
+        tree = project_root(root)
+        for file in files:
+            if not file.startswith("mqcn_model/") or not file.endswith(".py"):
+                raise UsageError(f"--file {file}: a module under mqcn_model/ (a .py file)")
+            if not (tree / file).is_file():
+                raise UsageError(f"--file {file}: no such file in {tree}")
+        threshold = _optional_float("--min-score", min_score)
+        count = parse_int("--jobs", jobs)
+        scores, stale = run_mutmut(
+            tree,
+            files,
+            list(tests or ()),
+            count,
+            Path(out),
+            lambda line: typer.echo(f"{PROG} {MUTMUT_COMMAND}: {line}", err=True),
+        )
+    for entry in stale:
+        typer.echo(f"{PROG} {MUTMUT_COMMAND}: warning: stale equivalent: {entry}", err=True)
+    typer.echo(f"{PROG} {MUTMUT_COMMAND}: report {Path(out) / REPORT_MD}", err=True)
+    below = [s for s in scores if threshold is not None and (s.score or 0.0) < threshold]
+    if below:
+        fail(
+            MUTMUT_COMMAND,
+            f"below --min-score {threshold}: " + ", ".join(s.file for s in below),
+            ExitCode.FOUND,
+        )
+
+
 def register(app: typer.Typer) -> None:
-    """Add ``selftest mutation`` to ``app`` (``mqcn_suite.cli.app``)."""
+    """Add ``selftest mutation`` and ``selftest mutmut`` to ``app`` (``mqcn_suite.cli.app``)."""
     selftest = command_group(
         "selftest",
         help="The suite measuring itself: `mutation` runs the scenarios against mutants of "
         "the reference model.",
     )
     selftest.command("mutation", help=MUTATION_HELP)(mutation_command)
+    selftest.command("mutmut", help=MUTMUT_HELP)(mutmut_command)
     app.add_typer(selftest, name="selftest")

@@ -74,8 +74,11 @@ def parse_equivalents(document: Any, source: str) -> dict[str, Documented]:
     """Validate the parsed YAML ``document`` (``source`` names it in error messages)."""
     if document is None:
         return {}
-    if not isinstance(document, dict) or set(document) - {"mutants"}:
-        raise EquivalentsError(f"{source}: expected a mapping with one key, 'mutants'")
+    if not isinstance(document, dict) or set(document) - {"mutants", "mutmut"}:
+        raise EquivalentsError(
+            f"{source}: expected a mapping with the keys 'mutants' (and 'mutmut': "
+            "mqcn_suite/selftest/mutmut_engine.py)"
+        )
     entries = document.get("mutants") or []
     if not isinstance(entries, list):
         raise EquivalentsError(f"{source}: 'mutants' must be a list")

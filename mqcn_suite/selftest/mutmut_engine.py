@@ -1,0 +1,359 @@
+"""``mqcn selftest mutmut``: every mutant of whole files of the model, by mutmut 3.
+
+The project's own engine (:mod:`.mutation`) runs the scenarios against its own operators;
+this one hands a file to **mutmut** (its operators, its per-test coverage, its speed: a
+whole ``mqqb/machine.py`` in about two minutes) with the fast unit tests that cover it
+(:data:`~mqcn_suite.selftest.mutation.DEFAULT_TESTS`, or ``--tests``), and scores the file
+whole -- never a sample:
+
+    score = (killed + timeout) / (mutants - documented equivalents)
+
+Each file runs in its own copy of the tree (:class:`~mqcn_suite.selftest.sandbox.Sandbox`
+plus a ``setup.cfg`` naming the file alone), so the checkout is never touched.  Surviving
+mutants are shown as mutmut's diff (the lines removed and added); a survivor documented in
+``docs/mutation-equivalents.yaml`` under ``mutmut:`` (file, function, the line it changes and
+the line it makes, kind, reason) is left out of the score.  The identity is the change, not
+mutmut's number, which moves whenever the function is edited.
+
+Writes ``DIR/mutmut.json`` (every mutant with its status) and ``DIR/mutmut.md`` (per file:
+mutants, killed, timeout, equivalent, survived, score; each survivor's diff).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from mqcn_suite.selftest.equivalents import KINDS, EquivalentsError
+from mqcn_suite.selftest.mutation import EQUIVALENTS_FILE, default_tests
+from mqcn_suite.selftest.sandbox import Sandbox
+
+MUTMUT_VERSION = "3.8.1"  # the version the figures in docs/mutation.md were made with
+EXTRA_COPIED = ("README.md", "setup.py")  # read by some tests; not in the Sandbox's list
+KILLED = ("killed", "timeout")  # mutmut's statuses that count as killed
+RESULT_LINE = re.compile(r"^\s*(?P<name>\S+): (?P<status>.+?)\s*$")
+MUTANT_NAME = re.compile(
+    r"^(?P<module>.+?)\.x(?:ǁ(?P<cls>[^ǁ]+)ǁ|_)(?P<function>.+)__mutmut_(?P<n>\d+)$"
+)
+REPORT_JSON, REPORT_MD = "mutmut.json", "mutmut.md"
+
+
+class MutmutMissing(Exception):
+    """mutmut is not installed (a usage error: one line saying how to install it)."""
+
+
+class MutmutError(Exception):
+    """mutmut ran but its output cannot be read: one line saying which."""
+
+
+@dataclass(frozen=True, slots=True)
+class MutmutEquivalent:
+    """A survivor documented once: the change it makes in ``function`` of ``file``."""
+
+    file: str
+    function: str
+    changed: str  # the line(s) mutmut removed, whitespace collapsed, " / " between lines
+    to: str  # the line(s) it put there
+    kind: str
+    reason: str
+
+
+@dataclass(slots=True)
+class MutmutMutant:
+    name: str  # mutmut's, e.g. mqcn_model.mqqb.machine.xǁSessionMachineǁ_flush__mutmut_14
+    file: str
+    function: str  # Class.method or function
+    status: str  # killed | timeout | survived | no tests | suspicious | ... (mutmut's words)
+    changed: str = ""
+    to: str = ""
+    documented: str | None = None  # the equivalent's kind, when documented
+
+
+@dataclass(slots=True)
+class FileScore:
+    file: str
+    tests: list[str]
+    mutants: list[MutmutMutant] = field(default_factory=list)
+    wall: float = 0.0
+
+    def count(self, *statuses: str) -> int:
+        return sum(1 for m in self.mutants if m.status in statuses and m.documented is None)
+
+    @property
+    def equivalent(self) -> int:
+        return sum(1 for m in self.mutants if m.documented is not None)
+
+    @property
+    def score(self) -> float | None:
+        judged = len(self.mutants) - self.equivalent
+        return self.count(*KILLED) / judged if judged else None
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "file": self.file,
+            "mutants": len(self.mutants),
+            "killed": self.count("killed"),
+            "timeout": self.count("timeout"),
+            "equivalent": self.equivalent,
+            "survived": len(self.mutants) - self.equivalent - self.count(*KILLED),
+            "score": None if self.score is None else round(self.score, 4),
+            "wall_s": round(self.wall, 1),
+            "tests": self.tests,
+        }
+
+
+def _collapse(lines: Sequence[str]) -> str:
+    return " / ".join(" ".join(line.split()) for line in lines if line.strip())
+
+
+def function_of(name: str) -> tuple[str, str]:
+    """The module and the function (``Class.method``) a mutmut mutant name is in.
+
+    >>> function_of("mqcn_model.mqqb.machine.xǁSessionMachineǁ_flush__mutmut_14")
+    ('mqcn_model.mqqb.machine', 'SessionMachine._flush')
+    >>> function_of("mqcn_model.mqqb.machine.x__summary__mutmut_3")
+    ('mqcn_model.mqqb.machine', '_summary')
+    """
+    found = MUTANT_NAME.match(name)
+    if found is None:
+        raise MutmutError(f"cannot read the mutant name {name!r} (mutmut {MUTMUT_VERSION}?)")
+    owner = f"{found['cls']}." if found["cls"] else ""
+    return found["module"], owner + found["function"]
+
+
+def parse_results(text: str) -> dict[str, str]:
+    """``mutmut results --all true``: each mutant's status by name."""
+    statuses = {}
+    for line in text.splitlines():
+        found = RESULT_LINE.match(line)
+        if found and "__mutmut_" in found["name"]:
+            statuses[found["name"]] = found["status"]
+    return statuses
+
+
+def parse_diff(text: str) -> tuple[str, str]:
+    """The lines ``mutmut show`` removes and adds (collapsed), from its unified diff."""
+    removed = [
+        line[1:]
+        for line in text.splitlines()
+        if line.startswith("-") and not line.startswith("---")
+    ]
+    added = [
+        line[1:]
+        for line in text.splitlines()
+        if line.startswith("+") and not line.startswith("+++")
+    ]
+    return _collapse(removed), _collapse(added)
+
+
+def load_mutmut_equivalents(path: Path) -> list[MutmutEquivalent]:
+    """The ``mutmut:`` entries of the equivalents file (none when it has none)."""
+    try:
+        document = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except FileNotFoundError:
+        return []
+    except (OSError, yaml.YAMLError) as exc:
+        raise EquivalentsError(f"{path}: cannot read ({exc})") from None
+    entries = document.get("mutmut") or [] if isinstance(document, dict) else None
+    if not isinstance(entries, list):
+        raise EquivalentsError(f"{path}: 'mutmut' must be a list")
+    found = []
+    keys = ("file", "function", "changed", "to", "kind", "reason")
+    for number, entry in enumerate(entries, 1):
+        where = f"{path}: mutmut entry {number}"
+        if not isinstance(entry, dict) or set(entry) != set(keys):
+            raise EquivalentsError(f"{where}: expected exactly {', '.join(keys)}")
+        if entry["kind"] not in KINDS or entry["kind"] == "reading":
+            raise EquivalentsError(f"{where}: 'kind' is 'equivalent' or 'unreachable'")
+        if not all(isinstance(entry[k], str) and entry[k].strip() for k in keys):
+            raise EquivalentsError(f"{where}: every field is a non-empty string")
+        found.append(
+            MutmutEquivalent(
+                entry["file"],
+                entry["function"],
+                _collapse([entry["changed"]]),
+                _collapse([entry["to"]]),
+                entry["kind"],
+                entry["reason"].strip(),
+            )
+        )
+    return found
+
+
+def document(mutants: list[MutmutMutant], equivalents: list[MutmutEquivalent]) -> list[str]:
+    """Mark each survivor an entry documents; the entries that match no survivor (stale)."""
+    used: set[int] = set()
+    for mutant in mutants:
+        if mutant.status in KILLED:
+            continue
+        for index, entry in enumerate(equivalents):
+            if (entry.file, entry.function, entry.changed, entry.to) == (
+                mutant.file,
+                mutant.function,
+                mutant.changed,
+                mutant.to,
+            ):
+                mutant.documented = entry.kind
+                used.add(index)
+    return [
+        f"{e.file} {e.function}: {e.changed!r} -> {e.to!r}"
+        for i, e in enumerate(equivalents)
+        if i not in used and any(m.file == e.file for m in mutants)
+    ]
+
+
+def setup_cfg(file: str, tests: Sequence[str]) -> str:
+    """The ``[mutmut]`` section that mutates ``file`` alone with ``tests``."""
+    lines = ["[mutmut]", "source_paths = mqcn_model", f"only_mutate = {file}", "also_copy ="]
+    lines += [
+        f"    {name}"
+        for name in (
+            "mqcn_suite",
+            "steps",
+            "features",
+            "tests",
+            "reference_vectors",
+            "docs",
+            "conftest.py",
+            *EXTRA_COPIED,
+        )
+    ]
+    lines += ["pytest_add_cli_args_test_selection ="] + [f"    {t}" for t in tests]
+    lines += ["pytest_add_cli_args ="] + [
+        f"    {a}" for a in ("-p", "no:randomly", "-n", "0", "-p", "no:cacheprovider")
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _mutmut(sandbox: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTEST_ADDOPTS")}
+    return subprocess.run(
+        [sys.executable, "-m", "mutmut", *args],
+        cwd=sandbox,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def check_mutmut() -> None:
+    """MutmutMissing unless mutmut (3.x) can be imported by this Python."""
+    try:
+        import mutmut  # noqa: F401
+    except ImportError:
+        raise MutmutMissing(
+            f"mutmut is not installed: pip install 'mutmut=={MUTMUT_VERSION}' "
+            "(or the project's [mutation] extra)"
+        ) from None
+
+
+def run_file(
+    root: Path, file: str, tests: Sequence[str], jobs: int, note: Callable[[str], None]
+) -> FileScore:
+    """Every mutant of ``file`` (a path under mqcn_model/), killed or not by ``tests``."""
+    started = time.monotonic()
+    sandbox = Sandbox.create(root)
+    try:
+        for name in EXTRA_COPIED:
+            if (root / name).is_file():
+                shutil.copy2(root / name, sandbox.root / name)
+        (sandbox.root / "setup.cfg").write_text(setup_cfg(file, tests), encoding="utf-8")
+        note(f"{file}: mutmut run ({', '.join(tests)})")
+        ran = _mutmut(sandbox.root, "run", "--max-children", str(jobs))
+        results = _mutmut(sandbox.root, "results", "--all", "true")
+        statuses = parse_results(results.stdout)
+        if not statuses:
+            tail = (ran.stdout + ran.stderr).strip().splitlines()[-3:]
+            raise MutmutError(f"{file}: mutmut made no result ({' | '.join(tail) or 'no output'})")
+        score = FileScore(file, list(tests))
+        for name, status in statuses.items():
+            _, function = function_of(name)
+            mutant = MutmutMutant(name, file, function, status)
+            if status not in KILLED:
+                mutant.changed, mutant.to = parse_diff(_mutmut(sandbox.root, "show", name).stdout)
+            score.mutants.append(mutant)
+        score.wall = time.monotonic() - started
+        return score
+    finally:
+        sandbox.remove()
+
+
+def write_reports(out: Path, scores: list[FileScore], stale: list[str]) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    data = {
+        "tool": f"mutmut {MUTMUT_VERSION}",
+        "files": [s.summary() for s in scores],
+        "mutants": [asdict(m) for s in scores for m in s.mutants],
+        "stale_equivalents": stale,
+    }
+    (out / REPORT_JSON).write_text(json.dumps(data, indent=1, ensure_ascii=False), encoding="utf-8")
+    lines = [
+        f"# Whole-file mutation, mutmut {MUTMUT_VERSION}",
+        "",
+        "| file | mutants | killed | timeout | equivalent | survived | score | wall |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for s in scores:
+        row = s.summary()
+        shown = "–" if row["score"] is None else f"{100 * row['score']:.1f} %"
+        lines.append(
+            f"| {row['file']} | {row['mutants']} | {row['killed']} | {row['timeout']} | "
+            f"{row['equivalent']} | {row['survived']} | {shown} | {row['wall_s']} s |"
+        )
+    for s in scores:
+        left = [m for m in s.mutants if m.status not in KILLED and m.documented is None]
+        if left:
+            lines += ["", f"## Survivors of {s.file}", ""]
+            lines += [f"* `{m.function}` ({m.status}): `{m.changed}` → `{m.to}`" for m in left]
+    if stale:
+        lines += ["", "## Stale equivalents (no survivor matches them)", ""]
+        lines += [f"* {entry}" for entry in stale]
+    (out / REPORT_MD).write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def summary_line(score: FileScore) -> str:
+    row = score.summary()
+    shown = "no mutant judged" if row["score"] is None else f"{100 * row['score']:.1f} %"
+    return (
+        f"{row['file']}: {row['mutants']} mutants, {row['killed']} killed, {row['timeout']} "
+        f"timeout, {row['equivalent']} equivalent, {row['survived']} survived: {shown} "
+        f"({row['wall_s']} s)"
+    )
+
+
+def run_mutmut(
+    root: Path,
+    files: Sequence[str],
+    tests: Sequence[str],
+    jobs: int,
+    out: Path,
+    note: Callable[[str], None],
+    equivalents: Path | None = None,
+) -> tuple[list[FileScore], list[str]]:
+    """Each of ``files`` whole under mutmut; the scores and the stale equivalents."""
+    check_mutmut()
+    documented = load_mutmut_equivalents(equivalents or root / EQUIVALENTS_FILE)
+    scores, stale = [], []
+    for file in files:
+        chosen = list(tests) or default_tests([file])
+        if not chosen:
+            raise MutmutMissing(f"{file}: no tests cover it by default: give --tests")
+        chosen.append(file)  # its doctests (pytest collects them: --doctest-modules)
+        score = run_file(root, file, chosen, jobs, note)
+        stale += document(score.mutants, documented)
+        scores.append(score)
+        note(summary_line(score))
+        write_reports(out, scores, stale)
+    return scores, stale
