@@ -259,6 +259,29 @@ def check_mutmut() -> None:
         ) from None
 
 
+NO_TESTS = "no tests"  # mutmut's status of a mutant no selected test executes
+_DEFINED = re.compile(r"^\s*def (x\S+__mutmut_\d+)\(", re.MULTILINE)
+
+
+def _unrun(sandbox: Path, file: str, ran: subprocess.CompletedProcess[str]) -> dict[str, str]:
+    """The mutants of a run that gave no result: none (a file with nothing to mutate, e.g.
+    an ``__init__`` of imports), or, when no selected test executes any of them (mutmut
+    stops early), each one ``no tests`` -- a survivor, never left out."""
+    said = ran.stdout + ran.stderr
+    mutated = sandbox / "mutants" / file
+    module = file.removesuffix(".py").replace("/", ".")
+    try:
+        names = _DEFINED.findall(mutated.read_text(encoding="utf-8"))
+    except OSError:
+        names = []
+    if names and "could not find any test case" in said:
+        return {f"{module}.{name}": NO_TESTS for name in names}
+    if not names and "files mutated" in said:  # mutmut looked, and found nothing to mutate
+        return {}
+    tail = said.strip().splitlines()[-3:]
+    raise MutmutError(f"{file}: mutmut made no result ({' | '.join(tail) or 'no output'})")
+
+
 def run_file(
     root: Path, file: str, tests: Sequence[str], jobs: int, note: Callable[[str], None]
 ) -> FileScore:
@@ -273,10 +296,7 @@ def run_file(
         note(f"{file}: mutmut run ({', '.join(tests)})")
         ran = _mutmut(sandbox.root, "run", "--max-children", str(jobs))
         results = _mutmut(sandbox.root, "results", "--all", "true")
-        statuses = parse_results(results.stdout)
-        if not statuses:
-            tail = (ran.stdout + ran.stderr).strip().splitlines()[-3:]
-            raise MutmutError(f"{file}: mutmut made no result ({' | '.join(tail) or 'no output'})")
+        statuses = parse_results(results.stdout) or _unrun(sandbox.root, file, ran)
         score = FileScore(file, list(tests))
         for name, status in statuses.items():
             _, function = function_of(name)
