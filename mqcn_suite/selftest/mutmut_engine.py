@@ -248,6 +248,40 @@ def _mutmut(sandbox: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+# mutmut's own diff of each survivor, all in one process (``mutmut show`` is one process per
+# mutant: minutes for a file with hundreds of survivors); what ``show`` prints after its header
+_DIFFS = """
+import json, sys
+from mutmut.__main__ import find_mutant, get_diff_for_mutant
+names = json.load(sys.stdin)
+print(json.dumps({n: get_diff_for_mutant(n, path=find_mutant(n).path) for n in names}))
+"""
+
+
+def _diffs(sandbox: Path, names: Sequence[str]) -> dict[str, str]:
+    """The unified diff of each mutant in ``names`` (``mutmut show``'s, without its header)."""
+    if not names:
+        return {}
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTEST_ADDOPTS")}
+    ran = subprocess.run(
+        [sys.executable, "-c", _DIFFS],
+        cwd=sandbox,
+        env=env,
+        input=json.dumps(list(names)),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    try:
+        found = json.loads(ran.stdout.strip().splitlines()[-1])
+    except (IndexError, json.JSONDecodeError):
+        found = None
+    if not isinstance(found, dict) or set(found) != set(names):
+        tail = ran.stderr.strip().splitlines()[-1:] or ["no output"]
+        raise MutmutError(f"cannot read mutmut's diffs of the survivors ({tail[0]})")
+    return found
+
+
 def check_mutmut() -> None:
     """MutmutMissing unless mutmut (3.x) can be imported by this Python."""
     try:
@@ -298,11 +332,12 @@ def run_file(
         results = _mutmut(sandbox.root, "results", "--all", "true")
         statuses = parse_results(results.stdout) or _unrun(sandbox.root, file, ran)
         score = FileScore(file, list(tests))
+        diffs = _diffs(sandbox.root, [n for n, status in statuses.items() if status not in KILLED])
         for name, status in statuses.items():
             _, function = function_of(name)
             mutant = MutmutMutant(name, file, function, status)
             if status not in KILLED:
-                mutant.changed, mutant.to = parse_diff(_mutmut(sandbox.root, "show", name).stdout)
+                mutant.changed, mutant.to = parse_diff(diffs[name])
             score.mutants.append(mutant)
         score.wall = time.monotonic() - started
         return score
