@@ -4,6 +4,7 @@ conversions of 3.1.6.11 with each default and each error row, 2.2.6, the GUID fi
 
 from __future__ import annotations
 
+import dataclasses
 import uuid
 from typing import Any
 
@@ -16,6 +17,8 @@ from mqcn_model.constants import MSMQ_OS_VALUES, V2_QM_READ_ATTRIBUTES, V2_QUEUE
 from mqcn_model.directory import DirectoryOperationResult as R
 from mqcn_model.dssm import (
     DEFAULT_ROOT,
+    QUEUE_LDAP_ATTRIBUTES,
+    QUEUE_MANAGER_LDAP_ATTRIBUTES,
     LdapReadFailure,
     compact_guid,
     computer_dn,
@@ -36,8 +39,10 @@ from mqcn_model.dssm import (
     object_from_ldap,
     pretty_dn,
     published_view,
+    queue_attributes,
     queue_dn,
     queue_from_ldap,
+    queue_manager_attributes,
     queue_manager_from_ldap,
     result_of_ldap_code,
     same_dn,
@@ -797,3 +802,147 @@ def test_any_filter_text_names_guids_without_raising(text: str) -> None:
 
 def test_a_lone_surrogate_in_a_filter_names_nothing() -> None:
     assert guids_named("(objectGUID=\ud800)") == []
+
+
+# --- what a refused directory says (the one line a scenario's author reads) --------------------
+
+_OTHER = uuid.UUID(int=3)
+
+
+@pytest.mark.parametrize(
+    ("queues", "queue_managers", "said"),
+    [
+        (
+            [(queue(), None)],
+            [(QueueManager(GUID), "qm9")],
+            f"queue {GUID}: Identifier (objectGUID) = '{GUID}' cannot be written: "
+            f"queue manager {GUID} has it too",
+        ),
+        (
+            [(queue(), None), (queue(Identifier=_OTHER, Pathname="QM1\\Orders"), None)],
+            [],
+            f"queue {_OTHER}: Pathname (distinguishedName) = 'QM1\\\\Orders' cannot be "
+            f"written: queue {GUID} has it",
+        ),
+        (
+            [],
+            [(QueueManager(QM), "qm1"), (QueueManager(GUID), "QM1")],
+            f"queue manager {GUID}: (computer) (cn) = 'QM1' cannot be written: "
+            "has two queue managers",
+        ),
+        (
+            [],
+            [(QueueManager(QM), "")],
+            f"queue manager {QM}: (computer) (cn) = '' cannot be written: no usable computer name",
+        ),
+        (
+            [],
+            [(QueueManager(QM), "c" * 65)],
+            f"queue manager {QM}: (computer) (cn) = '{'c' * 65}' cannot be written: "
+            "no usable computer name",
+        ),
+        (
+            [(queue(), "qm2.example.com")],
+            [],
+            f"queue {GUID}: Pathname (distinguishedName) = 'qm1\\\\orders' cannot be written: "
+            "its owner is on computer 'qm2.example.com', the Pathname names 'qm1'",
+        ),
+    ],
+    ids=["guid-twice", "dn-twice", "two-qms", "no-computer", "long-computer", "owner"],
+)
+def test_a_refused_directory_says_which_object_which_attribute_and_why(
+    queues: list, queue_managers: list, said: str
+) -> None:
+    with pytest.raises(DirectoryValueError) as info:
+        directory_entries(queues, queue_managers)
+    assert str(info.value) == said
+
+
+def test_a_computer_name_of_the_longest_cn_is_usable() -> None:
+    assert directory_entries([], [(QueueManager(QM), "c" * 64)])
+    assert directory_entries([], [(QueueManager(QM), "c" * 64 + ".example.com")])
+
+
+_WRONG = object()  # a value of no ADM type: every writer refuses it
+_QUEUE_WRITTEN = (
+    "Identifier",
+    "Type",
+    "CreateTime",
+    "ModifyTime",
+    "Journaling",
+    "Quota",
+    "JournalQuota",
+    "Authentication",
+    "Transactional",
+    "BasePriority",
+    "PrivacyLevel",
+    "Label",
+    "MulticastAddress",
+    "Security",
+)
+_QM_WRITTEN = (
+    "Identifier",
+    "QueueManagerQuota",
+    "JournalQuota",
+    "ForeignSystem",
+    "OperatingSystemType",
+    "QueueManagerVersion",
+    "Security",
+)
+
+
+@pytest.mark.parametrize("name", _QUEUE_WRITTEN)
+def test_a_queue_value_with_no_ldap_form_names_its_adm_and_ldap_attribute(name: str) -> None:
+    """The refusal names the object, the ADM attribute and the LDAP attribute the
+    3.1.6.10.2 table pairs it with (QUEUE_LDAP_ATTRIBUTES), the value, and why."""
+    bad = dataclasses.replace(queue(), **{name: _WRONG})
+    with pytest.raises(DirectoryValueError) as info:
+        queue_attributes(bad, queue_dn(bad.Pathname))
+    error = info.value
+    subject = f"queue {_WRONG if name == 'Identifier' else GUID}"
+    assert (error.subject, error.adm, error.ldap, error.value) == (
+        subject,
+        name,
+        QUEUE_LDAP_ATTRIBUTES[name][0],
+        _WRONG,
+    )
+    assert (
+        str(error)
+        == f"{subject}: {name} ({error.ldap}) = {_WRONG!r} cannot be written: {error.why}"
+    )
+    assert error.why
+
+
+@pytest.mark.parametrize("name", _QM_WRITTEN)
+def test_a_queue_manager_value_with_no_ldap_form_names_its_adm_and_ldap_attribute(
+    name: str,
+) -> None:
+    bad = dataclasses.replace(QueueManager(QM), **{name: _WRONG})
+    with pytest.raises(DirectoryValueError) as info:
+        queue_manager_attributes(bad, "qm1")
+    error = info.value
+    subject = f"queue manager {_WRONG if name == 'Identifier' else QM}"
+    assert (error.subject, error.adm, error.ldap, error.value) == (
+        subject,
+        name,
+        QUEUE_MANAGER_LDAP_ATTRIBUTES[name][0],
+        _WRONG,
+    )
+    assert error.why
+
+
+def test_connected_networks_are_refused_as_active_directory_does_not_store_them() -> None:
+    network = uuid.UUID(int=9)
+    bad = QueueManager(QM, ConnectedNetworkIdentifierList=[network])
+    with pytest.raises(DirectoryValueError) as info:
+        queue_manager_attributes(bad, "qm1")
+    assert str(info.value) == (
+        f"queue manager {QM}: ConnectedNetworkIdentifierList ((none)) = ['{network}'] cannot be "
+        "written: not stored in an Active Directory environment (MS-MQDSSM 3.1.6.20.1)"
+    )
+    with pytest.raises(DirectoryValueError) as info:
+        queue_manager_attributes(QueueManager(QM, OperatingSystemType=0x7777), "qm1")
+    assert str(info.value) == (
+        f"queue manager {QM}: OperatingSystemType (mSMQOSType) = 30583 cannot be written: "
+        "not a value of the 3.1.6.11.1.2 table"
+    )
