@@ -298,3 +298,32 @@ def test_a_guid_base_refused_before_its_scope_was_logged_is_a_read_of_that_objec
     )
     (read,) = reads_from_searches([search], [], {}, [])
     assert read["identifier"] == str(guid)
+
+
+# --- what the whole-file mutation run found (issue 34) -------------------------------------------
+
+
+def test_a_schema_search_in_any_case_is_no_read_and_the_reads_after_it_count() -> None:
+    """ldap3 reads the subschema (``CN=Subschema``, any case) and the root DSE on bind: how to
+    talk to the server, not a Read Directory; the suite's own searches neither -- and the
+    reads that follow them still count."""
+    found = reads(
+        [
+            search("(objectClass=*)", base="CN=Subschema", scope=0, connection=1),
+            search("(objectClass=*)", base="", scope=0, connection=1),
+            find(Q, connection=1, bind_dn=SUITE),
+            find(Q, connection=2),
+        ],
+        ignore={SUITE},
+    )
+    assert [(r["identifier"], r["connection"]) for r in found] == [(str(Q), 2)]
+
+
+def test_an_attribute_asked_twice_in_other_cases_is_listed_once() -> None:
+    (read,) = reads(
+        [
+            find(Q, attributes=("distinguishedName",)),
+            properties(QDN, attributes=("mSMQLabelEx", "msmqlabelex", "DistinguishedName")),
+        ]
+    )
+    assert read["ldap_attributes"] == ["distinguishedName", "mSMQLabelEx"]

@@ -93,7 +93,24 @@ def test_the_projects_mutmut_equivalents_are_well_formed_and_not_stale() -> None
         source = " ".join((ROOT / entry.file).read_text("utf-8").split())
         name = entry.function.split(".")[-1]
         assert re.search(rf"def {re.escape(name)}\(", source), entry
-        assert entry.changed in source, entry
+        assert entry.case_only or entry.changed in source, entry
+
+
+def test_a_case_only_entry_covers_name_case_changes_never_messages() -> None:
+    entry = M.MutmutEquivalent("mqcn_model/x.py", "f", "", "", "equivalent", "why", case_only=True)
+    name = M.MutmutMutant(
+        "m", "mqcn_model/x.py", "f", "survived", 'v.text("mSMQLabelEx")', 'v.text("msmqlabelex")'
+    )
+    said = M.MutmutMutant(
+        "m",
+        "mqcn_model/x.py",
+        "f",
+        "survived",
+        'raise E("no such name")',
+        'raise E("NO SUCH NAME")',
+    )
+    elsewhere = M.MutmutMutant("m", "mqcn_model/x.py", "g", "survived", name.changed, name.to)
+    assert [entry.matches(m) for m in (name, said, elsewhere)] == [True, False, False]
 
 
 @pytest.mark.parametrize(

@@ -67,6 +67,42 @@ class MutmutEquivalent:
     to: str  # the line(s) it put there
     kind: str
     reason: str
+    # instead of one change: every survivor of the function whose change only alters the
+    # case of letters (a name looked up case-insensitively, as LDAP attribute names are)
+    case_only: bool = False
+
+    def matches(self, mutant: MutmutMutant) -> bool:
+        if (self.file, self.function) != (mutant.file, mutant.function):
+            return False
+        if self.case_only:
+            return _case_only(mutant.changed, mutant.to)
+        return (self.changed, self.to) == (mutant.changed, mutant.to)
+
+
+_LITERAL = re.compile(r"\"([^\"]*)\"|'([^']*)'")
+_NAME = re.compile(r"[A-Za-z][A-Za-z0-9-]*")
+
+
+def _case_only(changed: str, to: str) -> bool:
+    """``to`` differs from ``changed`` only in the case of string literals that are names (one
+    word: an LDAP attribute description), never in a message (which has spaces).
+
+    >>> _case_only('v.text("mSMQLabelEx")', 'v.text("MSMQLABELEX")')
+    True
+    >>> _case_only('_Failed("mSMQSites holds a value")', '_Failed("MSMQSITES HOLDS A VALUE")')
+    False
+    >>> _case_only('v.text("a")', 'v.text("a")'), _case_only('x = "ab"', 'y = "AB"')
+    (False, False)
+    """
+    if changed == to or changed.lower() != to.lower():
+        return False
+    before, after = _LITERAL.split(changed), _LITERAL.split(to)
+    if len(before) != len(after):
+        return False
+    for old, new in zip(before, after, strict=True):
+        if old != new and not (old is not None and _NAME.fullmatch(old)):
+            return False
+    return True
 
 
 @dataclass(slots=True)
@@ -170,22 +206,29 @@ def load_mutmut_equivalents(path: Path) -> list[MutmutEquivalent]:
         raise EquivalentsError(f"{path}: 'mutmut' must be a list")
     found = []
     keys = ("file", "function", "changed", "to", "kind", "reason")
+    by_case = ("file", "function", "case_only", "kind", "reason")
     for number, entry in enumerate(entries, 1):
         where = f"{path}: mutmut entry {number}"
-        if not isinstance(entry, dict) or set(entry) != set(keys):
-            raise EquivalentsError(f"{where}: expected exactly {', '.join(keys)}")
+        case_only = isinstance(entry, dict) and entry.get("case_only") is True
+        wanted = by_case if case_only else keys
+        if not isinstance(entry, dict) or set(entry) != set(wanted):
+            raise EquivalentsError(
+                f"{where}: expected exactly {', '.join(keys)} (or {', '.join(by_case)}: true)"
+            )
         if entry["kind"] not in KINDS or entry["kind"] == "reading":
             raise EquivalentsError(f"{where}: 'kind' is 'equivalent' or 'unreachable'")
-        if not all(isinstance(entry[k], str) and entry[k].strip() for k in keys):
+        texts = [k for k in wanted if k != "case_only"]
+        if not all(isinstance(entry[k], str) and entry[k].strip() for k in texts):
             raise EquivalentsError(f"{where}: every field is a non-empty string")
         found.append(
             MutmutEquivalent(
                 entry["file"],
                 entry["function"],
-                _collapse([entry["changed"]]),
-                _collapse([entry["to"]]),
+                _collapse([entry.get("changed", "")]),
+                _collapse([entry.get("to", "")]),
                 entry["kind"],
                 entry["reason"].strip(),
+                case_only,
             )
         )
     return found
@@ -198,16 +241,12 @@ def document(mutants: list[MutmutMutant], equivalents: list[MutmutEquivalent]) -
         if mutant.status in KILLED:
             continue
         for index, entry in enumerate(equivalents):
-            if (entry.file, entry.function, entry.changed, entry.to) == (
-                mutant.file,
-                mutant.function,
-                mutant.changed,
-                mutant.to,
-            ):
+            if entry.matches(mutant):
                 mutant.documented = entry.kind
                 used.add(index)
     return [
-        f"{e.file} {e.function}: {e.changed!r} -> {e.to!r}"
+        f"{e.file} {e.function}: "
+        + ("case-only changes" if e.case_only else f"{e.changed!r} -> {e.to!r}")
         for i, e in enumerate(equivalents)
         if i not in used and any(m.file == e.file for m in mutants)
     ]
