@@ -30,7 +30,15 @@ settings.register_profile(
     "default", deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True
 )
 settings.register_profile("ci", parent=settings.get_profile("default"), derandomize=True)
-settings.load_profile("ci" if os.environ.get("CI") else "default")
+# `mqcn selftest mutmut` runs every mutant against the property tests too: the same examples
+# for every mutant (derandomized: a kill is never luck) and fewer of them (a whole file in
+# minutes); it sets MQCN_HYPOTHESIS_PROFILE=mutation for its runs
+settings.register_profile(
+    "mutation", parent=settings.get_profile("default"), derandomize=True, max_examples=25
+)
+settings.load_profile(
+    os.environ.get("MQCN_HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "default")
+)
 
 # The packages whose docstring examples run as tests.
 DOCTEST_PACKAGES = tuple(Path(__file__).parent / name for name in ("mqcn_model", "mqcn_suite"))

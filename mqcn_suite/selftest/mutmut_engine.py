@@ -30,6 +30,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
+from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
 
@@ -275,8 +276,54 @@ def setup_cfg(file: str, tests: Sequence[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
+HYPOTHESIS_PROFILE = "mutation"  # conftest.py: derandomized, fewer examples
+
+# mutmut runs, for each mutant, every selected test that executes it until one fails: a
+# survivor costs all of them.  The wire codec's own tests judge a wire file (the capture
+# reader's, which decode whole captures through it, add minutes a mutant and nothing the
+# codec's do not); the capture reader's judge a capture file.  Other files: DEFAULT_TESTS.
+_WIRE_TESTS = (
+    "tests/test_wire_codec.py",
+    "tests/test_wire_layers.py",
+    "tests/test_wire_mapping.py",
+    "tests/test_wire_catalog.py",
+    "tests/test_wire_letter.py",
+    "tests/test_wire_judgement.py",
+    "tests/test_wire_acks.py",
+    "tests/test_mutants_wire.py",
+    "tests/test_mqqb_session.py",
+)
+_CAPTURE_TESTS = (
+    "tests/test_capture.py",
+    "tests/test_capture_bad_input.py",
+    "tests/test_capture_writer.py",
+    "tests/test_capture_fast.py",
+    "tests/test_capture_wire_fast.py",
+    "tests/test_mutants_capture.py",
+    "tests/test_capture_split.py",
+)
+MUTMUT_TESTS: dict[str, tuple[str, ...]] = {
+    "mqcn_model/wire/*.py": _WIRE_TESTS,
+    "mqcn_model/capture/*.py": _CAPTURE_TESTS,
+}
+
+
+def tests_for(file: str) -> list[str]:
+    """The tests that judge ``file``'s mutants by default (:data:`MUTMUT_TESTS`, else the
+    project engine's ``DEFAULT_TESTS``).
+
+    >>> tests_for("mqcn_model/capture/tcp.py")[0], tests_for("mqcn_model/dssm.py")[0]
+    ('tests/test_capture.py', 'tests/test_dssm.py')
+    """
+    for pattern, tests in MUTMUT_TESTS.items():
+        if fnmatchcase(file, pattern):
+            return list(tests)
+    return default_tests([file])
+
+
 def _mutmut(sandbox: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTEST_ADDOPTS")}
+    env["MQCN_HYPOTHESIS_PROFILE"] = HYPOTHESIS_PROFILE
     return subprocess.run(
         [sys.executable, "-m", "mutmut", *args],
         cwd=sandbox,
@@ -441,7 +488,7 @@ def run_mutmut(
     documented = load_mutmut_equivalents(equivalents or root / EQUIVALENTS_FILE)
     scores, stale = [], []
     for file in files:
-        chosen = list(tests) or default_tests([file])
+        chosen = list(tests) or tests_for(file)
         if not chosen:
             raise MutmutMissing(f"{file}: no tests cover it by default: give --tests")
         chosen.append(file)  # its doctests (pytest collects them: --doctest-modules)
