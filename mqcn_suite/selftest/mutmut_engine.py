@@ -308,12 +308,14 @@ MUTMUT_TESTS: dict[str, tuple[str, ...]] = {
 }
 
 
-def tests_for(file: str) -> list[str]:
+def default_tests_for(file: str) -> list[str]:
     """The tests that judge ``file``'s mutants by default (:data:`MUTMUT_TESTS`, else the
     project engine's ``DEFAULT_TESTS``).
 
-    >>> tests_for("mqcn_model/capture/tcp.py")[0], tests_for("mqcn_model/dssm.py")[0]
-    ('tests/test_capture.py', 'tests/test_dssm.py')
+    >>> default_tests_for("mqcn_model/capture/tcp.py")[0]
+    'tests/test_capture.py'
+    >>> default_tests_for("mqcn_model/dssm.py")[0]
+    'tests/test_dssm.py'
     """
     for pattern, tests in MUTMUT_TESTS.items():
         if fnmatchcase(file, pattern):
@@ -488,7 +490,7 @@ def run_mutmut(
     documented = load_mutmut_equivalents(equivalents or root / EQUIVALENTS_FILE)
     scores, stale = [], []
     for file in files:
-        chosen = list(tests) or tests_for(file)
+        chosen = list(tests) or default_tests_for(file)
         if not chosen:
             raise MutmutMissing(f"{file}: no tests cover it by default: give --tests")
         chosen.append(file)  # its doctests (pytest collects them: --doctest-modules)
