@@ -166,3 +166,35 @@ def test_a_body_not_0x24_bytes_is_refused_at_its_offset(decode, kind: str) -> No
     violation = info.value.violation
     assert (violation.requirement, violation.offset) == ("MQQB-2.2.4-4", 100)
     assert violation.message == f"the {kind} body is 35 bytes, not 0x24"
+
+
+@pytest.mark.parametrize(
+    ("destination", "qm", "kind"),
+    [
+        (QueueFormat(3, private_id=4), None, "FinalAck"),
+        (QueueFormat(3, private_id=5), None, "UserMessage"),
+        (QueueFormat(7, direct="TCP:10.0.0.1\\PRIVATE$\\order_queue$"), NIL, "FinalAck"),
+        (QueueFormat(7, direct="tcp:10.0.0.1\\private$\\ORDER_QUEUE$"), NIL, "FinalAck"),
+        (QueueFormat(7, direct="TCP:10.0.0.1\\private$\\orders"), NIL, "UserMessage"),
+    ],
+    ids=["private-4", "private-5", "direct", "direct-any-case", "direct-other"],
+)
+def test_a_message_to_an_order_queue_is_a_final_ack(destination, qm, kind: str) -> None:
+    """[MS-MQQB] 2.2.5: a packet to the order queue (private queue 4, or a direct name ending
+    in \\PRIVATE$\\order_queue$, in any case) that is not an OrderAck is a FinalAck."""
+    ack = final_ack()
+    user = replace(ack.user, destination=destination, **({"destination_qm": qm} if qm else {}))
+    packet, _ = decode_user_message(encode_user_message(finalize(replace(ack, user=user))))
+    assert packet.kind == kind
+
+
+def test_an_acknowledgment_without_its_0x24_byte_body_says_so_and_reads_no_body() -> None:
+    ack = order_ack()
+    bad = replace(ack, properties=replace(ack.properties, body=bytes(35)))
+    wire = encode_user_message(finalize(bad))
+    packet, _ = decode_user_message(wire)
+    start = packet.properties.offset
+    assert findings(bad) == [
+        ("MQQB-2.2.4-4", start, "OrderAck MessagePropertiesHeader has MessageSize 35")
+    ]
+    assert packet.ack is None
