@@ -12,6 +12,7 @@ import pytest
 
 from mqcn_model.errors import DecodeError
 from mqcn_model.wire.base import decode_base_header
+from mqcn_model.wire.common import breach, need, utf16z
 
 SIG = "4c494f52"  # "LIOR"
 
@@ -85,3 +86,47 @@ def test_an_unreadable_structure_is_refused_with_its_rule_byte_and_words(
         offset,
         message,
     )
+
+
+# --- the helpers every decoder uses (mqcn_model/wire/common.py) ----------------------------------
+
+
+def test_a_value_rule_is_a_finding_or_in_strict_mode_the_error() -> None:
+    found: list = []
+    breach(found, "MQMQ-2.2.20.4-1", 30, "WindowSize is 0")
+    assert [(v.requirement, v.offset, v.message) for v in found] == [
+        ("MQMQ-2.2.20.4-1", 30, "WindowSize is 0")
+    ]
+    with pytest.raises(DecodeError) as info:
+        breach(None, "MQMQ-2.2.20.4-1", 30, "WindowSize is 0")
+    assert info.value.violation == found[0]
+
+
+@pytest.mark.parametrize(("offset", "end", "left"), [(10, 14, 4), (10, 10, 0), (10, 8, 0)])
+def test_bytes_that_do_not_fit_say_how_many_are_left(offset: int, end: int, left: int) -> None:
+    need(offset, 4, offset + 4, "MQMQ-2.2.19.1-3", "a UserHeader")  # fits: no error
+    with pytest.raises(DecodeError) as info:
+        need(offset, 8, end, "MQMQ-2.2.19.1-3", "a UserHeader")
+    violation = info.value.violation
+    assert (violation.requirement, violation.offset) == ("MQMQ-2.2.19.1-3", offset)
+    assert violation.message == f"a UserHeader needs 8 bytes, {left} left"
+
+
+@pytest.mark.parametrize(
+    "raw", ["", "61", "610000", "61006200"], ids=["empty", "one", "odd", "no-nul"]
+)
+def test_a_string_without_its_utf16_terminator_is_refused_at_its_start(raw: str) -> None:
+    buf = bytes(6) + bytes.fromhex(raw)
+    with pytest.raises(DecodeError) as info:
+        utf16z(buf, 6, len(buf), "MQMQ-2.2.20.7-3", "SoapHeader.Header")
+    violation = info.value.violation
+    assert (violation.requirement, violation.offset, violation.message) == (
+        "MQMQ-2.2.20.7-3",
+        6,
+        "SoapHeader.Header is not a UTF-16 string ending in 0x0000",
+    )
+
+
+def test_a_utf16_string_keeps_a_lone_surrogate_and_ends_where_asked() -> None:
+    buf = b"xx" + "a".encode("utf-16-le") + b"\x00\xd8" + b"\x00\x00"  # a, lone U+D800, NUL
+    assert utf16z(buf, 2, len(buf), "MQMQ-2.2.20.7-3", "s") == ("a\ud800", len(buf))
