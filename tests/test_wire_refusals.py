@@ -13,10 +13,26 @@ import pytest
 from mqcn_model.errors import DecodeError
 from mqcn_model.wire.base import decode_base_header
 from mqcn_model.wire.common import breach, need, utf16z
+from mqcn_model.wire.debug import DebugHeader, decode_debug, encode_debug
 
 SIG = "4c494f52"  # "LIOR"
 
+
+def _debug(wire: bytes) -> object:
+    return decode_debug(wire, 0, len(wire))
+
+
 CASES: list[tuple[str, Callable[[bytes], object], str, str, int, str]] = [
+    ("debug-short", _debug, "0000", "MQMQ-2.2.19.1-3", 0, "a DebugHeader needs 4 bytes, 2 left"),
+    ("debug-qt", _debug, "fe000000", "MQMQ-2.2.20.8-1", 0, "Flags.QT is 2, not 0 or 1"),
+    (
+        "debug-queue-short",
+        _debug,
+        "01000000 00112233",
+        "MQMQ-2.2.19.1-3",
+        4,
+        "the QueueIdentifier needs 16 bytes, 4 left",
+    ),
     (
         "base-short",
         decode_base_header,
@@ -130,3 +146,8 @@ def test_a_string_without_its_utf16_terminator_is_refused_at_its_start(raw: str)
 def test_a_utf16_string_keeps_a_lone_surrogate_and_ends_where_asked() -> None:
     buf = b"xx" + "a".encode("utf-16-le") + b"\x00\xd8" + b"\x00\x00"  # a, lone U+D800, NUL
     assert utf16z(buf, 2, len(buf), "MQMQ-2.2.20.7-3", "s") == ("a\ud800", len(buf))
+
+
+def test_a_debug_header_whose_flags_and_queue_disagree_is_not_written() -> None:
+    with pytest.raises(ValueError, match="^Flags.QT and the QueueIdentifier field disagree$"):
+        encode_debug(DebugHeader(flags=1))
