@@ -149,5 +149,5 @@ def test_a_utf16_string_keeps_a_lone_surrogate_and_ends_where_asked() -> None:
 
 
 def test_a_debug_header_whose_flags_and_queue_disagree_is_not_written() -> None:
-    with pytest.raises(ValueError, match="^Flags.QT and the QueueIdentifier field disagree$"):
+    with pytest.raises(ValueError, match=r"^Flags\.QT and the QueueIdentifier field disagree$"):
         encode_debug(DebugHeader(flags=1))
