@@ -14,6 +14,7 @@ from mqcn_model.errors import DecodeError
 from mqcn_model.wire.base import decode_base_header
 from mqcn_model.wire.common import breach, need, utf16z
 from mqcn_model.wire.debug import DebugHeader, decode_debug, encode_debug
+from mqcn_model.wire.framing import NEED_MORE, NOT_BASE_HEADER, find_base_header, next_frame
 
 SIG = "4c494f52"  # "LIOR"
 
@@ -151,3 +152,32 @@ def test_a_utf16_string_keeps_a_lone_surrogate_and_ends_where_asked() -> None:
 def test_a_debug_header_whose_flags_and_queue_disagree_is_not_written() -> None:
     with pytest.raises(ValueError, match=r"^Flags\.QT and the QueueIdentifier field disagree$"):
         encode_debug(DebugHeader(flags=1))
+
+
+# --- framing a stream (mqcn_model/wire/framing.py) ------------------------------------------
+
+HEADER = bytes.fromhex(f"10000000 {SIG} 10000000 ffffffff".replace(" ", ""))  # a 16-byte packet
+
+
+def test_a_stream_is_framed_at_any_offset() -> None:
+    """After a whole packet, the next one's first bytes: more are needed; a wrong
+    VersionNumber among them: not a BaseHeader, told at once (the violation of those bytes)."""
+    assert next_frame(HEADER + b"\x10\x00\x00\x00", 16).status == NEED_MORE
+    frame = next_frame(HEADER + b"\x11\x00", 16)
+    assert frame.status == NOT_BASE_HEADER
+    assert (
+        frame.violation is not None and frame.violation.message == "VersionNumber is 0x11, not 0x10"
+    )
+    frame = next_frame(HEADER + bytes.fromhex("10000000 4c494f00"), 16)
+    assert frame.status == NOT_BASE_HEADER and frame.violation is not None
+    assert frame.violation.requirement == "MQMQ-2.2.19.1-2"
+
+
+def test_a_base_header_is_found_from_where_the_search_starts() -> None:
+    """find_base_header: the first VersionNumber 0x10 + Signature at or after ``start``
+    (a stray Signature without its VersionNumber is skipped)."""
+    stray = b"xxxx" + bytes.fromhex(SIG) + b"yyyy"  # "LIOR" after a byte that is not 0x10
+    stream = HEADER + stray + HEADER
+    assert find_base_header(stream) == 0
+    assert find_base_header(stream, 1) == 16 + len(stray)
+    assert find_base_header(stray) == -1
