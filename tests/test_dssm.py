@@ -891,6 +891,62 @@ _QM_WRITTEN = (
 )
 
 
+# why a value of no ADM type is refused, by the LDAP syntax its attribute has
+_WHY = {
+    "Identifier": "not a GUID",
+    "Type": "not a GUID",
+    "CreateTime": "not an integer",
+    "ModifyTime": "not an integer",
+    "Journaling": "a Boolean is 0 or 1",
+    "Authentication": "a Boolean is 0 or 1",
+    "Transactional": "a Boolean is 0 or 1",
+    "ForeignSystem": "a Boolean is 0 or 1",
+    "Quota": "not an unsigned 32-bit integer",
+    "JournalQuota": "not an unsigned 32-bit integer",
+    "QueueManagerQuota": "not an unsigned 32-bit integer",
+    "BasePriority": "not an integer",
+    "PrivacyLevel": "not 0, 1 or 2",
+    "OperatingSystemType": "not a value of the 3.1.6.11.1.2 table",
+    "Label": "not a string",
+    "MulticastAddress": "not a string",
+    "QueueManagerVersion": "not a string",
+    "Security": "not bytes",
+}
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "why"),
+    [
+        ("BasePriority", -(2**31) - 1, "outside AD's 32-bit Integer"),
+        ("BasePriority", 2**31, "outside AD's 32-bit Integer"),
+        ("Label", "a\ud800", "a lone surrogate has no UTF-8 form (String(Unicode))"),
+        ("CreateTime", 10**12, "outside GeneralizedTime's years 0001-9999"),
+        ("Quota", -1, "not an unsigned 32-bit integer"),
+        ("Journaling", 2, "a Boolean is 0 or 1"),
+    ],
+)
+def test_a_value_outside_its_ldap_syntax_is_refused_saying_why(
+    name: str, value: object, why: str
+) -> None:
+    bad = dataclasses.replace(queue(), **{name: value})
+    with pytest.raises(DirectoryValueError) as info:
+        queue_attributes(bad, queue_dn(bad.Pathname))
+    assert (info.value.adm, info.value.why) == (name, why)
+
+
+def test_the_ends_of_ldap_syntaxes_are_written() -> None:
+    for value in (-(2**31), 2**31 - 1):
+        attributes = queue_attributes(queue(BasePriority=value), queue_dn(queue().Pathname))
+        assert attributes["mSMQBasePriority"] == [str(value)]
+
+
+def test_every_entry_lies_under_the_root_it_is_given() -> None:
+    root = "DC=other,DC=test"
+    entries = directory_entries([(queue(), None)], [(QueueManager(QM), "qm1")], root)
+    assert all(e.dn == root or e.dn.endswith("," + root) for e in entries), [e.dn for e in entries]
+    assert f"CN=msmq,CN=qm1,CN=Computers,{root}" in [e.dn for e in entries]
+
+
 @pytest.mark.parametrize("name", _QUEUE_WRITTEN)
 def test_a_queue_value_with_no_ldap_form_names_its_adm_and_ldap_attribute(name: str) -> None:
     """The refusal names the object, the ADM attribute and the LDAP attribute the
@@ -910,7 +966,7 @@ def test_a_queue_value_with_no_ldap_form_names_its_adm_and_ldap_attribute(name: 
         str(error)
         == f"{subject}: {name} ({error.ldap}) = {_WRONG!r} cannot be written: {error.why}"
     )
-    assert error.why
+    assert error.why == _WHY[name]
 
 
 @pytest.mark.parametrize("name", _QM_WRITTEN)
@@ -928,7 +984,7 @@ def test_a_queue_manager_value_with_no_ldap_form_names_its_adm_and_ldap_attribut
         QUEUE_MANAGER_LDAP_ATTRIBUTES[name][0],
         _WRONG,
     )
-    assert error.why
+    assert error.why == _WHY[name]
 
 
 def test_connected_networks_are_refused_as_active_directory_does_not_store_them() -> None:
