@@ -1002,3 +1002,99 @@ def test_connected_networks_are_refused_as_active_directory_does_not_store_them(
         f"queue manager {QM}: OperatingSystemType (mSMQOSType) = 30583 cannot be written: "
         "not a value of the 3.1.6.11.1.2 table"
     )
+
+
+@pytest.mark.parametrize(
+    ("attribute", "value", "asked", "reason"),
+    [
+        (
+            "objectGUID",
+            None,
+            "Identifier",
+            "objectGUID is not set (an error in the 3.1.6.11 table)",
+        ),
+        ("objectGUID", [b"\x01" * 15], "Identifier", "objectGUID has 15 bytes, not 16"),
+        (
+            "nTSecurityDescriptor",
+            None,
+            "Security",
+            "nTSecurityDescriptor is not set (an error in the 3.1.6.11 table)",
+        ),
+        (
+            "whenCreated",
+            None,
+            "CreateTime",
+            "whenCreated is not set (an error in the 3.1.6.11 table)",
+        ),
+        (
+            "whenChanged",
+            None,
+            "ModifyTime",
+            "whenChanged is not set (an error in the 3.1.6.11 table)",
+        ),
+        (
+            "distinguishedName",
+            ["DC=x"],
+            "ComputerName",
+            "distinguishedName 'DC=x' is not a queue manager's (2.2.1)",
+        ),
+        (
+            "mSMQOSType",
+            ["7"],
+            "OperatingSystemType",
+            "mSMQOSType = 0x7 is not in the 3.1.6.11.1.2 table",
+        ),
+        (
+            "mSMQSites",
+            [b"\x01" * 15],
+            "SiteIdentifierList",
+            "mSMQSites holds a value that is not 16 bytes",
+        ),
+    ],
+)
+def test_a_queue_manager_that_cannot_be_read_says_which_attribute_and_why(
+    attribute: str, value: Any, asked: str, reason: str
+) -> None:
+    failure = object_from_ldap("QueueManager", qm_values(**{attribute: value}), (asked,))
+    assert isinstance(failure, LdapReadFailure)
+    assert (failure.result, failure.reason) == (R.GenericError, reason)
+
+
+def test_a_queue_managers_present_values_are_read() -> None:
+    values = qm_values(
+        mSMQComputerTypeEx=["Windows"],
+        mSMQEncryptKey=[b"k"],
+        mSMQForeign=["TRUE"],
+        mSMQRoutingServices=["TRUE"],
+        mSMQSites=[b"\x02" * 16],
+        whenCreated=["20240102030405.0Z"],
+        whenChanged=["20240102030406.0Z"],
+        mSMQServiceType=["16"],
+    )
+    read = queue_manager_from_ldap(
+        values,
+        (
+            "QueueManagerVersion",
+            "PublicEncryptionKeyList",
+            "ForeignSystem",
+            "RoutingServer",
+            "SiteIdentifierList",
+            "CreateTime",
+            "ModifyTime",
+            "RemoteAccessServer",
+            "Identifier",
+            "Security",
+        ),
+    )
+    assert read == {
+        "QueueManagerVersion": "Windows",
+        "PublicEncryptionKeyList": b"k",
+        "ForeignSystem": 1,
+        "RoutingServer": 1,
+        "SiteIdentifierList": (uuid.UUID(bytes_le=b"\x02" * 16),),
+        "CreateTime": epoch_seconds("20240102030405.0Z"),
+        "ModifyTime": epoch_seconds("20240102030406.0Z"),
+        "RemoteAccessServer": 1,
+        "Identifier": QM,
+        "Security": b"\x01",
+    }
