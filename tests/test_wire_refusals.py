@@ -11,10 +11,11 @@ from collections.abc import Callable
 import pytest
 
 from mqcn_model.errors import DecodeError
-from mqcn_model.wire.base import decode_base_header
+from mqcn_model.wire.base import DH, decode_base_header
 from mqcn_model.wire.common import breach, need, utf16z
 from mqcn_model.wire.debug import DebugHeader, decode_debug, encode_debug
 from mqcn_model.wire.framing import NEED_MORE, NOT_BASE_HEADER, find_base_header, next_frame
+from mqcn_model.wire.internal import decode_internal
 
 SIG = "4c494f52"  # "LIOR"
 
@@ -181,3 +182,120 @@ def test_a_base_header_is_found_from_where_the_search_starts() -> None:
     assert find_base_header(stream) == 0
     assert find_base_header(stream, 1) == 16 + len(stray)
     assert find_base_header(stray) == -1
+
+
+# --- internal packets (mqcn_model/wire/internal.py) -------------------------------------------
+
+_CP = "100008004c494f5220000000ffffffff00000300840300003075000000004000"  # ConnectionParameters
+_ACK = "100018004c494f5224000000ffffffff0000010003000100010000000200010040000000"  # SessionAck
+
+
+def _set(wire: str, at: int, hex_bytes: str) -> str:
+    raw = bytearray(bytes.fromhex(wire))
+    new = bytes.fromhex(hex_bytes)
+    raw[at : at + len(new)] = new
+    return raw.hex()
+
+
+INTERNAL_REFUSALS = [
+    (
+        "in-clear",
+        _set(_CP, 2, "0000"),
+        "MQMQ-2.2.19.1-8",
+        2,
+        "BaseHeader.Flags.IN is clear in an internal packet",
+    ),
+    ("size-given", _CP[:48], "MQMQ-2.2.19.1-3", 8, "PacketSize is 32 but 24 bytes are given"),
+    (
+        "no-internal-header",
+        f"10000800{SIG}10000000ffffffff",
+        "MQMQ-2.2.19.1-3",
+        16,
+        "an InternalHeader needs 4 bytes, 0 left",
+    ),
+    (
+        "pt",
+        _set(_CP, 18, "0500"),
+        "MQQB-2.2.1-1",
+        18,
+        "InternalHeader.Flags.PT is 5, not 1, 2 or 3",
+    ),
+    (
+        "body-size",
+        _set(_CP, 8, "24000000") + "00000000",
+        "MQMQ-2.2.19.1-3",
+        8,
+        "a ConnectionParameters Packet is 32 bytes, PacketSize says 36",
+    ),
+    (
+        "letter-ack-short",
+        f"10001800{SIG}14000000ffffffff00000100",
+        "MQMQ-2.2.19.1-3",
+        20,
+        "the SessionAck's SessionHeader needs 16 bytes, 0 left",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("wire", "requirement", "offset", "message"),
+    [case[1:] for case in INTERNAL_REFUSALS],
+    ids=[case[0] for case in INTERNAL_REFUSALS],
+)
+def test_an_unreadable_internal_packet_is_refused_with_its_rule_byte_and_words(
+    wire: str, requirement: str, offset: int, message: str
+) -> None:
+    with pytest.raises(DecodeError) as info:
+        decode_internal(bytes.fromhex(wire))
+    violation = info.value.violation
+    assert (violation.requirement, violation.offset, violation.message) == (
+        requirement,
+        offset,
+        message,
+    )
+
+
+INTERNAL_FINDINGS = [
+    (
+        "dh",
+        _set(_CP, 2, f"{0x0008 | DH:04x}"[2:] + f"{0x0008 | DH:04x}"[:2]),
+        "MQMQ-2.2.19.1-6",
+        2,
+        "BaseHeader.Flags.DH is set in an internal packet",
+    ),
+    (
+        "ttrq",
+        _set(_CP, 12, "2c010000"),
+        "MQMQ-2.2.19.1-9",
+        12,
+        "TimeToReachQueue is 0x12c in an internal packet",
+    ),
+    ("reserved", _set(_CP, 16, "0100"), "MQQB-2.2.1-3", 16, "InternalHeader.Reserved is 0x0001"),
+    (
+        "cs-in-ack",
+        _set(_ACK, 18, "1100"),
+        "MQQB-2.2.1-2",
+        18,
+        "Flags.CS is set in a SessionAck Packet",
+    ),
+    (
+        "sh-clear",
+        _set(_ACK, 2, "0800"),
+        "MQQB-2.2.6-1",
+        2,
+        "a SessionAck has BaseHeader.Flags.SH clear",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("wire", "requirement", "offset", "message"),
+    [case[1:] for case in INTERNAL_FINDINGS],
+    ids=[case[0] for case in INTERNAL_FINDINGS],
+)
+def test_a_value_rule_of_an_internal_packet_is_a_finding_at_its_byte(
+    wire: str, requirement: str, offset: int, message: str
+) -> None:
+    packet, _ = decode_internal(bytes.fromhex(wire))
+    found = [(f.requirement, f.offset, f.message) for f in packet.findings]
+    assert (requirement, offset, message) in found

@@ -91,6 +91,7 @@ _WIRE_AND_CAPTURE_TESTS = (
     "tests/test_wire_judgement.py",
     "tests/test_wire_acks.py",
     "tests/test_wire_refusals.py",
+    "tests/test_wire_internal_paths.py",
     "tests/test_mutants_capture.py",
     "tests/test_mutants_wire.py",
     "tests/test_capture_split.py",

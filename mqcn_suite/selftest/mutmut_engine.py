@@ -291,6 +291,7 @@ _WIRE_TESTS = (
     "tests/test_wire_judgement.py",
     "tests/test_wire_acks.py",
     "tests/test_wire_refusals.py",
+    "tests/test_wire_internal_paths.py",
     "tests/test_mutants_wire.py",
     "tests/test_mqqb_session.py",
 )
