@@ -8,6 +8,7 @@ its bytes; TxSequenceNumber is the body's byte 8.
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import replace
 
 import pytest
@@ -176,8 +177,9 @@ def test_a_body_not_0x24_bytes_is_refused_at_its_offset(decode, kind: str) -> No
         (QueueFormat(7, direct="TCP:10.0.0.1\\PRIVATE$\\order_queue$"), NIL, "FinalAck"),
         (QueueFormat(7, direct="tcp:10.0.0.1\\private$\\ORDER_QUEUE$"), NIL, "FinalAck"),
         (QueueFormat(7, direct="TCP:10.0.0.1\\private$\\orders"), NIL, "UserMessage"),
+        (QueueFormat(5, guid=uuid.UUID(int=9)), None, "UserMessage"),
     ],
-    ids=["private-4", "private-5", "direct", "direct-any-case", "direct-other"],
+    ids=["private-4", "private-5", "direct", "direct-any-case", "direct-other", "public"],
 )
 def test_a_message_to_an_order_queue_is_a_final_ack(destination, qm, kind: str) -> None:
     """[MS-MQQB] 2.2.5: a packet to the order queue (private queue 4, or a direct name ending
