@@ -166,3 +166,12 @@ def test_an_establish_connection_is_written_only_with_its_512_padding_bytes() ->
         ValueError, match=r"^EstablishConnectionHeader\.Padding is exactly 512 bytes$"
     ):
         encode_internal(establish_connection(short))
+
+
+def test_a_session_ack_value_rule_is_a_finding_never_a_refusal() -> None:
+    """WindowSize 0 (MQMQ-2.2.20.4-1) with a nonzero Reserved: read, and named, by both
+    readers (the fast one declines it)."""
+    wire = _changed(PACKETS["SessionAck"], 32, b"\x00\x00\x01\x00")
+    packet, _ = decode_internal(wire)
+    assert [(f.requirement, f.offset) for f in packet.findings] == [("MQMQ-2.2.20.4-1", 32)]
+    assert _read(wire, 0, None) == _read(PREFIX + wire, len(PREFIX), None)
