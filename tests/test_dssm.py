@@ -16,7 +16,10 @@ from mqcn_model.adm import Queue, QueueManager
 from mqcn_model.constants import MSMQ_OS_VALUES, V2_QM_READ_ATTRIBUTES, V2_QUEUE_READ_ATTRIBUTES
 from mqcn_model.directory import DirectoryOperationResult as R
 from mqcn_model.dssm import (
+    COMPUTER_CLASSES,
+    CONTAINER_CLASSES,
     DEFAULT_ROOT,
+    DOMAIN_CLASSES,
     QUEUE_LDAP_ATTRIBUTES,
     QUEUE_MANAGER_LDAP_ATTRIBUTES,
     LdapReadFailure,
@@ -1098,3 +1101,37 @@ def test_a_queue_managers_present_values_are_read() -> None:
         "Identifier": QM,
         "Security": b"\x01",
     }
+
+
+def test_a_directory_holds_exactly_these_entries() -> None:
+    """The whole published tree of one queue manager (its computer qm1.example.com) and one
+    queue on another computer with no queue manager (qm2): the domain and its three
+    containers, each computer (cn, dNSHostName when dotted, distinguishedName), its msmq
+    object (the queue manager's configuration, or a plain container), the queue."""
+    root = "DC=other,DC=test"
+    other = queue(Pathname="qm2\\orders")
+    entries = directory_entries([(other, None)], [(QueueManager(QM), "qm1.example.com")], root)
+    by_dn = {e.dn: e.attributes for e in entries}
+    assert by_dn[root] == {"objectClass": list(DOMAIN_CLASSES), "dc": ["other"], "o": ["other"]}
+    for name, dn in (
+        ("Configuration", f"CN=Configuration,{root}"),
+        ("Computers", f"CN=Computers,{root}"),
+        ("Users", f"CN=Users,{root}"),
+    ):
+        assert by_dn[dn] == {"objectClass": list(CONTAINER_CLASSES), "cn": [name]}
+    qm1 = f"CN=qm1,CN=Computers,{root}"
+    assert by_dn[qm1] == {
+        "objectClass": list(COMPUTER_CLASSES),
+        "cn": ["qm1"],
+        "dNSHostName": ["qm1.example.com"],
+        "distinguishedName": [qm1],
+    }
+    assert by_dn[f"CN=msmq,{qm1}"]["objectGUID"] == [QM.bytes_le]  # the configuration
+    qm2 = f"CN=qm2,CN=Computers,{root}"
+    assert by_dn[qm2] == {
+        "objectClass": list(COMPUTER_CLASSES),
+        "cn": ["qm2"],
+        "distinguishedName": [qm2],
+    }
+    assert by_dn[f"CN=msmq,{qm2}"] == {"objectClass": list(CONTAINER_CLASSES), "cn": ["msmq"]}
+    assert by_dn[f"CN=orders,CN=msmq,{qm2}"]["objectGUID"] == [GUID.bytes_le]
