@@ -40,6 +40,7 @@ from mqcn_model.dssm import (
     ldap_attributes_for,
     normal_dn,
     object_from_ldap,
+    pathname_parts,
     pretty_dn,
     published_view,
     queue_attributes,
@@ -50,6 +51,7 @@ from mqcn_model.dssm import (
     result_of_ldap_code,
     same_dn,
     split_dn,
+    target_bind_dn,
 )
 from mqcn_model.errors import DirectoryValueError
 from mqcn_model.ldap_records import LdapEntry
@@ -1135,3 +1137,63 @@ def test_a_directory_holds_exactly_these_entries() -> None:
     }
     assert by_dn[f"CN=msmq,{qm2}"] == {"objectClass": list(CONTAINER_CLASSES), "cn": ["msmq"]}
     assert by_dn[f"CN=orders,CN=msmq,{qm2}"]["objectGUID"] == [GUID.bytes_le]
+
+
+# --- names and times, exactly (the whole-file mutation run, issue 34) ----------------------------
+
+
+@pytest.mark.parametrize(
+    ("pathname", "why"),
+    [
+        ("orders", "a public queue's Pathname is 'computer\\queuename' (MS-MQMQ 2.1.1)"),
+        (
+            "qm1\\private$\\q",
+            "the queue name holds a backslash (a private queue is not in the directory)",
+        ),
+        (
+            "qm1\\" + "q" * 64,
+            "the queue name has 64 characters; names over 63 take the "
+            "MS-MQDSSM 2.2.5 hash, which the fixture does not support",
+        ),
+        ("c" * 65 + "\\q", "the computer name is longer than 64 characters (cn's range)"),
+    ],
+)
+def test_a_pathname_with_no_directory_layout_says_why(pathname: str, why: str) -> None:
+    with pytest.raises(DirectoryValueError) as info:
+        pathname_parts(pathname)
+    assert str(info.value) == (
+        f"queue: Pathname (distinguishedName) = {pathname!r} cannot be written: {why}"
+    )
+    assert pathname_parts("c" * 64 + "\\q") == ("c" * 64, "q")
+
+
+@pytest.mark.parametrize(
+    ("text", "seconds"),
+    [
+        ("2024010203Z", 1704164400),  # 2024-01-02 03:00:00 UTC: minutes and seconds left out
+        ("202401020304Z", 1704164640),
+        ("20240102030460Z", 1704164699),  # a leap second is read as :59
+        ("20240102030405+0130", 1704159245),  # 01:34:05 UTC
+        ("20240102030405-05", 1704182645),  # 08:04:05 UTC
+    ],
+)
+def test_generalized_times_in_every_form_are_read(text: str, seconds: int) -> None:
+    assert epoch_seconds(text) == seconds
+
+
+def test_a_guid_base_is_read_in_either_form_and_any_case() -> None:
+    compact = "6F9619FF8B86D011B42D00C04FC964FF"
+    as_stored = uuid.UUID(bytes_le=bytes.fromhex(compact))  # objectGUID's bytes, in order
+    assert guid_of_dn(f"<GUID={compact}>") == guid_of_dn(f"<GUID={{{compact}}}>") == as_stored
+    assert guid_of_dn(f"<guid={compact.lower()}>") == as_stored
+    assert guid_of_dn(f" <GUID={GUID}> ") == GUID
+    assert guid_of_dn("CN=x,DC=y") is None
+
+
+def test_names_compare_and_print_as_ldap_says() -> None:
+    assert same_dn("CN=A,DC=x", "cn=a, dc=X") and not same_dn("CN=A,DC=x", "CN=B,DC=x")
+    assert target_bind_dn("DC=other,DC=test") == "CN=mqcn-target,CN=Users,DC=other,DC=test"
+    assert pretty_dn("CN=\\ a\\ ,DC=x") == "cn=\\20a\\20,dc=x"
+    assert pretty_dn("CN=\\#a#,DC=x") == "cn=\\23a#,dc=x"
+    assert split_dn("CN=a\\ff,DC=x") == [("CN", "a\ufffd"), ("DC", "x")]
+    assert split_dn("CN=ab\\2cc,DC=x") == [("CN", "ab,c"), ("DC", "x")]
