@@ -1197,3 +1197,27 @@ def test_names_compare_and_print_as_ldap_says() -> None:
     assert pretty_dn("CN=\\#a#,DC=x") == "cn=\\23a#,dc=x"
     assert split_dn("CN=a\\ff,DC=x") == [("CN", "a\ufffd"), ("DC", "x")]
     assert split_dn("CN=ab\\2cc,DC=x") == [("CN", "ab,c"), ("DC", "x")]
+
+
+def test_what_a_queue_manager_read_says_and_which_dn_it_takes() -> None:
+    unsupported = object_from_ldap("QueueManager", qm_values(), ("ConnectedNetworkIdentifierList",))
+    assert isinstance(unsupported, LdapReadFailure)
+    assert (
+        unsupported.reason == "ConnectedNetworkIdentifierList is not supported in AD (3.1.6.3.2.1)"
+    )
+    nameless = object_from_ldap("QueueManager", qm_values(distinguishedName=None), ("FullPath",))
+    assert isinstance(nameless, LdapReadFailure)
+    assert nameless.reason == "no distinguishedName (the entry's DN)"
+    given = "CN=msmq,CN=qm7,DC=x"
+    assert object_from_ldap(
+        "QueueManager", qm_values(distinguishedName=None), ("FullPath",), dn=given
+    ) == {"FullPath": given}  # the entry's DN when the values hold none
+    assert object_from_ldap("QueueManager", qm_values(), ("FullPath",), dn=given) == {
+        "FullPath": QMDN
+    }  # the distinguishedName value when there is one
+    read = object_from_ldap(
+        "QueueManager",
+        qm_values(mSMQForeign=["0"], mSMQServiceType=["1"]),
+        ("ForeignSystem", "RemoteAccessServer"),
+    )
+    assert read == {"ForeignSystem": 0, "RemoteAccessServer": 0}  # only bit 0x10 is RAS
