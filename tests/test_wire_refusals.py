@@ -16,6 +16,7 @@ from mqcn_model.wire.common import breach, need, utf16z
 from mqcn_model.wire.debug import DebugHeader, decode_debug, encode_debug
 from mqcn_model.wire.framing import NEED_MORE, NOT_BASE_HEADER, find_base_header, next_frame
 from mqcn_model.wire.internal import decode_internal
+from mqcn_model.wire.session import decode_session
 
 SIG = "4c494f52"  # "LIOR"
 
@@ -299,3 +300,20 @@ def test_a_value_rule_of_an_internal_packet_is_a_finding_at_its_byte(
     packet, _ = decode_internal(bytes.fromhex(wire))
     found = [(f.requirement, f.offset, f.message) for f in packet.findings]
     assert (requirement, offset, message) in found
+
+
+def test_a_session_header_short_or_windowless_is_told_exactly() -> None:
+    with pytest.raises(DecodeError) as info:
+        decode_session(bytes(20), 10, 20)
+    v = info.value.violation
+    assert (v.requirement, v.offset, v.message) == (
+        "MQMQ-2.2.19.1-3",
+        10,
+        "a SessionHeader needs 16 bytes, 10 left",
+    )
+    found: list = []
+    header, end = decode_session(bytes(20), 2, 20, found)
+    assert (header.window_size, end) == (0, 18)
+    assert [(f.requirement, f.offset, f.message) for f in found] == [
+        ("MQMQ-2.2.20.4-1", 14, "WindowSize is 0")
+    ]
