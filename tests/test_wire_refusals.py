@@ -6,6 +6,7 @@ and the one rule they break.
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Callable
 
 import pytest
@@ -17,6 +18,7 @@ from mqcn_model.wire.debug import DebugHeader, decode_debug, encode_debug
 from mqcn_model.wire.framing import NEED_MORE, NOT_BASE_HEADER, find_base_header, next_frame
 from mqcn_model.wire.internal import decode_internal
 from mqcn_model.wire.session import decode_session
+from mqcn_model.wire.transaction import TransactionHeader, decode_transaction, encode_transaction
 
 SIG = "4c494f52"  # "LIOR"
 
@@ -317,3 +319,34 @@ def test_a_session_header_short_or_windowless_is_told_exactly() -> None:
     assert [(f.requirement, f.offset, f.message) for f in found] == [
         ("MQMQ-2.2.20.4-1", 14, "WindowSize is 0")
     ]
+
+
+def _transaction(number: int, previous: int, flags: int = 0) -> bytes:
+    return struct.pack("<IIIII", flags, 1, 2, number, previous)
+
+
+def test_a_transaction_header_short_or_misnumbered_is_told_exactly() -> None:
+    for wire, end, offset, message in (
+        (bytes(30), 30, 14, "a TransactionHeader needs 20 bytes, 16 left"),
+        (
+            bytes(4) + _transaction(5, 4, flags=1) + bytes(8),
+            32,
+            24,
+            "the ConnectorQMGuid needs 16 bytes, 8 left",
+        ),
+    ):
+        with pytest.raises(DecodeError) as info:
+            decode_transaction(wire, offset if offset == 14 else 4, end)
+        v = info.value.violation
+        assert (v.requirement, v.offset, v.message) == ("MQMQ-2.2.19.1-3", offset, message)
+    found: list = []
+    decode_transaction(bytes(2) + _transaction(0, 0), 2, 22, found)
+    assert [(f.requirement, f.offset, f.message) for f in found] == [
+        ("MQMQ-2.2.20.5-1", 14, "TxSequenceNumber is 0"),
+        ("MQMQ-2.2.20.5-2", 18, "PreviousTxSequenceNumber 0 does not precede TxSequenceNumber 0"),
+    ]
+    found = []
+    decode_transaction(_transaction(0xFFFFFFFF, 0xFFFFFFFE), 0, 20, found)
+    assert found == []  # the highest pair that 2.2.20.5 allows
+    with pytest.raises(ValueError, match=r"^Flags\.CG and the ConnectorQMGuid field disagree$"):
+        encode_transaction(TransactionHeader(flags=1))
