@@ -13,11 +13,12 @@ import pytest
 
 from mqcn_model.errors import DecodeError
 from mqcn_model.wire.base import DH, decode_base_header
-from mqcn_model.wire.common import breach, need, utf16z
+from mqcn_model.wire.common import Letter, breach, need, utf16z
 from mqcn_model.wire.debug import DebugHeader, decode_debug, encode_debug
 from mqcn_model.wire.framing import NEED_MORE, NOT_BASE_HEADER, find_base_header, next_frame
 from mqcn_model.wire.internal import decode_internal
 from mqcn_model.wire.session import decode_session
+from mqcn_model.wire.soap import SoapHeader, decode_soap, encode_soap
 from mqcn_model.wire.transaction import TransactionHeader, decode_transaction, encode_transaction
 
 SIG = "4c494f52"  # "LIOR"
@@ -350,3 +351,90 @@ def test_a_transaction_header_short_or_misnumbered_is_told_exactly() -> None:
     assert found == []  # the highest pair that 2.2.20.5 allows
     with pytest.raises(ValueError, match=r"^Flags\.CG and the ConnectorQMGuid field disagree$"):
         encode_transaction(TransactionHeader(flags=1))
+
+
+# --- the SoapHeader (mqcn_model/wire/soap.py) ------------------------------------------------
+
+
+def _part(section: int, text: str, *, pad: bool = True) -> bytes:
+    data = text.encode("utf-16-le") + b"\x00\x00"
+    raw = struct.pack("<HHI", section, 0, len(data) // 2) + data
+    return raw + bytes(-len(raw) % 4) if pad else raw
+
+
+@pytest.mark.parametrize(
+    ("wire", "requirement", "offset", "message"),
+    [
+        (
+            bytes(4) + bytes(6),
+            "MQMQ-2.2.19.1-3",
+            4,
+            "the SoapHeader Header part needs 8 bytes, 6 left",
+        ),
+        (
+            bytes(4) + struct.pack("<HHI", 0x320, 0, 0) + bytes(8),
+            "MQMQ-2.2.20.7-3",
+            8,
+            "HeaderDataLength 0 does not fit the packet",
+        ),
+        (
+            bytes(4) + struct.pack("<HHI", 0x320, 0, 100) + bytes(8),
+            "MQMQ-2.2.20.7-3",
+            8,
+            "HeaderDataLength 100 does not fit the packet",
+        ),
+        (
+            bytes(4) + struct.pack("<HHI", 0x320, 0, 2) + b"a\x00b\x00" + _part(0x384, "b"),
+            "MQMQ-2.2.20.7-3",
+            12,
+            "Header is not a UTF-16 string ending in 0x0000",
+        ),
+    ],
+    ids=["short", "no-units", "too-many-units", "no-terminator"],
+)
+def test_an_unreadable_soap_header_is_refused_exactly(
+    wire: bytes, requirement: str, offset: int, message: str
+) -> None:
+    with pytest.raises(DecodeError) as info:
+        decode_soap(wire, 4, len(wire), [])
+    v = info.value.violation
+    assert (v.requirement, v.offset, v.message) == (requirement, offset, message)
+
+
+def test_a_soap_header_section_id_is_a_finding_at_its_part() -> None:
+    for wire, finding in (
+        (
+            _part(0x321, "<h/>") + _part(0x384, "<b/>"),
+            ("MQMQ-2.2.20.7-1", 4, "Header section ID is 0x0321, not 0x0320"),
+        ),
+        (
+            _part(0x320, "<h/>") + _part(0x385, "<b/>"),
+            ("MQMQ-2.2.20.7-2", 24, "Body section ID is 0x0385, not 0x0384"),
+        ),
+    ):
+        found: list = []
+        header, end = decode_soap(bytes(4) + wire, 4, 4 + len(wire), found)
+        assert (header.header, header.body, end) == ("<h/>", "<b/>", 44)
+        assert [(f.requirement, f.offset, f.message) for f in found] == [finding]
+
+
+def test_a_soap_header_by_the_letter_is_read_and_named() -> None:
+    """W-08: the Body part right after the Header, unpadded, is read there, and said."""
+    wire = bytes(4) + _part(0x320, "ab", pad=False) + _part(0x384, "<b/>")
+    letter = Letter(frozenset())
+    header, end = decode_soap(wire, 4, len(wire), [], letter)
+    assert (header.header, header.body, end) == ("ab", "<b/>", 36)
+    assert [str(u) for u in letter.used] == [
+        "W-08 read to the letter at byte 18: the Body part follows the Header unpadded "
+        "(BodySectionID 0x0384 is there, not at the 4-byte boundary 20)"
+    ]
+    padded = bytes(4) + _part(0x320, "ab") + _part(0x384, "<b/>")
+    letter = Letter(frozenset())
+    assert decode_soap(padded, 4, len(padded), [], letter)[0].body == "<b/>"
+    assert letter.used == []
+
+
+def test_a_soap_text_keeps_a_lone_surrogate() -> None:
+    soap = SoapHeader(header="a\ud800", body="b\udfff")
+    wire = encode_soap(soap)
+    assert decode_soap(wire, 0, len(wire))[0] == soap
