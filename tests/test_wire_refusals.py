@@ -438,3 +438,24 @@ def test_a_soap_text_keeps_a_lone_surrogate() -> None:
     soap = SoapHeader(header="a\ud800", body="b\udfff")
     wire = encode_soap(soap)
     assert decode_soap(wire, 0, len(wire))[0] == soap
+
+
+def test_a_soap_header_cut_at_its_end_is_refused_where_it_stops() -> None:
+    """The Body part's padding runs past the packet: refused at the end of the Body; a Body
+    part that starts unpadded 2 bytes before the end is read there (W-08) and is too short."""
+    wire = bytes(4) + _part(0x320, "<h/>") + _part(0x384, "ab", pad=False)
+    with pytest.raises(DecodeError) as info:
+        decode_soap(wire, 4, len(wire), [])
+    v = info.value.violation
+    assert (v.requirement, v.offset, v.message) == (
+        "MQMQ-2.2.19.1-3",
+        40,
+        "the SoapHeader padding needs 0 bytes, 0 left",
+    )
+    cut = bytes(4) + _part(0x320, "ab", pad=False) + struct.pack("<H", 0x384)
+    letter = Letter(frozenset())
+    with pytest.raises(DecodeError) as info:
+        decode_soap(cut, 4, len(cut), [], letter)
+    v = info.value.violation
+    assert (v.offset, v.message) == (18, "the SoapHeader Body part needs 8 bytes, 2 left")
+    assert [u.errata for u in letter.used] == ["W-08"]
