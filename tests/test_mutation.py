@@ -402,7 +402,7 @@ def test_a_reading_mutant_names_its_errata_item_and_leaves_the_score() -> None:
         ({"mutants": [{"kind": "equivalent", "reason": "x"}]}, "'id' must be"),
         ({"mutants": [{"id": "x", "kind": "equivalent", "reason": "x", "why": 1}]}, "unknown key"),
         ({"mutants": "x"}, "must be a list"),
-        ({"others": []}, "one key"),
+        ({"others": []}, "the keys .mutants."),
         (
             {"mutants": [{"id": "x", "kind": "unreachable", "reason": "r"}] * 2},
             "listed twice",
