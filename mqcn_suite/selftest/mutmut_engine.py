@@ -37,7 +37,11 @@ from typing import Any
 import yaml
 
 from mqcn_suite.selftest.equivalents import KINDS, EquivalentsError
-from mqcn_suite.selftest.mutation import EQUIVALENTS_FILE, default_tests
+from mqcn_suite.selftest.mutation import (
+    _WIRE_AND_CAPTURE_TESTS,
+    EQUIVALENTS_FILE,
+    default_tests,
+)
 from mqcn_suite.selftest.sandbox import Sandbox
 
 MUTMUT_VERSION = "3.8.1"  # the version the figures in docs/mutation.md were made with
@@ -283,27 +287,10 @@ HYPOTHESIS_PROFILE = "mutation"  # conftest.py: derandomized, fewer examples
 # reader's, which decode whole captures through it, add minutes a mutant and nothing the
 # codec's do not); the capture reader's judge a capture file.  Other files: DEFAULT_TESTS.
 _WIRE_TESTS = (
-    "tests/test_wire_codec.py",
-    "tests/test_wire_layers.py",
-    "tests/test_wire_mapping.py",
-    "tests/test_wire_catalog.py",
-    "tests/test_wire_letter.py",
-    "tests/test_wire_judgement.py",
-    "tests/test_wire_acks.py",
-    "tests/test_wire_refusals.py",
-    "tests/test_wire_internal_paths.py",
-    "tests/test_mutants_wire.py",
-    "tests/test_mqqb_session.py",
+    *(t for t in _WIRE_AND_CAPTURE_TESTS if "capture" not in t),
+    "tests/test_mqqb_session.py",  # the session machine reads internal packets through them
 )
-_CAPTURE_TESTS = (
-    "tests/test_capture.py",
-    "tests/test_capture_bad_input.py",
-    "tests/test_capture_writer.py",
-    "tests/test_capture_fast.py",
-    "tests/test_capture_wire_fast.py",
-    "tests/test_mutants_capture.py",
-    "tests/test_capture_split.py",
-)
+_CAPTURE_TESTS = tuple(t for t in _WIRE_AND_CAPTURE_TESTS if "capture" in t)
 MUTMUT_TESTS: dict[str, tuple[str, ...]] = {
     "mqcn_model/wire/*.py": _WIRE_TESTS,
     "mqcn_model/capture/*.py": _CAPTURE_TESTS,
