@@ -301,7 +301,8 @@ class TransportMode(TargetWrapper):
             self.findings += session_findings(session, SERVER_SIDE)
         global _ended
         if _listener is not None:  # the suite's queue manager closes the target's sessions too
-            sessions, _ended = list(_listener.sessions[_ended:]), len(_listener.sessions)
+            sessions = _listener.sessions_from(_ended)
+            _ended += len(sessions)
             for session in sessions:
                 session.close()
                 self._hand_on(session.transcript, False)
@@ -374,7 +375,7 @@ class TransportMode(TargetWrapper):
     def listener_evidence(self) -> str:
         """What the suite's queue manager saw of the target's client in this scenario: each
         session's broken rule (if any) and transcript, or that none was opened."""
-        sessions = list(_listener.sessions[_ended:]) if _listener is not None else []
+        sessions = _listener.sessions_from(_ended) if _listener is not None else []
         if not sessions:
             return "the suite's queue manager: no session was opened to it in this scenario"
         parts = []
@@ -411,7 +412,7 @@ class TransportMode(TargetWrapper):
             arrived, self._seen = _arrived[self._seen :], len(_arrived)
         if not arrived:
             # this scenario's sessions only: an earlier one's failure is not this one's story
-            failed = [s.error for s in listener.sessions[_ended:] if s.error is not None]
+            failed = [s.error for s in listener.sessions_from(_ended) if s.error is not None]
             if failed:
                 raise transport_failure(
                     f"receiving {operation} on the suite's queue manager", failed[-1]

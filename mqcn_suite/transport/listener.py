@@ -81,9 +81,16 @@ class Listener:
             except OSError:
                 break
             conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            session = Session(conn, Role.ACCEPTOR, self.config, on_message=self.on_message)
+            # under the lock: the session answers from its own thread at once, and whoever
+            # heard that answer must find the session here (see :meth:`sessions_from`)
             with self._lock:
+                session = Session(conn, Role.ACCEPTOR, self.config, on_message=self.on_message)
                 self.sessions.append(session)
+
+    def sessions_from(self, start: int) -> list[Session]:
+        """The sessions accepted since the ``start``-th: every one whose peer has heard from it."""
+        with self._lock:
+            return list(self.sessions[start:])
 
     def wait_for_sessions(self, count: int, timeout: float) -> list[Session]:
         """The first ``count`` sessions once each has closed (or all there are at timeout)."""
