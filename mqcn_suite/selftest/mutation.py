@@ -95,6 +95,11 @@ _WIRE_AND_CAPTURE_TESTS = (
     "tests/test_mutants_capture.py",
     "tests/test_mutants_wire.py",
     "tests/test_capture_split.py",
+    "tests/test_wire_property_values.py",
+    "tests/test_wire_usermessage_rules.py",
+    "tests/test_wire_scapy_layers.py",
+    "tests/test_capture_containers.py",
+    "tests/test_capture_streams.py",
 )
 # The directory mapping and the read judge run only in LDAP mode (the mutation tool's
 # scenarios run in dict mode): their own tests measure them.
