@@ -18,6 +18,10 @@
   cluster`` selects the tests that run on it; they run in the default ``pytest`` too (CI has
   Java, which is all the cluster needs).
 
+* Every test starts with the wire judge's memory of envelope findings empty
+  (:func:`mqcn_model.wire.judgement.forget`): an answer remembered by an earlier test -- or,
+  under mutmut, by the unmutated run its mutants fork from -- never stands in for the rules'.
+
 Plain helpers live in importable modules beside this file (cli_helpers.py, capture_helpers.py,
 spark_cluster.py): every conftest.py of the tree is imported under the one name ``conftest``,
 so a test module cannot import from it.
@@ -34,6 +38,8 @@ from typing import Any
 import pytest
 import typer
 from spark_cluster import TEST_JVM_OPTIONS, Cluster, bare_python, running_cluster
+
+from mqcn_model.wire.judgement import forget
 
 os.environ.setdefault("SPARK_SUBMIT_OPTS", TEST_JVM_OPTIONS)  # see the module docstring
 
@@ -80,6 +86,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.xdist_group(SPARK_GROUP))
         elif item.get_closest_marker("cluster"):
             item.add_marker(pytest.mark.xdist_group(CLUSTER_GROUP))
+
+
+@pytest.fixture(autouse=True)
+def _judge_forgets() -> None:
+    forget()
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:

@@ -15,7 +15,7 @@ import uuid
 from dataclasses import replace
 
 import pytest
-from capture_helpers import QM, envelope
+from capture_helpers import QM, envelope, user_message
 from test_wire_codec import BROKEN, VALUE_IDS
 
 from mqcn_model.builders import v2_notification
@@ -34,6 +34,8 @@ from mqcn_model.envelope import MessageId
 from mqcn_model.errata import LENIENT, STRICT
 from mqcn_model.wire import decode_user_message, encode_user_message, envelope_to_packet
 from mqcn_model.wire import judgement as J
+from mqcn_model.wire.queues import QueueFormat
+from mqcn_model.wire.usermessage import UserMessage
 
 QUEUE = uuid.UUID(int=0x51)
 BODY = body_buffer(v2_notification(Event.CREATE_QUEUE, QUEUE, "dc01"))
@@ -156,15 +158,178 @@ def test_remembered_envelope_findings_are_those_of_the_rules(changes: dict[str, 
         )
 
 
+# Each attribute the envelope rules read, with values the rules judge differently: judged one
+# after another with a cold memory, a memory keyed without that attribute (or keyed wrongly)
+# answers the second with the first's findings.
+_ONE_AFTER_ANOTHER = {
+    "body": [b"\x02\x01", b"\x01\x00", b""],
+    "message_id": [
+        MessageId(QM, 1),
+        MessageId(QM, 0),
+        MessageId(QM, 0xFFFF_FFFF),
+        MessageId(QM, 2),
+    ],
+    "sender_identifier_type": [SenderIdType.QueueManagerIdentifier, SenderIdType.Sid],
+    "authentication_level": [AuthLevel.Sig20, AuthLevel.None_, AuthLevel.Sig10],
+    "time_to_reach_queue": [300, 60],
+    "delivery_guarantee": [DeliveryGuarantee.Express, DeliveryGuarantee.Recoverable],
+    "message_class": [MessageClass.Normal, MessageClass(0x123)],
+    "hash_algorithm": [HashAlgorithm.SHA512, HashAlgorithm.MD5, None],
+}
+
+
+@pytest.mark.parametrize("attribute", sorted(_ONE_AFTER_ANOTHER))
+def test_the_memory_of_envelope_findings_tells_apart_every_attribute_the_rules_read(
+    attribute: str,
+) -> None:
+    """Millions of captured messages are judged from memory: two envelopes differing in one
+    attribute a 3.3.5.3 rule reads (under any readings, sender version or none) never share an
+    answer, whichever was judged first."""
+    values = _ONE_AFTER_ANOTHER[attribute]
+    base = envelope(3).with_(body=b"\x01\x00", sender_identifier_type=SenderIdType.Sid)
+    for first in values:
+        for second in values:
+            for readings, version in ((STRICT, None), (LENIENT, None), (STRICT, "6.0")):
+                J.forget()
+                versions = J.MSMQ_VERSIONS if version is None else (version,)
+                for value in (first, second):
+                    sent = base.with_(**{attribute: value})
+                    assert J.envelope_findings(sent, readings, version) == J.judge_envelope(
+                        sent, readings, versions
+                    ), (attribute, first, second, readings, version)
+
+
+def test_the_memory_tells_apart_readings_and_sender_versions() -> None:
+    """The answer for MD5 under every MSMQ version (none: MSMQ 2.0 hashes so) is not the
+    answer for a sender known to be MSMQ 6.0, nor the reverse; nor one readings' for another's."""
+    md5 = envelope(3).with_(hash_algorithm=HashAlgorithm.MD5, time_to_reach_queue=60)
+    for order in ((None, "6.0"), ("6.0", None)):
+        J.forget()
+        said = [J.envelope_findings(md5, STRICT, version) for version in order]
+        assert said == [
+            J.judge_envelope(md5, STRICT, J.MSMQ_VERSIONS if v is None else (v,)) for v in order
+        ]
+        assert said[0] != said[1]
+    for order in ((STRICT, LENIENT), (LENIENT, STRICT)):
+        J.forget()
+        said = [J.envelope_findings(md5, readings) for readings in order]
+        assert said == [J.judge_envelope(md5, readings) for readings in order]
+
+
+def test_the_memory_of_envelope_findings_is_bounded() -> None:
+    """However many attribute sets a capture holds, the memory keeps at most _REMEMBERED
+    answers (then starts again), and every answer stays the rules' own."""
+    sizes = []
+    for ttrq in range(J._REMEMBERED + 2):
+        sent = envelope(3).with_(time_to_reach_queue=ttrq)
+        assert J.envelope_findings(sent) == J.judge_envelope(sent, STRICT)
+        sizes.append(len(J._FINDINGS))
+    assert max(sizes) == J._REMEMBERED
+    assert sizes[-2:] == [1, 2]  # full at _REMEMBERED: cleared before the next is kept
+
+
 def test_the_envelope_rules_are_the_3353_rules_a_message_alone_can_be_judged_by() -> None:
-    assert {r.requirement for r in J.ENVELOPE_RULES} >= {
-        "MQCN-3.3.5.3-2",
-        "MQCN-3.3.5.3-3",
-        "MQCN-3.3.5.3-4",
-        "MQCN-3.3.5.3-5",
-        "MQCN-3.3.5.3-6",
-    }
+    """A captured message is judged by the 3.3.5.3 sender rules that read its attributes
+    only: not those that decode the body, name an operation the client was asked for, or are
+    a Windows product note (no captured sender's product is known)."""
+    assert [r.requirement for r in J.ENVELOPE_RULES] == [
+        f"MQCN-3.3.5.3-{n}" for n in (1, 2, 3, 4, 5, 6, 12, 13)
+    ]
     assert all(not r.decoded and r.operations is None for r in J.ENVELOPE_RULES)
+    assert all(not r.product_note for r in J.ENVELOPE_RULES)
+
+
+@pytest.mark.parametrize(
+    ("name", "notification"),
+    [
+        (f"PRIVATE={QM}\\3", True),
+        ("DIRECT=OS:dc01\\PRIVATE$\\Notify_Queue$", True),  # any case (1.9)
+        ("DIRECT=TCP:10.0.0.1\\private$\\notify_queue$", True),
+        ("DIRECT=OS:dc01\\private$\\orders", False),  # a DIRECT name to another queue
+        ("OS:dc01\\private$\\notify_queue$", False),  # the path, but no DIRECT= name
+        (f"PRIVATE={QM}\\4", False),
+        (f"PRIVATE={uuid.UUID(int=0x99)}\\3", False),  # queue 3 of another queue manager
+    ],
+)
+def test_the_notification_queue_by_its_format_name(name: str, notification: bool) -> None:
+    """MS-MQCN 1.9 / 3.2.1.2.1: the notification queue is queue 3 of the queue manager
+    addressed, or a DIRECT name ending in private$\\notify_queue$ (any case)."""
+    assert J.is_notification_queue(name, str(QM)) is notification
+
+
+_SOURCE = uuid.UUID(int=0x5C)
+
+
+def _addressed(destination: QueueFormat, source: uuid.UUID = _SOURCE) -> UserMessage:
+    packet = envelope_to_packet(envelope(3))
+    return replace(packet, user=replace(packet.user, destination=destination, source_qm=source))
+
+
+def test_a_destination_relative_to_the_source_is_named_by_the_source_queue_manager() -> None:
+    """[MS-MQMQ] 2.1: a PrivateQueueFormatNameId of type 2 names a queue of the sending queue
+    manager (SourceQueueManager), of type 3 one of the queue manager addressed."""
+    source = _SOURCE
+    assert J.destination_of(_addressed(QueueFormat(2, private_id=4), source)) == (
+        f"PRIVATE={source}\\4"
+    )
+    assert J.destination_of(_addressed(QueueFormat(3, private_id=4), source)) == f"PRIVATE={QM}\\4"
+
+
+def test_queue_3_of_the_queue_manager_addressed_named_by_its_guid_is_the_notification_queue() -> (
+    None
+):
+    """Whatever form names it: queue 3 of the queue manager the packet is addressed to, by
+    its GUID (code 6, a wire finding as a destination, judged all the same), is the
+    notification queue; queue 3 of another queue manager is not."""
+    by_guid = _addressed(QueueFormat(6, private_id=3, guid=QM))
+    assert J.goes_to_a_notification_queue(by_guid)
+    assert J.judge_user_message(by_guid).notification_queue
+    other = _addressed(QueueFormat(6, private_id=3, guid=uuid.UUID(int=0x99)))
+    assert not J.goes_to_a_notification_queue(other)
+
+
+def test_a_judgement_keeps_the_packet_its_destination_and_the_arrival_time_given() -> None:
+    """What ``mqcn decode --packet`` and the audit print of a judged packet: the packet
+    itself, its destination, the Envelope's arrival time (0 when none is given), and the
+    body verdict only when asked for."""
+    packet = envelope_to_packet(envelope(3))
+    for only in (False, True):
+        judged = J.judge_user_message(packet, only_notifications=only)
+        assert judged.packet is packet and judged.destination == f"PRIVATE={QM}\\3"
+        assert judged.envelope is not None and judged.envelope.arrival_time == 0.0
+    elsewhere = _addressed(QueueFormat(3, private_id=4))
+    assert J.judge_user_message(elsewhere, only_notifications=True).packet is elsewhere
+    assert J.judge_user_message(packet, arrival_time=12.5).envelope.arrival_time == 12.5
+    assert J.judge_user_message(packet, judge_body=False).body is None
+    assert J.judge_user_message(packet).body is not None
+
+
+def test_a_signature_stands_for_the_level_the_caller_assumes() -> None:
+    """[MS-MQQB] 3.1.5.8.3: the wire does not say whether a signature is MSMQ 1.0's or 2.0's;
+    the judge takes the caller's word (Sig10 for an MSMQ 1.0 sender) and judges by it."""
+    packet = envelope_to_packet(envelope(3))
+    assert packet.security is not None and packet.security.signature
+    as10 = J.judge_user_message(packet, signed_as=AuthLevel.Sig10, msmq_version="6.0")
+    assert as10.envelope.authentication_level is AuthLevel.Sig10
+    assert "MQCN-3.3.5.3-6" in [f.requirement for f in as10.envelope_findings]
+    assert not J.judge_user_message(packet, msmq_version="6.0").envelope_findings
+    assert J.judge_user_message(packet).envelope.authentication_level is AuthLevel.Sig20
+
+
+@pytest.mark.parametrize(("extra", "words"), [(1, "1 byte follows"), (2, "2 bytes follow")])
+def test_bytes_after_the_packet_are_counted_in_words(extra: int, words: str) -> None:
+    """MQMQ-2.2.19.1-3: the finding says how many bytes follow the packet and where it ends."""
+    packet = user_message(envelope(3))
+    verdict = J.judge_packet_bytes(packet + b"\0" * extra)
+    assert verdict.trailing is not None
+    assert verdict.trailing.message.startswith(
+        f"{words} the packet, which ends at byte {len(packet)}"
+    )
+    assert verdict.size == len(packet) + extra
+
+
+def test_refused_bytes_keep_their_size() -> None:
+    assert J.judge_packet_bytes(b"\x10\x00").size == 2
 
 
 def test_decode_packet_and_the_capture_reader_use_the_one_judge() -> None:

@@ -184,6 +184,12 @@ _REMEMBERED = 4096
 _FINDINGS: dict[tuple[object, ...], tuple[Violation, ...]] = {}
 
 
+def forget() -> None:
+    """Empty the memory of :func:`envelope_findings` (the next answers are computed again)."""
+    _FINDINGS.clear()
+    _envelope_findings_of.cache_clear()
+
+
 @lru_cache(maxsize=_REMEMBERED)
 def _envelope_findings_of(
     envelope: Envelope, readings: Readings, versions: tuple[str, ...]
