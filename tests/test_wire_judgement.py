@@ -32,6 +32,7 @@ from mqcn_model.constants import (
 )
 from mqcn_model.envelope import MessageId
 from mqcn_model.errata import LENIENT, STRICT
+from mqcn_model.sending import RULES
 from mqcn_model.wire import decode_user_message, encode_user_message, envelope_to_packet
 from mqcn_model.wire import judgement as J
 from mqcn_model.wire.queues import QueueFormat
@@ -148,8 +149,8 @@ def test_only_notifications_judges_a_packet_to_another_queue_no_further_than_its
     ],
 )
 def test_remembered_envelope_findings_are_those_of_the_rules(changes: dict[str, object]) -> None:
-    """:func:`envelope_findings` remembers its answer per :func:`envelope_key`: the key keeps
-    every attribute the envelope rules read, so the answer is the rules' own."""
+    """:func:`envelope_findings` remembers its answer per attribute set the envelope rules
+    read, so the answer is the rules' own."""
     sent = replace(envelope(3), **changes)  # type: ignore[arg-type]
     for readings in (STRICT, LENIENT):
         assert J.envelope_findings(sent, readings) == J.judge_envelope(sent, readings)
@@ -237,6 +238,75 @@ def test_the_envelope_rules_are_the_3353_rules_a_message_alone_can_be_judged_by(
     ]
     assert all(not r.decoded and r.operations is None for r in J.ENVELOPE_RULES)
     assert all(not r.product_note for r in J.ENVELOPE_RULES)
+    assert [r for r in RULES if J._judges_the_envelope_alone(r)] == list(J.ENVELOPE_RULES)
+
+
+def test_what_the_memory_drops_no_envelope_rule_reads() -> None:
+    """The memory's premise: with no scenario to say which client or queue, the envelope rules
+    read neither the message id's GUID, its ordinal (but whether it is 0), the destination,
+    the sender's identifier, the arrival time nor the body past its Version byte."""
+    base = envelope(3).with_(body=b"\x01\x00", sender_identifier_type=SenderIdType.Sid)
+    other = base.with_(
+        body=b"\x01\xff\xff",
+        message_id=MessageId(uuid.UUID(int=0x77), 0xFFFF_FFFF),
+        destination_format_name="DIRECT=OS:elsewhere\\orders",
+        sender_identifier=uuid.UUID(int=0x78),
+        arrival_time=99.0,
+    )
+    for readings, versions in ((STRICT, J.MSMQ_VERSIONS), (LENIENT, ("6.0",))):
+        assert J.judge_envelope(other, readings, versions) == J.judge_envelope(
+            base, readings, versions
+        )
+
+
+def test_an_attribute_set_judged_once_is_answered_from_memory(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A capture's millions of messages share a few attribute sets: the rules run once per
+    set (messages differing only in what the rules do not read share it)."""
+    calls: list[object] = []
+    rules = J.judge_envelope
+
+    def counted(*args: object) -> object:
+        calls.append(args[0])
+        return rules(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(J, "judge_envelope", counted)
+    first = envelope(3)
+    same_set = [
+        first,
+        first.with_(body=first.body[:1] + b"\xff"),
+        first.with_(message_id=MessageId(QM, 2)),
+        first.with_(message_id=MessageId(QM, 0xFFFF_FFFF)),
+        first.with_(destination_format_name="DIRECT=OS:x\\q", arrival_time=5.0),
+    ]
+    answers = {J.envelope_findings(e) for e in same_set}
+    assert len(calls) == 1 and len(answers) == 1
+    J.envelope_findings(first.with_(message_id=MessageId(QM, 0)))
+    assert len(calls) == 2
+
+
+def test_a_version_1_message_is_judged_by_the_version_1_sender_rules() -> None:
+    """MQCN-3.3.5.3-12: a Version 0x01 notification names its sender by the queue manager's
+    identifier; the rule judges a captured message whose body says Version 0x01 (and no
+    other: a Version 0x02 message or an empty body is not judged by it)."""
+    sid = envelope(3).with_(sender_identifier_type=SenderIdType.Sid)
+    judged = {
+        body: [v.requirement for v in J.judge_envelope(sid.with_(body=body), STRICT)]
+        for body in (b"\x01\x00", b"\x02\x01", b"")
+    }
+    assert "MQCN-3.3.5.3-12" in judged[b"\x01\x00"]
+    assert "MQCN-3.3.5.3-12" not in judged[b"\x02\x01"]
+    assert "MQCN-3.3.5.3-12" not in judged[b""]
+
+
+def test_one_requirement_broken_under_each_version_says_each_way_it_is() -> None:
+    """A HashAlgorithm no MSMQ version uses is one finding of MQCN-3.3.5.3-5, naming what
+    each version uses, the problems joined by " / "."""
+    (found,) = J.judge_envelope(envelope(3).with_(hash_algorithm=HashAlgorithm.SHA256), STRICT)
+    parts = found.message.split(" / ")
+    assert found.requirement == "MQCN-3.3.5.3-5" and len(parts) >= 2
+    assert all(p.startswith("HashAlgorithm is SHA256, MSMQ ") for p in parts), parts
 
 
 @pytest.mark.parametrize(

@@ -35,9 +35,7 @@ destination (the framer counts it as another message).
 
 from __future__ import annotations
 
-import uuid
-from dataclasses import dataclass, replace
-from functools import lru_cache
+from dataclasses import dataclass
 
 from mqcn_model.catalog import CATALOG, req
 from mqcn_model.constants import (
@@ -46,7 +44,7 @@ from mqcn_model.constants import (
     notify_queue_format_name,
     same_format_name,
 )
-from mqcn_model.envelope import Envelope, MessageId
+from mqcn_model.envelope import Envelope
 from mqcn_model.errata import STRICT, Readings
 from mqcn_model.errors import DecodeError, Violation
 from mqcn_model.frozen import quick_init
@@ -113,7 +111,6 @@ ENVELOPE_RULES: tuple[Rule, ...] = tuple(r for r in RULES if _judges_the_envelop
 MSMQ_VERSIONS: tuple[str, ...] = tuple(sorted({p.msmq_version for p in PROFILES.values()}))
 _NOT_READ = Verdict(True, None)  # the envelope rules never read the body's verdict
 _MAX_ORDINAL = 0xFFFF_FFFF
-NIL = uuid.UUID(int=0)
 
 
 def envelope_findings(
@@ -135,12 +132,13 @@ def envelope_findings(
     ['MQCN-3.3.5.3-5: HashAlgorithm is MD5, MSMQ 6.0 uses SHA512']
 
     Millions of captured messages share a few attribute sets, so the answer is remembered
-    per :func:`envelope_key` (the attributes those rules read).
+    per attribute set the rules read: the body's Version byte, whether the message id's
+    ordinal is 0 (no client identifier is known, nor the queue opened: the rules read neither
+    the id's GUID, the destination, the sender's identifier nor the arrival time), the six
+    attributes, the readings and the versions.
     """
     versions = MSMQ_VERSIONS if msmq_version is None else (msmq_version,)
     sequence = envelope.message_id.sequence
-    # the attributes envelope_key keeps, as a tuple: equal exactly when the keys are equal,
-    # and much cheaper to build and hash than the key itself
     remembered = (
         envelope.body[:1],
         1 if 0 < sequence <= _MAX_ORDINAL else sequence,
@@ -155,29 +153,11 @@ def envelope_findings(
     )
     found = _FINDINGS.get(remembered)
     if found is None:
-        found = _envelope_findings_of(envelope_key(envelope), readings, versions)
+        found = judge_envelope(envelope, readings, versions)
         if len(_FINDINGS) >= _REMEMBERED:
             _FINDINGS.clear()  # a bound on memory; the answers are the rules' own either way
         _FINDINGS[remembered] = found
     return found
-
-
-def envelope_key(envelope: Envelope) -> Envelope:
-    """``envelope`` with what :data:`ENVELOPE_RULES` do not read set to fixed values: the body
-    but its Version byte, the message id's GUID and ordinal (only whether it is 0 counts: no
-    client identifier is known), the destination (no opened queue is known), the sender's
-    identifier (no owner is known) and the arrival time."""
-    sequence = envelope.message_id.sequence
-    if 0 < sequence <= _MAX_ORDINAL:
-        sequence = 1
-    return replace(
-        envelope,
-        body=envelope.body[:1],
-        message_id=MessageId(NIL, sequence),
-        destination_format_name="",
-        sender_identifier=None,
-        arrival_time=0.0,
-    )
 
 
 _REMEMBERED = 4096
@@ -187,14 +167,6 @@ _FINDINGS: dict[tuple[object, ...], tuple[Violation, ...]] = {}
 def forget() -> None:
     """Empty the memory of :func:`envelope_findings` (the next answers are computed again)."""
     _FINDINGS.clear()
-    _envelope_findings_of.cache_clear()
-
-
-@lru_cache(maxsize=_REMEMBERED)
-def _envelope_findings_of(
-    envelope: Envelope, readings: Readings, versions: tuple[str, ...]
-) -> tuple[Violation, ...]:
-    return judge_envelope(envelope, readings, versions)
 
 
 def judge_envelope(

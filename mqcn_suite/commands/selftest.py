@@ -384,14 +384,16 @@ MUTMUT_HELP = (
 
 def mutmut_command(
     files: Annotated[
-        list[str],
+        list[str] | None,
         typer.Option(
             "--file",
             metavar="PATH",
-            help="A module under mqcn_model/ to mutate whole (repeatable).",
+            help="A module under mqcn_model/ to mutate whole (repeatable). Default: every "
+            "file whose whole-file score docs/mutation.md publishes (mqqb/, wire/, capture/, "
+            "dssm.py, ldap_reads.py).",
             show_default=False,
         ),
-    ],
+    ] = None,
     tests: Annotated[
         list[str] | None,
         typer.Option(
@@ -432,12 +434,14 @@ def mutmut_command(
         MutmutError,
         MutmutMissing,
         run_mutmut,
+        whole_files,
     )
 
     usage = (MutmutMissing, EquivalentsError)
     told = lambda exc: str(exc) if isinstance(exc, MutmutError) else None  # noqa: E731
     with boundary(MUTMUT_COMMAND, usage_errors=usage, interrupted="interrupted", explain=told):
         tree = project_root(root)
+        files = list(files or whole_files(tree))
         for file in files:
             if not file.startswith("mqcn_model/") or not file.endswith(".py"):
                 raise UsageError(f"--file {file}: a module under mqcn_model/ (a .py file)")

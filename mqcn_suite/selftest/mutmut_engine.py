@@ -297,6 +297,34 @@ MUTMUT_TESTS: dict[str, tuple[str, ...]] = {
 }
 
 
+# The files whose whole-file score docs/mutation.md publishes (issue 34): `selftest mutmut`
+# without --file runs them all.  Package __init__ modules only re-export: no mutant.
+WHOLE_FILES = (
+    "mqcn_model/mqqb/*.py",
+    "mqcn_model/wire/*.py",
+    "mqcn_model/capture/*.py",
+    "mqcn_model/dssm.py",
+    "mqcn_model/ldap_reads.py",
+)
+
+
+def whole_files(root: Path) -> list[str]:
+    """:data:`WHOLE_FILES` in ``root``, each file once, in order (no ``__init__.py``).
+
+    >>> from pathlib import Path
+    >>> files = whole_files(Path(__file__).parents[2])
+    >>> files[0], "mqcn_model/dssm.py" in files, any(f.endswith("__init__.py") for f in files)
+    ('mqcn_model/mqqb/events.py', True, False)
+    """
+    found: list[str] = []
+    for pattern in WHOLE_FILES:
+        for path in sorted(root.glob(pattern)):
+            name = path.relative_to(root).as_posix()
+            if path.name != "__init__.py" and name not in found:
+                found.append(name)
+    return found
+
+
 def default_tests_for(file: str) -> list[str]:
     """The tests that judge ``file``'s mutants by default (:data:`MUTMUT_TESTS`, else the
     project engine's ``DEFAULT_TESTS``).
