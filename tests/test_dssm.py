@@ -5,6 +5,7 @@ conversions of 3.1.6.11 with each default and each error row, 2.2.6, the GUID fi
 from __future__ import annotations
 
 import dataclasses
+import re
 import uuid
 from typing import Any
 
@@ -1221,3 +1222,107 @@ def test_what_a_queue_manager_read_says_and_which_dn_it_takes() -> None:
         ("ForeignSystem", "RemoteAccessServer"),
     )
     assert read == {"ForeignSystem": 0, "RemoteAccessServer": 0}  # only bit 0x10 is RAS
+
+
+# --- whole-file mutation (issue 34): the corners each survivor showed ----------------------------
+
+
+@pytest.mark.parametrize("value", ["X", "Xa X", "a#b", "x y", "XX"])
+def test_characters_rfc_4514_does_not_name_are_never_escaped(value: str) -> None:
+    """RFC 4514 2.4: only ``,+"\\<>;=``, a leading ``#`` or space and a trailing space are
+    escaped; every other character stays as it is, in both forms."""
+    assert escape_rdn_value(value) == value
+    assert pretty_dn(f"CN={value},DC=x") == f"cn={value},dc=x"
+
+
+@pytest.mark.parametrize(
+    ("dn", "rdns"),
+    [
+        ("CN=a\\,", [("CN", "a,")]),  # an escape as the DN's last pair
+        ("CN=a\\", [("CN", "a\\")]),  # a backslash with nothing after it is itself
+        ("CN=a\\\\", [("CN", "a\\")]),
+    ],
+)
+def test_an_escape_at_the_end_of_a_dn(dn: str, rdns: list[tuple[str, str]]) -> None:
+    assert split_dn(dn) == rdns
+
+
+@pytest.mark.parametrize(
+    ("dn", "words"),
+    [("CN=a,bc", "'bc' has no '='"), ("CN=a,", "'' has no '='"), ("CN=a,,DC=x", "'' has no")],
+)
+def test_a_dn_with_an_rdn_without_a_type_is_refused_naming_it(dn: str, words: str) -> None:
+    """An RDN is ``type=value``; a trailing or empty RDN is no DN, and the error names it."""
+    with pytest.raises(ValueError, match=re.escape(words)):
+        split_dn(dn)
+
+
+def test_normal_dn_joins_the_rdns_with_commas() -> None:
+    assert normal_dn("CN=A, DC=X") == "cn=a,dc=x"
+
+
+def test_dns_that_cannot_be_read_are_the_same_only_when_equal() -> None:
+    assert same_dn("not a dn", "not a dn")
+    assert not same_dn("not a dn", "also not a dn")
+    assert not same_dn("CN=a", "not a dn")
+
+
+@pytest.mark.parametrize(
+    ("text", "seconds"),
+    [("197001011030+1030", 0), ("197001010000-1030", 37800), ("1970010112+12", 0)],
+)
+def test_a_generalized_time_zone_of_two_digit_hours(text: str, seconds: int) -> None:
+    """RFC 4517 3.3.13: the differential is ``+HH`` or ``+HHMM``; hours of two digits."""
+    assert epoch_seconds(text) == seconds
+
+
+def test_a_queue_read_names_what_is_missing() -> None:
+    """3.1.6.11.2: a Read Directory that fails says which attribute was not set, and a DN
+    that is not a queue's says so (the words a vendor reads in the report)."""
+    for asked, ldap in (("Identifier", "objectGUID"), ("CreateTime", "whenCreated")):
+        failed = object_from_ldap("Queue", {}, (asked,), dn=QDN)
+        assert isinstance(failed, LdapReadFailure)
+        assert failed.reason.startswith(f"{ldap} is not set"), failed.reason
+    failed = object_from_ldap("Queue", {}, ("ModifyTime",), dn=QDN)
+    assert isinstance(failed, LdapReadFailure) and failed.reason.startswith("whenChanged is")
+    failed = object_from_ldap("Queue", {}, ("Pathname",), dn="CN=Orders,CN=msmq")
+    assert isinstance(failed, LdapReadFailure)
+    assert failed.reason == "distinguishedName 'CN=Orders,CN=msmq' is not a queue's (2.2.1)"
+
+
+def test_pathname_of_a_hashed_name_without_its_extension() -> None:
+    """2.2.5 / 3.1.6.11.2.1: a 64-character CN is the name's first 55 characters and a hash;
+    without mSMQQueueNameExt the Pathname is those 55 characters alone."""
+    name = "q" * 55 + "#12345678"
+    dn = f"CN={name},CN=msmq,CN=QM1,CN=Computers,DC=x"
+    assert queue_from_ldap({}, ("Pathname",), dn=dn) == {"Pathname": "qm1\\" + "q" * 55}
+
+
+def test_pathname_drops_backslashes_of_the_queue_cn() -> None:
+    """3.1.6.11.2.1: the queue name of the Pathname is the CN without its backslashes."""
+    dn = "CN=a\\5Cb\\\\c,CN=msmq,CN=QM1,CN=Computers,DC=x"
+    assert queue_from_ldap({}, ("Pathname",), dn=dn) == {"Pathname": "qm1\\abc"}
+
+
+def test_an_objectguid_assertion_holding_a_wildcard_names_no_guid() -> None:
+    """A substring assertion (``*``) names no object, even with 16 octets besides."""
+    value = "".join(f"\\{n:02x}" for n in range(15)) + "*"
+    assert guids_named(f"(objectGUID={value})") == []
+
+
+def test_an_objectguid_assertion_of_plain_characters_is_its_octets() -> None:
+    """A server prints octets that are printable as themselves: 16 plain characters are
+    16 octets, read as is (hex digits in them are not escapes without a backslash)."""
+    octets = b"0123456789abcdef"
+    assert guids_named("(objectGUID=0123456789abcdef)") == [(uuid.UUID(bytes_le=octets), "escaped")]
+
+
+def test_a_guid_dn_with_anything_around_the_guid_is_no_guid_dn() -> None:
+    assert guid_of_dn(f"<GUID={GUID}>") == GUID
+    assert guid_of_dn(f"<GUID={{{GUID}}}>") == GUID
+    assert guid_of_dn(f"<GUID=X{GUID}X>") is None
+
+
+def test_an_entry_without_object_class_is_no_directory_object() -> None:
+    entry = LdapEntry(QDN, {"objectGUID": [GUID.bytes_le]})
+    assert directory_objects([entry]) == []
