@@ -192,3 +192,38 @@ def test_a_whole_file_runs_under_mutmut_and_its_report_is_written(tmp_path: Path
     )
     assert blind.exit_code == 1, blind.output
     assert "4 survived: 0.0 %" in blind.output and "below --min-score 0.99" in blind.output
+
+
+def test_without_a_file_every_whole_file_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`mqcn selftest mutmut` alone runs every file whose whole-file score docs/mutation.md
+    publishes: the session machine, the wire codec, the capture reader, the directory
+    mapping and the read judge (no package __init__, which has no mutant)."""
+    ran: list[list[str]] = []
+
+    def fake(root: Path, files: list[str], *rest: object) -> tuple[list[object], list[str]]:
+        ran.append(list(files))
+        return [], []
+
+    monkeypatch.setattr(M, "run_mutmut", fake)
+    result = CliRunner().invoke(app, ["selftest", "mutmut"])
+    assert result.exit_code == 0, result.output
+    (files,) = ran
+    assert files == M.whole_files(ROOT)
+    assert {"mqcn_model/mqqb/machine.py", "mqcn_model/dssm.py", "mqcn_model/ldap_reads.py"} <= set(
+        files
+    )
+    for folder in ("mqqb", "wire", "capture"):
+        modules = {
+            p.relative_to(ROOT).as_posix() for p in (ROOT / "mqcn_model" / folder).glob("*.py")
+        }
+        assert modules - set(files) == {f"mqcn_model/{folder}/__init__.py"}
+
+
+def test_docs_publish_a_whole_file_score_for_every_whole_file() -> None:
+    """docs/mutation.md's issue-34 table has a row for every file `selftest mutmut` runs
+    by default: none left to a sample."""
+    text = (ROOT / "docs" / "mutation.md").read_text()
+    table = text[text.index("### Issue 34: whole files under mutmut") :]
+    rows = {m.group(1) for m in re.finditer(r"^\| ([a-z_/]+\.py) \|", table, re.MULTILINE)}
+    expected = {f.removeprefix("mqcn_model/") for f in M.whole_files(ROOT)}
+    assert expected <= rows, sorted(expected - rows)
