@@ -81,6 +81,7 @@ def test_the_sandbox_config_mutates_the_file_alone_with_its_tests() -> None:
     assert "only_mutate = mqcn_model/mqqb/machine.py" in text
     assert "pytest_add_cli_args_test_selection =\n    tests/test_mqqb_session.py\n" in text
     assert "    no:randomly" in text and "    README.md" in text
+    assert "    -m\n    not spark and not cluster\n" in text  # no JVM a survivor
 
 
 def test_the_projects_mutmut_equivalents_are_well_formed_and_not_stale() -> None:
