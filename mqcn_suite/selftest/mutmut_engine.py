@@ -257,10 +257,11 @@ def document(mutants: list[MutmutMutant], equivalents: list[MutmutEquivalent]) -
     ]
 
 
-# The tests that start a JVM (markers ``spark``, ``cluster``) are left out: a survivor pays for
-# every test that executes its function, and with the Spark tests a survivor of the capture
-# reader cost about 150 s (issue 34, on a loaded 2-core machine); the code a Spark task runs is the capture reader's own,
-# which its direct tests judge (and mutmut cannot see the workers' processes run it).
+# The tests that start a JVM (markers ``spark``, ``cluster``) are left out: a survivor pays
+# for every test that executes its function, and with the Spark tests a survivor of the
+# capture reader cost about 150 s (issue 34, on a loaded 2-core machine); the code a Spark
+# task runs is the capture reader's own, which its direct tests judge (and mutmut cannot see
+# the workers' processes run it).
 PYTEST_ARGS = (
     *("-p", "no:randomly", "-n", "0", "-p", "no:cacheprovider"),
     *("-m", "not spark and not cluster"),
@@ -429,6 +430,28 @@ def _unrun(sandbox: Path, file: str, ran: subprocess.CompletedProcess[str]) -> d
     raise MutmutError(f"{file}: mutmut made no result ({' | '.join(tail) or 'no output'})")
 
 
+NOT_CHECKED = "not checked"  # mutmut's status of a mutant it never ran
+
+
+def refuse_unchecked(file: str, statuses: dict[str, str], said: str) -> None:
+    r"""A run that checked no mutant (mutmut's stats or clean run of the tests failed) is no
+    score of 0 %: MutmutError with the end of what mutmut said.
+
+    >>> refuse_unchecked("mqcn_model/x.py", {"a": "killed", "b": "not checked"}, "")
+    >>> try:
+    ...     refuse_unchecked("mqcn_model/x.py", {"a": "not checked"}, "x\nclean test failed")
+    ... except MutmutError as exc:
+    ...     print(str(exc).split(": ", 1)[1])
+    mutmut checked no mutant (the tests failed before any ran?): x | clean test failed
+    """
+    if statuses and all(status == NOT_CHECKED for status in statuses.values()):
+        tail = said.strip().splitlines()[-3:]
+        raise MutmutError(
+            f"{file}: mutmut checked no mutant (the tests failed before any ran?): "
+            + (" | ".join(tail) or "no output")
+        )
+
+
 def run_file(
     root: Path, file: str, tests: Sequence[str], jobs: int, note: Callable[[str], None]
 ) -> FileScore:
@@ -444,6 +467,7 @@ def run_file(
         ran = _mutmut(sandbox.root, "run", "--max-children", str(jobs))
         results = _mutmut(sandbox.root, "results", "--all", "true")
         statuses = parse_results(results.stdout) or _unrun(sandbox.root, file, ran)
+        refuse_unchecked(file, statuses, ran.stdout + ran.stderr)
         score = FileScore(file, list(tests))
         diffs = _diffs(sandbox.root, [n for n, status in statuses.items() if status not in KILLED])
         for name, status in statuses.items():
