@@ -85,7 +85,8 @@ def decode_address(
         raise fail(
             R_ADDRESS_SIZE,
             start,
-            f"HeaderSize is {size} but the {count} elements take {align4(offset - start)}",
+            f"HeaderSize is {size} but the header with its {count} elements takes "
+            f"{align4(offset - start)}",
         )
     return elements, reserved, stop
 
