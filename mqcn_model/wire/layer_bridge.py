@@ -319,7 +319,7 @@ def _check_size(layer: _Container, trailer: int) -> None:
     size = base_header_of(layer).PacketSize
     if size is None:
         return  # built: computed when the layer is built
-    own = layer.raw_packet_cache if layer.raw_packet_cache is not None else layer.self_build()
+    own = layer.self_build()  # the dissected bytes while no field was changed since
     if len(own) - trailer != size:
         raise ValueError(f"PacketSize is {size} but the packet holds {len(own) - trailer}")
 
