@@ -120,7 +120,6 @@ class ContainerReader:
         self._pcap_record: struct.Struct | None = None
         # pcapng
         self._interfaces: list[_Interface] = []
-        self._section_seen = False
 
     # --- the public protocol ----------------------------------------------------------------
 
@@ -252,6 +251,8 @@ class ContainerReader:
     def _pcapng_blocks(self, out: list[RawFrame | Quarantine]) -> None:
         buf, pos, size = self._buf, 0, len(self._buf)
         while size - pos >= 12:
+            # the file's first block is a Section Header Block (its magic number made the
+            # file pcapng), so every other block follows one
             if int.from_bytes(buf[pos : pos + 4], "little") == PCAPNG_SHB:
                 bom = buf[pos + 8 : pos + 12]
                 if bom == PCAPNG_BOM.to_bytes(4, "little"):
@@ -265,9 +266,6 @@ class ContainerReader:
                         f"a Section Header Block has byte-order magic 0x{bytes(bom).hex()}",
                     )
                     return
-            elif not self._section_seen:
-                self._die(0, CAPTURE_CORRUPT, "the pcapng file does not start with a section")
-                return
             kind, length = struct.unpack_from(self._endian + "II", buf, pos)
             if length < 12 or length % 4 or length > MAX_BLOCK_BYTES:
                 self._die(
@@ -304,7 +302,6 @@ class ContainerReader:
         if kind == PCAPNG_SHB:
             if len(body) < 16:
                 return "a Section Header Block is shorter than its fixed fields"
-            self._section_seen = True
             self._interfaces = []
             return None
         if kind == PCAPNG_IDB:
