@@ -111,7 +111,7 @@ def _serve(
     try:
         deadline = None if stop_after is None else time.monotonic() + stop_after
         while True:
-            audit.account_sessions(list(listener.sessions))
+            audit.account_sessions(listener.sessions_from(0))
             for line in audit.take_lines():
                 typer.echo(line.text())
             if limit is not None and audit.received >= limit:
@@ -124,7 +124,7 @@ def _serve(
         interrupted = True
     finally:
         listener.close()
-        audit.account_sessions(list(listener.sessions), all_of_them=True)
+        audit.account_sessions(listener.sessions_from(0), all_of_them=True)
         for line in audit.take_lines():
             typer.echo(line.text())
         summary = audit.finish(address, started)
@@ -151,7 +151,7 @@ def _serve(
 def _await_acks(listener: Listener) -> None:
     """Give the sessions a moment to acknowledge what they received (at most ACK_GRACE s)."""
     deadline = time.monotonic() + ACK_GRACE
-    sessions = list(listener.sessions)
+    sessions = listener.sessions_from(0)
     while time.monotonic() < deadline:
         if all(s.closed or s.machine.unacked_received == 0 for s in sessions):
             return

@@ -417,13 +417,14 @@ class TransportMode(TargetWrapper):
                 raise transport_failure(
                     f"receiving {operation} on the suite's queue manager", failed[-1]
                 )
+            accepted = listener.sessions_from(0)
             raise TransportTimeout(
                 f"receiving {operation}",
                 TransportError(
                     f"no UserMessage arrived on 127.0.0.1:{listener.port} within "
                     f"{self.timeout:g} s after send_change_notification answered",
-                    listener.sessions[-1].transcript
-                    if listener.sessions
+                    accepted[-1].transcript
+                    if accepted
                     else Transcript((listener.host, listener.port), None),
                 ),
             )
