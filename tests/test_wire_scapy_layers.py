@@ -646,3 +646,136 @@ def test_an_mqf_rest_given_is_written_as_it_is() -> None:
     writes those bytes unpadded; without one the elements are padded to 4 bytes."""
     assert len(bytes(L.MQFAddressHeader(Rest=b"\x01"))) == 12 + 1
     assert len(bytes(L.MQFAddressHeader())) == 12
+
+
+# --- the fields' corners (whole-file mutation of packet_layers.py) ----------------------------
+
+
+def test_an_mqf_elements_guid_is_padded_by_where_it_starts_after_the_others() -> None:
+    """Two direct names of 6 bytes put the public element's FormatType at byte 24: its GUID
+    is padded from 26 to 28; the layer writes what the struct codec writes."""
+    from mqcn_model.wire.mqf import encode_address
+
+    elements = [MQFElement(3, direct="a"), MQFElement(3, direct="a"), MQFElement(1, guid=G1)]
+    built = bytes(L.MQFAddressHeader(FormatNameList=elements))
+    assert built == encode_address(elements, 0x64)
+    assert built[24:26] == b"\x01\x00" and built[26:28] == b"\0\0"
+    assert built[28:44] == G1.bytes_le
+
+
+def _address(size: int, count: int, body: bytes) -> bytes:
+    import struct
+
+    return struct.pack("<IHHI", size, 0x64, 0, count) + body
+
+
+PUBLIC_G1 = b"\x01\x00\0\0" + G1.bytes_le  # a public element at byte 12 of its header
+
+
+def _ack() -> bytes:
+    from mqcn_model.wire.internal import session_ack
+
+    return encode_internal(session_ack(SessionHeader(1, 0, 0, 1, 0, 64)))
+
+
+def test_mqf_elements_are_read_only_inside_the_header_size() -> None:
+    """HeaderSize 12 leaves no room: an element after it belongs to what follows."""
+    header = L.MQFAddressHeader(_address(12, 1, PUBLIC_G1))
+    assert header.FormatNameList == [] and header.Rest == b""
+    assert bytes(header.payload) == PUBLIC_G1
+
+
+def test_mqf_elements_are_read_only_as_many_as_element_count() -> None:
+    """ElementCount 0: the bytes inside HeaderSize are the Rest, not an element."""
+    header = L.MQFAddressHeader(_address(12 + len(PUBLIC_G1), 0, PUBLIC_G1))
+    assert header.FormatNameList == [] and header.Rest == PUBLIC_G1
+
+
+def test_an_element_that_does_not_read_ends_the_list_and_the_rest_keeps_it() -> None:
+    """ElementCount 2 with one element and a FormatType 9: one element, the four bytes left
+    in Rest, the header whole (not salvaged)."""
+    header = L.MQFAddressHeader(_address(12 + len(PUBLIC_G1) + 4, 2, PUBLIC_G1 + b"\x09\0\0\0"))
+    assert header.FormatNameList == [MQFElement(1, guid=G1)]
+    assert header.Rest == b"\x09\0\0\0" and not header.broken
+
+
+def test_an_align_pad_field_of_no_packet_is_no_bytes() -> None:
+    field = L.AlignPadField("Padding", lambda p: 1)
+    assert field.i2m(None, None) == b""
+    assert field.i2m(L.BaseHeader(), None) == b"\0\0\0"
+
+
+def test_a_strict_packet_field_names_itself_when_no_bytes_are_left() -> None:
+    field = L.StrictPacketField("Header", L.BaseHeader(), L.BaseHeader)
+    with pytest.raises(ValueError, match=r"^Header: no bytes left$"):
+        field.m2i(None, b"")
+
+
+def test_a_cut_internal_packet_names_its_missing_body(
+    fresh, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With scapy's debug_dissector on, the salvage raises: the field says what is missing
+    (the layers as a new import declares them: the Body field is made at import)."""
+    from scapy.packet import conf
+
+    layers, _ = fresh
+    ack = _ack()
+    monkeypatch.setattr(conf, "debug_dissector", True)
+    with pytest.raises(ValueError, match=r"^Body: no bytes left$"):
+        layers.InternalPacketLayer(ack[:20])
+
+
+def test_dissected_headers_know_the_packet_they_are_in() -> None:
+    ack = _ack()
+    layer = L.InternalPacketLayer(ack)
+    assert layer.BaseHeader.parent is layer and layer.Body.parent is layer
+
+
+def test_an_internal_packet_of_an_unknown_type_has_an_empty_body_and_keeps_its_bytes(
+    fresh,
+) -> None:
+    import struct
+
+    layers, _ = fresh
+    ack = bytearray(_ack())
+    struct.pack_into("<H", ack, 18, struct.unpack_from("<H", ack, 18)[0] | 0xF)  # PT 15
+    layer = layers.InternalPacketLayer(bytes(ack))
+    assert layer.InternalHeader.PT == 15 and layer.Body == b""
+    assert layer.Extra == bytes(ack[20:]) and bytes(layer) == bytes(ack)
+
+
+def test_queues_of_code_0_take_no_bytes() -> None:
+    built = bytes(L.UserHeader(DQ=3, AQ=0, RQ=0))
+    header = L.UserHeader(built + b"\x01\x02\x03\x04")
+    assert header.AdminQueue == b"" and header.ResponseQueue == b""
+    assert bytes(header.payload) == b"\x01\x02\x03\x04"
+
+
+def test_a_container_reads_packet_size_from_twelve_bytes_and_not_from_fewer() -> None:
+    """PacketSize 4 in a 12-byte input: 4 bytes are the packet, 8 follow it.  A 10-byte input
+    has no PacketSize: it is all the packet's (cut)."""
+    import struct
+
+    twelve = struct.pack("<HHII", 0x10, 0, 0, 4)
+    layer = L.InternalPacketLayer(twelve)
+    assert layer.raw_packet_cache == twelve[:4] and bytes(layer.payload) == twelve[4:]
+    ten = bytes(8) + b"\x01\x00"
+    for cls in (L.InternalPacketLayer, L.UserMessagePacket):
+        cut = cls(ten)
+        assert cut.raw_packet_cache == ten and bytes(cut.payload) == b"", cls
+
+
+def test_packet_size_is_written_only_into_a_whole_base_header() -> None:
+    """Built without a BaseHeader, or with one cut short and then edited, a container is its
+    fields' bytes: no PacketSize is written over the bytes that follow."""
+    bare = L.InternalPacketLayer(BaseHeader=None, InternalHeader=None, Extra=b"\x01" * 12)
+    assert bytes(bare).endswith(b"\x01" * 12)
+    assert bytes(bare) == bytes(bare.Body) + b"\x01" * 12
+    cut = L.InternalPacketLayer(b"\x10\x00\x00")
+    cut.Extra = b"\x07"
+    rest = L.InternalPacketLayer(
+        BaseHeader=None, InternalHeader=cut.InternalHeader, Body=cut.Body, Extra=b"\x07"
+    )
+    assert bytes(cut) == b"\x10\x00\x00" + bytes(rest)
+    whole = L.InternalPacketLayer(InternalHeader=L.InternalHeader(PT=1), Body=L.SessionHeader())
+    assert int.from_bytes(bytes(whole)[8:12], "little") == len(bytes(whole))

@@ -137,19 +137,22 @@ class MQFElementListField(Field[list[fast_queues.MQFElement], bytes]):
     def __init__(self, name: str) -> None:
         super().__init__(name, [], fmt="H")
 
-    def addfield(self, pkt: ScapyPacket, s: bytes, val: Any) -> bytes:
-        position = fast_mqf.ADDRESS_FIXED_SIZE
+    @staticmethod
+    def wire(val: Any) -> bytes:
+        """The elements' bytes, each placed after the ones before it (its GUID's padding
+        depends on where it starts)."""
         out = b""
         for element in val or []:
-            raw = fast_queues.encode_mqf_element(element, position)
-            out += raw
-            position += len(raw)
-        return s + out
+            out += fast_queues.encode_mqf_element(element, fast_mqf.ADDRESS_FIXED_SIZE + len(out))
+        return out
+
+    def addfield(self, pkt: ScapyPacket, s: bytes, val: Any) -> bytes:
+        return s + self.wire(val)
 
     def getfield(self, pkt: ScapyPacket, s: bytes) -> tuple[bytes, Any]:
-        count = pkt.ElementCount or 0
-        size = pkt.HeaderSize
-        limit = len(s) if size is None else max(0, size - fast_mqf.ADDRESS_FIXED_SIZE)
+        # read only when dissecting, where both fields before this one hold their wire values
+        count = pkt.ElementCount
+        limit = max(0, pkt.HeaderSize - fast_mqf.ADDRESS_FIXED_SIZE)
         head = bytes(fast_mqf.ADDRESS_FIXED_SIZE) + bytes(s[:limit])
         elements = []
         offset = fast_mqf.ADDRESS_FIXED_SIZE
@@ -162,7 +165,7 @@ class MQFElementListField(Field[list[fast_queues.MQFElement], bytes]):
         return s[offset - fast_mqf.ADDRESS_FIXED_SIZE :], elements
 
     def i2len(self, pkt: ScapyPacket, x: Any) -> int:
-        return len(self.addfield(pkt, b"", x))
+        return len(self.wire(x))
 
     def i2count(self, pkt: ScapyPacket | None, x: Any) -> int:
         return len(x or [])
@@ -267,7 +270,7 @@ def _queue_field(name: str, code: Callable[[ScapyPacket], int]) -> MultipleTypeF
     for layout, cls in _QUEUE_CLASSES.items():
         codes = {c for c, lay in fast_queues.LAYOUT.items() if lay == layout}
         choices.append((StrictPacketField(name, cls(), cls), lambda p, c=codes: code(p) in c))
-    return MultipleTypeField(choices, StrLenField(name, b"", length_from=lambda p: 0))
+    return MultipleTypeField(choices, StrLenField(name, b""))  # no length_from: 0 bytes
 
 
 # --- UserHeader (2.2.19.2) ----------------------------------------------------------------------
@@ -437,9 +440,7 @@ class SoapHeader(_Header):
 
 
 def _address_size(p: ScapyPacket) -> int:
-    return align4(
-        fast_mqf.ADDRESS_FIXED_SIZE + p.get_field("FormatNameList").i2len(p, p.FormatNameList)
-    )
+    return align4(fast_mqf.ADDRESS_FIXED_SIZE + len(MQFElementListField.wire(p.FormatNameList)))
 
 
 class MQFAddressHeader(_Header):
@@ -461,7 +462,7 @@ class MQFAddressHeader(_Header):
                 0,
                 (p.HeaderSize or 0)
                 - fast_mqf.ADDRESS_FIXED_SIZE
-                - p.get_field("FormatNameList").i2len(p, p.FormatNameList),
+                - len(MQFElementListField.wire(p.FormatNameList)),
             ),
         ),
     ]
@@ -536,7 +537,11 @@ class _Container(SalvagingLayer):
     trailer_fields: ClassVar[tuple[str, ...]] = ()
 
     def post_build(self, pkt: bytes, pay: bytes) -> bytes:
-        if base_header_of(self).PacketSize is None and len(pkt) >= 12:
+        # PacketSize computed into a whole BaseHeader only: a container built without one, or
+        # with one cut short (salvaged, then edited), is its fields' bytes, nothing patched
+        header = self.BaseHeader
+        whole = header is not None and len(bytes(header)) == fast_base.BASE_HEADER_SIZE
+        if whole and header.PacketSize is None:
             trailer = sum(len(bytes(self.getfieldval(n) or b"")) for n in self.trailer_fields)
             size = len(pkt) - trailer
             pkt = pkt[:8] + size.to_bytes(4, "little") + pkt[12:]
@@ -671,7 +676,7 @@ def _internal_body_field() -> MultipleTypeField:
         (StrictPacketField("Body", cls(), cls), lambda p, k=kind: pt(p) == k)
         for kind, cls in _INTERNAL_BODIES.items()
     ]
-    return MultipleTypeField(choices, StrFixedLenField("Body", b"", 0))
+    return MultipleTypeField(choices, StrFixedLenField("Body", b""))  # no length: 0 bytes
 
 
 class InternalPacketLayer(_Container):
