@@ -796,3 +796,56 @@ def test_a_bad_tcp_header_over_ethernet_is_headers_cut(ip: bytes) -> None:
     """The common Ethernet + IPv4 frame refuses the TCP headers the general path refuses."""
     frame = bytes(12) + b"\x08\x00" + ip + bytes(16)
     assert dissect(LINK_ETHERNET, frame, len(frame)) == "headers-cut"
+
+
+def test_a_direction_that_saw_no_byte_ends_without_a_record() -> None:
+    """No SYN, no data (a FIN alone): finishing the direction reports nothing."""
+    out: list[object] = []
+    d = Direction("c.pcap", "a -> b", out, response=False)  # type: ignore[arg-type]
+    d.fin(5, 0)
+    d.finish("fin")
+    assert out == [] and d.finished
+
+
+def test_a_stream_end_says_where_and_when_the_stream_was_seen() -> None:
+    """A SYN alone: the StreamEnd names the capture and the stream, the SYN's frame, and its
+    time as the first and the last the direction saw."""
+    d, out = direction()
+    d.finish("capture-end")
+    where = stream_end(out).where
+    assert (where.capture, where.stream, where.offset, where.size) == ("c.pcap", "a -> b", 0, 0)
+    assert (where.frames, where.time_first, where.time_last) == ((1,), T0, T0)
+
+
+def test_a_stream_joined_in_its_middle_starts_at_its_first_data_segment() -> None:
+    out: list[object] = []
+    d = Direction("c.pcap", "a -> b", out, response=False)  # type: ignore[arg-type]
+    d.segment(1000, b"x" * 4, 0, 7, T0 + 5)
+    d.segment(1004, b"y" * 4, 0, 8, T0 + 6)
+    d.finish("capture-end")
+    end = stream_end(out)
+    assert end.mid_session and end.bytes == 8
+    assert (end.where.frames, end.where.time_first, end.where.time_last) == ((7,), T0 + 5, T0 + 6)
+
+
+def test_held_bytes_follow_at_once_when_the_hole_before_them_fills() -> None:
+    """A segment held out of order goes to the framer as soon as the segment before it
+    arrives, with its own frame and time (its snaplen loss says so), not at the next one."""
+    d, out = direction()
+    d.segment(seq(0), b"a" * 4, 0, 2, T0 + 1)
+    d.segment(seq(10), b"c" * 4, 2, 3, T0 + 2)  # held; 2 bytes not captured
+    d.segment(seq(4), b"b" * 6, 0, 4, T0 + 3)  # in order: the hole 4..10 filled
+    assert d.next == 16 and not d.pending
+    lost = [(r.reason, r.where.offset, r.where.frames, r.where.time_first) for r in out]
+    assert [r for r in lost if r[0] == SNAPLEN] == [(SNAPLEN, 14, (3,), T0 + 2)]
+
+
+def test_a_segment_ahead_is_held_whatever_its_raw_sequence_number() -> None:
+    """The in-order test compares the segment's offset from the initial sequence number
+    (seq - ISN) with the next byte: a segment 512 bytes ahead is held, not delivered."""
+    d, _ = direction()
+    d.segment(seq(0), b"x" * 10, 0, 2, T0)
+    ahead = (10 - ISN) & 0xFFFFFFFF  # seq + ISN would be the next byte; seq - ISN is not
+    d.segment(ahead, b"y" * 4, 0, 3, T0 + 1)
+    assert d.next == 10 and d.out_of_order == 1
+    assert list(d.pending) == [((ahead - ISN) & 0xFFFFFFFF)]
