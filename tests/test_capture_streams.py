@@ -343,3 +343,59 @@ def test_one_byte_before_the_first_packet_of_a_stream_joined_midway_is_quarantin
     )
     assert [first.kind, second.kind] == ["EstablishConnection", "ConnectionParameters"]
     assert (first.where.offset, framer.consumed) == (1, 1 + len(request) + len(parameters))
+
+
+# --- reader.py: which side a stream is, FINs and repeats with uncaptured bytes -----------------
+
+A_IP, B_IP = bytes([10, 0, 0, 1]), bytes([10, 0, 0, 2])
+
+
+def _seg(sport: int, dport: int, seq: int, flags: int, payload: bytes = b"", missing: int = 0):
+    from mqcn_model.capture.dissect import Segment
+
+    return Segment(A_IP, B_IP, sport, dport, seq, 0, flags, payload, missing)
+
+
+@pytest.mark.parametrize(
+    ("sport", "dport", "response"),
+    [(40000, 1801, False), (1801, 40000, True), (1801, 1801, None), (40000, 40001, None)],
+)
+def test_a_stream_is_a_response_when_it_comes_from_port_1801_alone(
+    sport: int, dport: int, response: bool | None
+) -> None:
+    """From port 1801 to another: the acceptor's side (responses); to 1801 from another: the
+    initiator's; 1801 to 1801, or neither (a split read's flow): unknown, both read."""
+    reader = CaptureReader("sides.pcap")
+    reader.segment(_seg(sport, dport, 99, TCP_SYN), 1, T0)
+    (direction,) = reader.flows.values()
+    assert direction.response is response
+
+
+def test_a_fin_counts_the_bytes_its_frame_did_not_capture() -> None:
+    """A FIN segment held ahead, with 2 bytes captured and 4 not: the stream ends at 16, so
+    it is not complete when the bytes up to 8 arrive, and 8..10 still fill its hole."""
+    reader = CaptureReader("fin.pcap")
+    reader.segment(_seg(40000, 1801, 99, TCP_SYN), 1, T0)
+    reader.segment(_seg(40000, 1801, 110, TCP_FIN | TCP_ACK, b"ab", 4), 2, T0 + 1)
+    reader.segment(_seg(40000, 1801, 100, TCP_ACK, b"x" * 8), 3, T0 + 2)
+    assert reader.flows, "the stream ended before its FIN's bytes"
+    reader.segment(_seg(40000, 1801, 108, TCP_ACK, b"yy"), 4, T0 + 3)
+    records = reader.take()
+    (end,) = ends(records)
+    assert (end.ended_by, end.bytes) == ("fin", 16)
+    assert [r.reason for r in records if isinstance(r, Lost)] == ["snaplen"]
+
+
+def test_data_reaching_past_an_ended_stream_is_no_repeat() -> None:
+    """After a stream of 10 bytes ended, a segment at 6 with 2 bytes captured and 4 not
+    reaches byte 12: not a late repeat of the ended stream, a stream joined in its middle."""
+    reader = CaptureReader("late.pcap")
+    reader.segment(_seg(40000, 1801, 99, TCP_SYN), 1, T0)
+    reader.segment(_seg(40000, 1801, 100, TCP_FIN | TCP_ACK, b"z" * 10), 2, T0 + 1)
+    assert not reader.flows
+    reader.segment(_seg(40000, 1801, 106, TCP_ACK, b"ab", 4), 3, T0 + 2)
+    assert reader.counts["tcp-1801-after-end"] == 0
+    (direction,) = reader.flows.values()
+    assert direction.mid_session
+    reader.segment(_seg(40000, 1801, 100, TCP_ACK, b"z" * 4), 4, T0 + 3)  # wholly inside
+    assert reader.counts["tcp-1801-after-end"] == 0  # the new stream follows it now

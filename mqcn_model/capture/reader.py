@@ -206,7 +206,7 @@ class CaptureReader:
                 self._end(key, "reused")  # a new connection on the same addresses and ports
                 direction = None
             if direction is None:
-                direction = self._open(key, seg)
+                direction = self._open(key)
             direction.syn(seq, number, time)
             seq = (seq + 1) & MASK  # data on a SYN (TCP Fast Open) follows it
         elif direction is None:
@@ -215,7 +215,7 @@ class CaptureReader:
             if self._late(key, seq, len(seg.payload) + seg.missing):
                 self.counts["tcp-1801-after-end"] += 1
                 return
-            direction = self._open(key, seg)
+            direction = self._open(key)
         direction.segment(seq, seg.payload, seg.missing, number, time)
         if flags & TCP_FIN:
             direction.fin(seq, len(seg.payload) + seg.missing)
@@ -225,7 +225,7 @@ class CaptureReader:
         elif direction.complete:
             self._end(key, "fin")
 
-    def _open(self, key: Key, seg: Segment) -> Direction:
+    def _open(self, key: Key) -> Direction:
         src, sport, dst, dport = key
         stream = f"{format_endpoint(src, sport)} -> {format_endpoint(dst, dport)}"
         response: bool | None = None
