@@ -297,3 +297,76 @@ def test_lanes_joined_into_one_file_never_share_a_session(lanes: int) -> None:
 def test_a_lane_outside_the_lanes_is_refused() -> None:
     with pytest.raises(ValueError, match=r"lane is one of 0\.\.1, not 2"):
         PcapWriter(lane=2, lanes=2)
+
+
+def _records(capture: bytes) -> list[tuple[float, bytes]]:
+    out, at = [], 24
+    while at < len(capture):
+        seconds, micros, size, _ = struct.unpack_from("<IIII", capture, at)
+        out.append((seconds + micros / 1e6, capture[at + 16 : at + 16 + size]))
+        at += 16 + size
+    return out
+
+
+def test_a_session_is_written_side_by_side_as_mqqb_2_1_1_orders_it() -> None:
+    """One message, its own session, between two queue managers: who sends each frame, its
+    flags, options, IP id, acknowledgment and packet, in [MS-MQQB] 2.1.1's order; the
+    EstablishConnection request and response carry the same TimeStamp (the writer's clock in
+    ms); the SessionAck acknowledges the one message; the writer counts every byte."""
+    from mqcn_model.envelope import MessageId
+    from mqcn_model.wire.packet import decode_packet
+
+    sender = uuid.UUID("11223344-0000-4000-8000-000000000001")
+    receiver = uuid.UUID("55667788-0000-4000-8000-000000000002")
+    sent = Envelope(
+        b"\x02\x01",
+        MessageId(sender, 1),
+        sender_identifier=sender,
+        destination_format_name=f"PRIVATE={receiver}\\3",
+    )
+    writer = PcapWriter()
+    capture = writer.write(sent) + writer.close()
+    assert writer.bytes == len(capture) and writer.messages == 1
+    client, server = address_of(str(sender)), address_of(str(receiver))
+    seen, ids, stamps = [], {client: [], server: []}, []
+    for time, frame in _records(capture):
+        ip, tcp = frame[14:34], frame[34:]
+        source, target = ip[12:16], ip[16:20]
+        assert frame[6:12] == b"\x02\x00" + source and frame[:6] == b"\x02\x00" + target
+        ids[source].append(struct.unpack("!H", ip[4:6])[0])
+        sport, dport, _, ack, offset, flags = struct.unpack("!HHIIBB", tcp[:14])
+        assert (sport == MSMQ_PORT) is (source == server) and (dport == MSMQ_PORT) is (
+            target == server
+        )
+        options, payload = tcp[20 : (offset >> 4) * 4], tcp[(offset >> 4) * 4 :]
+        if not flags & TCP_ACK:
+            assert ack == 0
+        kind = ""
+        if payload:
+            packet, _ = decode_packet(payload, response=source == server and not seen[4:])
+            kind = packet.kind
+            if kind == "EstablishConnection":
+                stamps.append((packet.body.timestamp, int(time * 1000) & 0xFFFFFFFF))
+            if kind == "SessionAck":
+                counts = packet.body
+                assert (counts.ack_sequence, counts.user_sequence) == (1, 0)
+                assert (counts.recoverable_ack_sequence, counts.window_size) == (0, 64)
+        seen.append(("server" if source == server else "client", flags, options.hex(), kind))
+    psh = TCP_ACK | 0x08
+    assert seen == [
+        ("client", TCP_SYN, "020405b4", ""),
+        ("server", TCP_SYN | TCP_ACK, "020405b4", ""),
+        ("client", TCP_ACK, "", ""),
+        ("client", psh, "", "EstablishConnection"),
+        ("server", psh, "", "EstablishConnection"),
+        ("client", psh, "", "ConnectionParameters"),
+        ("server", psh, "", "ConnectionParameters"),
+        ("client", psh, "", "UserMessage"),
+        ("server", psh, "", "SessionAck"),
+        ("client", TCP_FIN | TCP_ACK, "", ""),
+        ("server", TCP_FIN | TCP_ACK, "", ""),
+        ("client", TCP_ACK, "", ""),
+    ]
+    assert ids == {client: list(range(7)), server: list(range(5))}
+    (request, first_time), (answer, _) = stamps
+    assert request == answer == first_time
