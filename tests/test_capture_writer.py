@@ -185,11 +185,16 @@ def _sum16(data: bytes) -> int:
     return total
 
 
-def _frames(capture: bytes) -> list[bytes]:
+def _records(capture: bytes) -> list[tuple[float, bytes]]:
+    """The written capture's frames as a reader sees them: (time, bytes) each."""
     reader = ContainerReader("x")
-    frames = [f.data for f in reader.feed(capture)]  # type: ignore[union-attr]
+    records = [(f.time, f.data) for f in reader.feed(capture)]  # type: ignore[union-attr]
     assert reader.close() == []
-    return frames
+    return records  # type: ignore[return-value]
+
+
+def _frames(capture: bytes) -> list[bytes]:
+    return [data for _, data in _records(capture)]
 
 
 @pytest.mark.parametrize("session", ["message", "sender"])
@@ -297,15 +302,6 @@ def test_lanes_joined_into_one_file_never_share_a_session(lanes: int) -> None:
 def test_a_lane_outside_the_lanes_is_refused() -> None:
     with pytest.raises(ValueError, match=r"lane is one of 0\.\.1, not 2"):
         PcapWriter(lane=2, lanes=2)
-
-
-def _records(capture: bytes) -> list[tuple[float, bytes]]:
-    out, at = [], 24
-    while at < len(capture):
-        seconds, micros, size, _ = struct.unpack_from("<IIII", capture, at)
-        out.append((seconds + micros / 1e6, capture[at + 16 : at + 16 + size]))
-        at += 16 + size
-    return out
 
 
 def test_a_session_is_written_side_by_side_as_mqqb_2_1_1_orders_it() -> None:

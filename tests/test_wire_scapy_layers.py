@@ -4,6 +4,7 @@ field (packet_layers.py, layer_bridge.py).
 
 from __future__ import annotations
 
+import struct
 import uuid
 from dataclasses import replace
 
@@ -664,7 +665,6 @@ def test_an_mqf_elements_guid_is_padded_by_where_it_starts_after_the_others() ->
 
 
 def _address(size: int, count: int, body: bytes) -> bytes:
-    import struct
 
     return struct.pack("<IHHI", size, 0x64, 0, count) + body
 
@@ -734,7 +734,6 @@ def test_dissected_headers_know_the_packet_they_are_in() -> None:
 def test_an_internal_packet_of_an_unknown_type_has_an_empty_body_and_keeps_its_bytes(
     fresh,
 ) -> None:
-    import struct
 
     layers, _ = fresh
     ack = bytearray(_ack())
@@ -754,7 +753,6 @@ def test_queues_of_code_0_take_no_bytes() -> None:
 def test_a_container_reads_packet_size_from_twelve_bytes_and_not_from_fewer() -> None:
     """PacketSize 4 in a 12-byte input: 4 bytes are the packet, 8 follow it.  A 10-byte input
     has no PacketSize: it is all the packet's (cut)."""
-    import struct
 
     twelve = struct.pack("<HHII", 0x10, 0, 0, 4)
     layer = L.InternalPacketLayer(twelve)
