@@ -785,6 +785,18 @@ def test_ip_and_tcp_headers_are_whole_at_their_stated_lengths(ip: bytes, kind: s
     assert dissect(101, ip, len(ip)) == kind
 
 
+@pytest.mark.parametrize("ethernet", [False, True])
+def test_a_tcp_header_whose_options_the_capture_cut_is_headers_cut(ethernet: bool) -> None:
+    """A 32-byte TCP header (12 bytes of options) inside a datagram IP says is 152 bytes long,
+    of which the capture kept 24 TCP bytes (a snaplen cut, not a lie): its payload cannot even
+    be located, so the frame is ``headers-cut`` -- on Ethernet's one-unpack path and on raw
+    IP's general one alike -- never a segment with nothing in it."""
+    ip = _ip(6, _tcp(8, extra=bytes(12) + bytes(100)))
+    frame = (bytes(12) + b"\x08\x00" if ethernet else b"") + ip
+    kept = frame[: len(frame) - len(ip) + 44]
+    assert dissect(LINK_ETHERNET if ethernet else 101, kept, len(frame)) == "headers-cut"
+
+
 @pytest.mark.parametrize(
     "ip",
     [

@@ -10,6 +10,7 @@ with a separate implementation.
 
 from __future__ import annotations
 
+import hashlib
 import struct
 import uuid
 from dataclasses import replace
@@ -33,7 +34,15 @@ from mqcn_model.adm import Queue, QueueManager
 from mqcn_model.capture import Packet, PcapWriter, Unwritable
 from mqcn_model.capture.containers import ContainerReader
 from mqcn_model.capture.dissect import MSMQ_PORT, TCP_ACK, TCP_FIN, TCP_SYN
-from mqcn_model.capture.writer import MSS, address_of
+from mqcn_model.capture.writer import (
+    DEFAULT_START_TIME,
+    FIRST_PORT,
+    LAST_PORT,
+    MSS,
+    STEP,
+    _isn,
+    address_of,
+)
 from mqcn_model.client import NotificationClient
 from mqcn_model.constants import AuthLevel, Operation
 from mqcn_model.envelope import Envelope
@@ -366,3 +375,88 @@ def test_a_session_is_written_side_by_side_as_mqqb_2_1_1_orders_it() -> None:
     assert ids == {client: list(range(7)), server: list(range(5))}
     (request, first_time), (answer, _) = stamps
     assert request == answer == first_time
+
+
+# --- the writer's own arithmetic: addresses, defaults, ports, ISNs, counters ----------------
+
+
+def test_an_address_is_10_and_three_bytes_of_the_guid_or_of_the_lowercase_name_hash() -> None:
+    """A GUID gives its first three bytes (the last one mapped into 1..254: never the network
+    or broadcast address); a direct name the first three bytes of SHA-256 of its lowercase
+    UTF-8 (so OS:QM-Host and os:qm-host are one host)."""
+    assert address_of("QM-Host") == address_of("qm-host") == bytes([10, 0x22, 0x3D, 155])
+    digest = hashlib.sha256("hôte".encode()).digest()  # UTF-8, not Latin-1
+    assert address_of("Hôte") == bytes([10, digest[0], digest[1], digest[2] % 254 + 1])
+    lasts = {
+        last: address_of(str(uuid.UUID(bytes=bytes([1, 2, last]) + bytes(13))))
+        for last in (0, 253, 254, 255)
+    }
+    assert lasts == {
+        0: bytes([10, 1, 2, 1]),
+        253: bytes([10, 1, 2, 254]),
+        254: bytes([10, 1, 2, 1]),
+        255: bytes([10, 1, 2, 2]),
+    }
+
+
+def test_the_writer_refuses_an_unknown_session_mode_or_a_lane_below_zero_in_words() -> None:
+    with pytest.raises(ValueError) as bad_mode:
+        PcapWriter(session="connection")
+    assert str(bad_mode.value) == "session is one of ('message', 'sender'), not 'connection'"
+    with pytest.raises(ValueError) as bad_lane:
+        PcapWriter(lane=-1)
+    assert str(bad_lane.value) == "lane is one of 0..0, not -1"
+    assert PcapWriter(lane=1, lanes=2).lane == 1  # the last lane is a lane
+
+
+def test_by_default_a_writer_starts_at_2024_in_microseconds_one_session_per_message() -> None:
+    writer = PcapWriter()
+    capture = writer.write(envelope(1)) + writer.write(envelope(2)) + writer.close()
+    assert capture[:4] == bytes.fromhex("d4c3b2a1")  # microsecond pcap, little-endian
+    times = [time for time, _ in _records(capture)]
+    assert times[0] == DEFAULT_START_TIME and times[1] == pytest.approx(DEFAULT_START_TIME + STEP)
+    assert len(_syns(capture)) == 4 and writer.lanes == 1 and writer.lane == 0
+
+
+def test_a_lane_takes_every_lanes_th_port_and_session_number() -> None:
+    """Lane 1 of 3: client ports 49152 + 3i + 1, initial sequence numbers of sessions 3i + 1."""
+    capture = written([envelope(n) for n in range(3)], lane=1, lanes=3)
+    syns = _syns(capture)
+    assert [four[1] for four, _ in syns if four[3] == MSMQ_PORT] == [49153, 49156, 49159]
+    assert [seq for _, seq in syns] == [
+        _isn(number, side) for number in (1, 4, 7) for side in (0, 1)
+    ]
+    assert [seq for _, seq in _syns(written([envelope(1)]))] == [0, 0x9E3779B1]
+
+
+def test_after_16384_sessions_of_one_pair_its_ports_start_again() -> None:
+    writer = PcapWriter()
+    first = writer.write(envelope(1))
+    pair = next(iter(writer._pairs))
+    writer._pairs[pair] = LAST_PORT - FIRST_PORT  # the pair's 16,384th session comes next
+    last = writer.write(envelope(2))
+    again = writer.write(envelope(3))
+    ports = [four[1] for four, _ in _syns(first + last + again) if four[3] == MSMQ_PORT]
+    assert ports == [49152, 65535, 49152]
+
+
+def test_in_one_session_the_session_ack_counts_every_message_and_wraps_at_16_bits() -> None:
+    """[MS-MQQB] 2.2.2.2: AckSequenceNumber is the 16-bit count of the messages received; the
+    IP id of each side wraps at 16 bits too; the writer's byte count is every byte it returned."""
+    writer = PcapWriter(session="sender")
+    capture = writer.write(envelope(1)) + writer.write(envelope(2))
+    (session,) = writer._sessions.values()
+    session.delivered = 0xFFFF - 1
+    session.initiator.ip_id = 0xFFFF
+    capture += writer.write(envelope(3)) + writer.write(envelope(4)) + writer.close()
+    assert writer.bytes == len(capture) and writer.messages == 4
+    acks = [p.body.ack_sequence for p in _packets(capture) if p.kind == "SessionAck"]
+    assert acks == [1, 2, 0xFFFF, 0]
+    client = address_of(str(DS))
+    ids = [struct.unpack("!H", f[18:20])[0] for f in _frames(capture) if f[26:30] == client]
+    assert ids[-4:] == [0xFFFF, 0, 1, 2]  # message 3, message 4, then FIN and the last ACK
+
+
+def _packets(capture: bytes) -> list[object]:
+    """The MSMQ packets of a written capture, in order, as the capture reader decodes them."""
+    return [r.packet for r in read(capture) if isinstance(r, Packet)]
