@@ -40,7 +40,6 @@ from mqcn_model.capture.writer import (
     LAST_PORT,
     MSS,
     STEP,
-    _isn,
     address_of,
 )
 from mqcn_model.client import NotificationClient
@@ -423,9 +422,9 @@ def test_a_lane_takes_every_lanes_th_port_and_session_number() -> None:
     capture = written([envelope(n) for n in range(3)], lane=1, lanes=3)
     syns = _syns(capture)
     assert [four[1] for four, _ in syns if four[3] == MSMQ_PORT] == [49153, 49156, 49159]
-    assert [seq for _, seq in syns] == [
-        _isn(number, side) for number in (1, 4, 7) for side in (0, 1)
-    ]
+    # session n's are (2n) and (2n + 1) times 0x9E3779B1, modulo 2**32
+    isns = [0x3C6EF362, 0xDAA66D13, 0xF1BBCD88, 0x8FF34739, 0xA708A7AE, 0x4540215F]
+    assert [seq for _, seq in syns] == isns
     assert [seq for _, seq in _syns(written([envelope(1)]))] == [0, 0x9E3779B1]
 
 
@@ -460,3 +459,16 @@ def test_in_one_session_the_session_ack_counts_every_message_and_wraps_at_16_bit
 def _packets(capture: bytes) -> list[object]:
     """The MSMQ packets of a written capture, in order, as the capture reader decodes them."""
     return [r.packet for r in read(capture) if isinstance(r, Packet)]
+
+
+def test_a_public_queue_is_unwritable_for_want_of_its_queue_manager() -> None:
+    """PUBLIC=<guid> names no host, and the UserMessage needs the destination queue manager
+    the name does not give: the writer refuses it, saying so, and writes nothing."""
+    writer = PcapWriter()
+    public = envelope(1, destination_format_name=f"PUBLIC={uuid.UUID(int=3)}")
+    with pytest.raises(Unwritable) as refused:
+        writer.write(public)
+    assert str(refused.value).endswith(
+        "cannot travel on an MS-MQQB session: a PUBLIC= destination needs destination_qm"
+    )
+    assert (writer.frames, writer.bytes, writer.close()[:4]) == (0, 0, bytes.fromhex("d4c3b2a1"))

@@ -59,7 +59,7 @@ from mqcn_model.wire.internal import (
 )
 from mqcn_model.wire.mapping import envelope_to_packet
 from mqcn_model.wire.queues import parse_format_name
-from mqcn_model.wire.session import SessionHeader
+from mqcn_model.wire.session import DEFAULT_WINDOW_SIZE, SessionHeader
 from mqcn_model.wire.usermessage import encode_user_message
 
 DEFAULT_START_TIME = 1_704_067_200.0  # 2024-01-01T00:00:00Z
@@ -68,7 +68,7 @@ MSS = 1460
 FIRST_PORT, LAST_PORT = 49152, 65535
 SESSION_MODES = ("message", "sender")
 # ConnectionParameters a Windows queue manager proposes ([MS-MQQB] 2.2.2.1 ranges)
-RECOVERABLE_ACK_TIMEOUT_MS, ACK_TIMEOUT_MS, WINDOW_SIZE = 5000, 20000, 64
+RECOVERABLE_ACK_TIMEOUT_MS, ACK_TIMEOUT_MS, WINDOW_SIZE = 5000, 20000, DEFAULT_WINDOW_SIZE
 _MSS_OPTION = struct.pack("!BBH", 2, 4, MSS)
 
 
@@ -185,12 +185,8 @@ class PcapWriter:
             out.append(self._send(session, True, flags, wire[start : start + MSS], advance=False))
         self._steps += 1
         session.delivered += 1
-        ack = SessionHeader(
-            ack_sequence=session.delivered & 0xFFFF,
-            recoverable_ack_sequence=0,
-            user_sequence=0,
-            window_size=WINDOW_SIZE,
-        )
+        # no recoverable message, the window of ConnectionParameters: the other fields' defaults
+        ack = SessionHeader(ack_sequence=session.delivered & 0xFFFF)
         out.append(self._send(session, False, TCP_ACK | TCP_PSH, encode_internal(session_ack(ack))))
         self.messages += 1
         if self.mode == "message":
