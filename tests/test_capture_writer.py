@@ -163,8 +163,9 @@ def test_an_envelope_no_session_can_carry_is_refused_and_nothing_is_written() ->
 
 
 def test_an_empty_capture_is_a_valid_pcap_with_no_frame() -> None:
-    data = PcapWriter().close()
-    assert len(data) == 24
+    writer = PcapWriter()
+    data = writer.close()
+    assert len(data) == writer.bytes == 24
     records = read(data)
     assert capture_end(records).format == "pcap" and capture_end(records).frames == 0
     assert quarantined(records) == []
