@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import uuid
+from dataclasses import replace
 
 import pytest
 from capture_helpers import (
@@ -43,7 +44,8 @@ from mqcn_model.capture.dissect import (
 from mqcn_model.capture.reader import CaptureReader
 from mqcn_model.capture.records import Where
 from mqcn_model.capture.stream import StreamFramer
-from mqcn_model.wire import encode_internal
+from mqcn_model.wire import encode_internal, encode_user_message, envelope_to_packet
+from mqcn_model.wire.base import BASE_HEADER, SIGNATURE
 from mqcn_model.wire.internal import EstablishConnection, establish_connection
 
 # --- reader.py: streams, late repeats, idle sweeps ---------------------------------------------
@@ -337,12 +339,172 @@ def test_one_byte_before_the_first_packet_of_a_stream_joined_midway_is_quarantin
     framer, out = _framer(mid_session=True)
     framer.data(b"\x07" + request + parameters, 3, T0)
     skipped, first, second = out
-    assert (skipped.reason, skipped.where) == (
+    assert (skipped.reason, skipped.where, skipped.requirement) == (
         "mid-session-start",
         Where("c.pcap", "a -> b", 0, 1, (3,), T0, T0),
+        None,
+    )
+    assert skipped.detail == (
+        "the capture holds this stream from its middle (no SYN): bytes before its first "
+        "whole packet"
     )
     assert [first.kind, second.kind] == ["EstablishConnection", "ConnectionParameters"]
     assert (first.where.offset, framer.consumed) == (1, 1 + len(request) + len(parameters))
+
+
+def _run(chunks: list[bytes], **options) -> list:
+    """The framer's records for ``chunks`` given as frames 1, 2, ... at T0, T0 + 1, ...,
+    then the stream's end."""
+    framer, out = _framer(**options)
+    for number, chunk in enumerate(chunks, 1):
+        framer.data(chunk, number, T0 + number - 1)
+    framer.finish()
+    return out
+
+
+def test_an_internal_packet_the_codec_refuses_is_a_packet_record_with_its_violation() -> None:
+    """A BaseHeader with IN whose InternalHeader names no packet type (PT 0; [MS-MQQB] 2.2.1)
+    is still a packet: its record is an ``internal packet`` with the codec's violation, and
+    the stream reads on."""
+    parameters = bytearray(_packets()[1])
+    parameters[18:20] = b"\x00\x00"  # InternalHeader.Flags: PT 0
+    refused, after = _run([bytes(parameters) + _packets()[1]])
+    assert isinstance(refused, Packet) and refused.packet is None
+    assert (refused.where, refused.kind) == (
+        Where("c.pcap", "a -> b", 0, 32, (1,), T0, T0),
+        "internal packet",
+    )
+    assert (refused.violation.requirement, refused.violation.offset) == ("MQQB-2.2.1-1", 18)
+    assert after.kind == "ConnectionParameters" and after.where.offset == 32
+
+
+def test_a_user_message_the_codec_refuses_is_a_user_message_packet_record() -> None:
+    """A UserMessage whose PacketSize leaves out the headers its flags announce is refused by
+    the codec; its record still names it a UserMessage, with the violation and its place."""
+    message = bytearray(_packets()[2])
+    message[8:12] = (64).to_bytes(4, "little")  # PacketSize 64: no room for the properties
+    refused, *_ = _run([bytes(message[:64])])
+    assert isinstance(refused, Packet) and refused.packet is None
+    assert (refused.where, refused.kind) == (
+        Where("c.pcap", "a -> b", 0, 64, (1,), T0, T0),
+        "UserMessage",
+    )
+    assert refused.violation is not None
+
+
+def test_a_packet_to_another_queue_is_a_packet_record_saying_so_an_ack_says_nothing() -> None:
+    """A UserMessage to a queue that is no notification queue is a Packet record where it
+    was, noted with its destination; an OrderAck (class 0xFF) there is no message to note."""
+    other = f"PRIVATE={QM}\\7"
+    plain = user_message(envelope(1, destination_format_name=other))
+    packet = envelope_to_packet(envelope(2, destination_format_name=other))
+    ack = encode_user_message(
+        replace(packet, properties=replace(packet.properties, message_class=0x00FF))
+    )
+    first, second = _run([plain, ack])
+    assert (first.kind, first.where, first.note) == (
+        "UserMessage",
+        Where("c.pcap", "a -> b", 0, len(plain), (1,), T0, T0),
+        f"to {other}: not a notification queue",
+    )
+    assert (second.kind, second.note) == ("OrderAck", "")
+    assert second.where == Where("c.pcap", "a -> b", len(plain), len(ack), (2,), T0 + 1, T0 + 1)
+
+
+def test_bytes_after_a_gap_are_skipped_for_the_gap_and_never_called_not_msmq() -> None:
+    """After missing bytes the framer skips to the next whole packet: the run says it follows
+    the gap (no requirement broken), and a stream that lost bytes is never ``not-msmq`` (the
+    packets may have been in what it lost)."""
+    junk = b"\x07" * 40
+    framer, out = _framer()
+    framer.gap(1, "gap", None, None)
+    framer.data(junk, 2, T0)
+    framer.finish()
+    lost, skipped = out
+    assert lost.where.offset == 0 and lost.where.size == 1
+    assert (skipped.reason, skipped.detail, skipped.requirement) == (
+        "no-base-header",
+        "after 1 missing bytes, bytes before the next whole packet",
+        None,
+    )
+    assert skipped.where == Where("c.pcap", "a -> b", 1, 40, (2,), T0, T0)
+    framer, out = _framer()
+    framer.gap(3, "gap", None, None)
+    framer.data(junk + _packets()[1], 2, T0)
+    lost, skipped, parameters = out
+    assert (skipped.reason, skipped.where.offset, skipped.where.size) == ("no-base-header", 3, 40)
+    assert (parameters.kind, parameters.where.offset) == ("ConnectionParameters", 43)
+
+
+def test_a_stream_ending_inside_a_packet_says_how_much_of_it_came() -> None:
+    """stream-ends-inside-packet: the detail counts the bytes that came and the packet's."""
+    request = _packets()[0]
+    (cut,) = _run([request[:30], request[30:100]])
+    assert (cut.reason, cut.detail) == (
+        "stream-ends-inside-packet",
+        f"the stream ends after 100 of the {len(request)} bytes of a packet",
+    )
+    assert cut.where == Where("c.pcap", "a -> b", 0, 100, (1, 2), T0, T0 + 1)
+
+
+def test_every_packet_and_run_of_one_payload_is_framed_when_it_comes() -> None:
+    """One segment carrying junk then packets, or several packets, yields all their records
+    at once, without waiting for more bytes or the stream's end."""
+    request, parameters = _packets()[:2]
+    framer, out = _framer()
+    framer.data(b"\x07" * 12 + request + parameters, 1, T0)
+    assert [type(r).__name__ for r in out] == ["Quarantine", "Packet", "Packet"]
+    assert [r.where.offset for r in out] == [0, 12, 12 + len(request)]
+    framer, out = _framer()
+    framer.data(parameters * 3, 1, T0)
+    assert [r.where.offset for r in out] == [0, 32, 64]
+
+
+def test_one_byte_left_of_a_stream_joined_midway_is_quarantined_with_its_frame() -> None:
+    """The bytes the framer keeps while it looks for a BaseHeader are quarantined at the end
+    with the frame and time that carried them."""
+    (skipped,) = _run([b"\x07"], mid_session=True)
+    assert (skipped.reason, skipped.where) == (
+        "not-msmq",
+        Where("c.pcap", "a -> b", 0, 1, (1,), T0, T0),
+    )
+
+
+def test_junk_between_packets_names_the_frames_that_carried_the_junk_alone() -> None:
+    """A run of skipped bytes names the frames that carried its bytes: not the earlier frame
+    that carried only the packet before it."""
+    request, parameters = _packets()[:2]
+    junk = b"\x07" * 12
+    first, skipped, second = _run([request[:100], request[100:] + junk + parameters])
+    assert first.where.frames == (1, 2) and second.where.frames == (2,)
+    assert (skipped.reason, skipped.where) == (
+        "no-base-header",
+        Where("c.pcap", "a -> b", len(request), 12, (2,), T0 + 1, T0 + 1),
+    )
+
+
+def test_a_packet_after_junk_held_from_an_earlier_frame_names_only_its_own_frame() -> None:
+    """The framer holds the last bytes of a run of junk (a BaseHeader may start there); the
+    packet that follows in the next frame is that frame's alone."""
+    parameters = _packets()[1]
+    skipped, packet = _run([b"\x07" * 40, parameters])
+    assert skipped.where == Where("c.pcap", "a -> b", 0, 40, (1,), T0, T0)
+    assert packet.where == Where("c.pcap", "a -> b", 40, 32, (2,), T0 + 1, T0 + 1)
+
+
+def test_a_packet_found_after_a_false_start_names_the_frames_of_its_bytes_alone() -> None:
+    """Resynchronising, the framer waits for the whole of a candidate packet before judging
+    it; when that candidate turns out false, a packet inside it is framed with the frames
+    that carried its bytes, not with the later frame that completed the false one."""
+    parameters = _packets()[1]
+    fake = BASE_HEADER.pack(0x10, 0, 0, SIGNATURE, 200, 0)  # PacketSize 200, no headers
+    junk = b"\x07" * 8
+    first = junk + fake + parameters  # the false start holds the packet
+    rest = b"\x07" * (8 + 200 - len(first))  # up to the false start's end
+    skipped, packet, *_ = _run([first, rest])
+    assert skipped.where == Where("c.pcap", "a -> b", 0, 24, (1,), T0, T0)
+    assert packet.kind == "ConnectionParameters"
+    assert packet.where == Where("c.pcap", "a -> b", 24, 32, (1,), T0, T0)
 
 
 # --- reader.py: which side a stream is, FINs and repeats with uncaptured bytes -----------------

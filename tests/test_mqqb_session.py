@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import itertools
+import re
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
 from typing import TypeVar
 
 import pytest
@@ -1057,3 +1059,120 @@ def test_a_fired_timer_is_no_longer_running() -> None:
     pair.send(envelope(1))
     out = pair.b.handle(E.TimerFired(E.ACK_SEND))
     assert [type(e) for e in out] == [E.SendBytes] and E.ACK_SEND not in pair.b.machine.timers
+
+
+# --- the timers' rules, one by one (issue 34: the project engine's whole-file survivors) -------
+
+
+def test_the_initialization_timer_starts_after_each_side_sends_its_establish_connection() -> None:
+    """3.1.5.2.3 and 3.1.2.1: the initiator starts the Session Initialization Timer after its
+    EstablishConnection request is sent; the acceptor (re)starts it after its response is
+    sent.  The duration is the configured one (the spec leaves it to configuration)."""
+    initiator = SessionMachine(Role.INITIATOR, SessionConfig(CLIENT, initialization_timeout=7.0))
+    out = initiator.handle(E.Connected())
+    kinds = [(type(e).__name__, getattr(e, "kind", getattr(e, "name", ""))) for e in out]
+    request = kinds.index(("SendBytes", "EstablishConnection"))
+    assert E.StartTimer(E.INITIALIZATION, 7.0) in out[request + 1 :]
+    acceptor = SessionMachine(Role.ACCEPTOR, SessionConfig(SERVER, initialization_timeout=9.0))
+    acceptor.handle(E.Connected())
+    answer = acceptor.handle(E.DataReceived(sent(out)))
+    response = [type(e) for e in answer].index(E.SendBytes)
+    assert answer[response + 1 :] == [E.StartTimer(E.INITIALIZATION, 9.0)]
+
+
+def test_the_acceptor_takes_the_ack_timeout_the_initiator_proposes() -> None:
+    """3.1.5.4.1: the acceptor adopts the AckTimeout of the initiator's ConnectionParameters
+    request: its session reports it, and its Session Ack Wait Timer runs that long."""
+    pair = Pair.make(a_config={"ack_timeout_ms": 45000}, b_config={"ack_timeout_ms": 20000})
+    pair.open()
+    (established,) = of(E.SessionEstablished, pair.b.effects)
+    assert established.ack_timeout_ms == 45000
+    out = pair.b.handle(E.SendUserMessage(envelope(1)))
+    assert E.StartTimer(E.ACK_WAIT, 45.0) in out
+
+
+def test_a_message_whose_piggy_backed_counts_close_the_session_is_its_last_word() -> None:
+    """3.1.5.5.5: a SessionHeader whose counts disagree closes the session; nothing of the
+    message that carried it follows the close (no acknowledgment, no timer)."""
+    pair = Pair.make()
+    pair.open()
+    wrong = replace(envelope_to_packet(envelope(9)), session=SessionHeader(user_sequence=5))
+    wrong = replace(wrong, base=replace(wrong.base, flags=wrong.base.flags | 0x10))
+    out = pair.a.handle(E.DataReceived(encode_user_message(wrong)))
+    assert isinstance(out[-1], E.SessionClosed) and out[-1].requirement == S.R_COUNTS
+    assert not of(E.StartTimer, out) and not of(E.SendBytes, out)
+
+
+def test_a_second_message_does_not_restart_a_running_ack_send_timer() -> None:
+    """3.1.2.5: the Session Ack Send Timer starts when a UserMessage arrives while it is not
+    running; a steady stream of messages cannot put the acknowledgment off."""
+    pair = Pair.make(b_config={"ack_send_delay": 0.5})
+    pair.open()
+    pair.send(envelope(1))
+    pair.send(envelope(2))
+    assert of(E.StartTimer, pair.b.effects).count(E.StartTimer(E.ACK_SEND, 0.5)) == 1
+
+
+def test_a_partial_acknowledgment_keeps_the_ack_wait_timer_running() -> None:
+    """3.1.2.4: while a message still awaits its acknowledgment the Session Ack Wait Timer
+    runs; an acknowledgment of the first of two does not stop it."""
+    pair = Pair.make()
+    pair.open()
+    pair.a.handle(E.SendUserMessage(envelope(1)))
+    pair.a.handle(E.SendUserMessage(envelope(2)))  # neither delivered
+    ack = encode_internal(session_ack(SessionHeader(ack_sequence=1)))
+    out = pair.a.handle(E.DataReceived(ack))
+    assert of(E.MessageAcknowledged, out) == [E.MessageAcknowledged(1)]
+    assert E.CancelTimer(E.ACK_WAIT) not in out and E.ACK_WAIT in pair.a.machine.timers
+    # the model's reading, docs/transport.md: each SessionHeader restarts it while messages
+    # await (the spec starts it on sending; both keep 3.1.2.4)
+    assert E.StartTimer(E.ACK_WAIT, 20.0) in out
+
+
+def test_the_ack_wait_timer_starts_with_the_first_message_sent_not_each() -> None:
+    """docs/transport.md: the Session Ack Wait Timer starts when a UserMessage is sent while
+    it is not running; the next message sent leaves it running (3.1.2.4)."""
+    pair = Pair.make()
+    pair.open()
+    first = pair.a.handle(E.SendUserMessage(envelope(1)))
+    second = pair.a.handle(E.SendUserMessage(envelope(2)))
+    assert E.StartTimer(E.ACK_WAIT, 20.0) in first and not of(E.StartTimer, second)
+
+
+def test_an_initialization_timeout_with_nothing_buffered_says_only_the_state() -> None:
+    """The reason of a handshake timed out names the state, and the bytes of a packet only
+    when some were buffered."""
+    machine = SessionMachine(Role.INITIATOR, SessionConfig(CLIENT))
+    machine.handle(E.Connected())
+    out = machine.handle(E.TimerFired(E.INITIALIZATION))
+    assert out[-1] == E.SessionClosed("session initialization timed out in state WAITING_ECR_MSG")
+
+
+def test_a_timer_that_is_not_running_fires_to_no_effect() -> None:
+    """A TimerFired for a timer the machine never started, or stopped, is stale: ignored
+    (the Session Ack Wait Timer of a session with nothing sent closes nothing)."""
+    pair = Pair.make()
+    pair.open()
+    assert E.ACK_WAIT not in pair.a.machine.timers
+    assert pair.a.handle(E.TimerFired(E.ACK_WAIT)) == []
+    assert pair.a.machine.state is State.OPEN
+
+
+def test_a_closed_session_has_no_timer_left() -> None:
+    """3.1.5.9: closing stops every timer: none is left running."""
+    pair = Pair.make()
+    pair.open()
+    pair.a.handle(E.SendUserMessage(envelope()))
+    pair.a.handle(E.Close())
+    assert pair.a.machine.timers == set()
+
+
+def test_the_session_durations_docs_transport_gives_are_the_machines_defaults() -> None:
+    """The spec leaves these durations to configuration (3.1.2.1, 3.1.2.2, 3.1.2.5);
+    docs/transport.md tells users the model's defaults, and they are the ones it uses."""
+    text = (Path(__file__).parents[1] / "docs" / "transport.md").read_text()
+    said = dict(re.findall(r"`(\w+)` (\d+(?:\.\d+)?)(?: s)?[,)]", text.replace("\n", " ")))
+    defaults = {f.name: f.default for f in fields(SessionConfig)}
+    names = ("initialization_timeout", "cleanup_timeout", "ack_send_delay", "ack_timeout_ms")
+    names += ("ack_wait_multiple", "window_size")
+    assert {n: float(said[n]) for n in names} == {n: float(defaults[n]) for n in names}

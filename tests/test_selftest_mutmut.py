@@ -128,6 +128,10 @@ def test_a_case_only_entry_covers_name_case_changes_never_messages() -> None:
             " reason: ''}\n",
             "every field is a non-empty string",
         ),
+        (
+            "mutmut:\n  - {file: f, function: g, changed: a, to: 3, kind: equivalent, reason: r}\n",
+            "to: a string, empty when the mutant deletes the line",
+        ),
     ],
 )
 def test_a_malformed_mutmut_entry_is_refused_in_one_line(
@@ -228,3 +232,18 @@ def test_docs_publish_a_whole_file_score_for_every_whole_file() -> None:
     rows = {m.group(1) for m in re.finditer(r"^\| ([a-z_/]+\.py) \|", table, re.MULTILINE)}
     expected = {f.removeprefix("mqcn_model/") for f in M.whole_files(ROOT)}
     assert expected <= rows, sorted(expected - rows)
+
+
+def test_a_mutmut_entry_for_a_deleted_line_has_an_empty_to(tmp_path: Path) -> None:
+    """mutmut deletes a keyword-argument line: its ``to`` is empty, and it matches only the
+    survivor that deleted that line."""
+    path = tmp_path / "eq.yaml"
+    path.write_text(
+        "mutmut:\n  - {file: f.py, function: g, changed: 'judge_body=False,', to: '',"
+        " kind: equivalent, reason: r}\n",
+        encoding="utf-8",
+    )
+    (entry,) = M.load_mutmut_equivalents(path)
+    deleted = M.MutmutMutant("m", "f.py", "g", "survived", "judge_body=False,", "")
+    flipped = M.MutmutMutant("m", "f.py", "g", "survived", "judge_body=False,", "judge_body=True,")
+    assert [entry.matches(m) for m in (deleted, flipped)] == [True, False]

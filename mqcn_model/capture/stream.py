@@ -126,7 +126,6 @@ class StreamFramer:
         self.stream = stream
         self.out = out
         self.response = response
-        self.mid_session = mid_session
         self.packet_bytes = 0
         self.quarantined_bytes = 0
         self.lost_bytes = 0
@@ -136,7 +135,6 @@ class StreamFramer:
         self._base = 0  # stream offset of self._buf[0]
         self._end = 0  # stream offset after the last byte given
         self._segments: deque[tuple[int, int, int, float | None]] = deque()  # start, end, frame
-        self._found = False  # a packet was framed in this stream
         # the current run of skipped bytes (None: not skipping)
         self._run_start: int | None = 0 if mid_session else None
         self._run_reason = MID_SESSION
@@ -195,7 +193,9 @@ class StreamFramer:
         """The stream ended: what is left is a packet it cut short, or skipped bytes."""
         if self._run_start is not None:
             self._skip(len(self._buf))
-            if not self._found and self._run_start == 0 and self.lost_bytes == 0 and self._end:
+            # a run still open from offset 0: no packet was framed and no byte lost (either
+            # puts the start of any later run past 0)
+            if self._run_start == 0:
                 self._run_reason = NOT_MSMQ
                 self._run_detail = (
                     f"no MS-MQQB packet in the {self._end} bytes of this stream on port 1801 "
@@ -324,7 +324,6 @@ class StreamFramer:
             where = self._where(offset, len(raw))
         self.packet_bytes += len(raw)
         self.packets += 1
-        self._found = True
         if raw[2] & IN:  # next_frame has read a valid BaseHeader: dispatch on it
             try:
                 internal, _ = decode_internal(raw, response=self.response, base=base)

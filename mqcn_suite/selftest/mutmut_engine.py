@@ -222,9 +222,15 @@ def load_mutmut_equivalents(path: Path) -> list[MutmutEquivalent]:
             )
         if entry["kind"] not in KINDS or entry["kind"] == "reading":
             raise EquivalentsError(f"{where}: 'kind' is 'equivalent' or 'unreachable'")
-        texts = [k for k in wanted if k != "case_only"]
-        if not all(isinstance(entry[k], str) and entry[k].strip() for k in texts):
-            raise EquivalentsError(f"{where}: every field is a non-empty string")
+        # ``to`` alone may be empty: the mutant deleted the line (a keyword argument)
+        texts = [k for k in wanted if k not in ("case_only", "to")]
+        if not all(isinstance(entry[k], str) and entry[k].strip() for k in texts) or not (
+            case_only or isinstance(entry["to"], str)
+        ):
+            raise EquivalentsError(
+                f"{where}: every field is a non-empty string (to: a string, empty when the "
+                "mutant deletes the line)"
+            )
         found.append(
             MutmutEquivalent(
                 entry["file"],
