@@ -95,6 +95,7 @@ _WIRE_AND_CAPTURE_TESTS = (
     "tests/test_mutants_capture.py",
     "tests/test_mutants_wire.py",
     "tests/test_capture_split.py",
+    "tests/test_capture_split_rules.py",
     "tests/test_wire_property_values.py",
     "tests/test_wire_usermessage_rules.py",
     "tests/test_wire_scapy_layers.py",
