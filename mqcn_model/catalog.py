@@ -11,7 +11,7 @@ instead of inventing a silent new requirement.
 'MUST'
 
 A second, separate catalog (``wire_requirements.yaml``, :data:`WIRE_CATALOG`) holds the MUSTs
-of the MSMQ wire documents ([MS-MQMQ], [MS-MQQB], [MS-MQDMPR]) that the wire codec
+of the MSMQ wire documents ([MS-MQMQ], [MS-MQQB], [MS-MQDMPR], [MS-MQRR]) that the wire codec
 (:mod:`mqcn_model.wire`) checks.  Its IDs name their document (``MQMQ-2.2.19.1-2``); they are
 not MS-MQCN requirements, so the MS-MQCN report and coverage never list them, but
 :func:`req` guards them the same way and :func:`requirement` finds an entry in either.
@@ -49,9 +49,6 @@ KNOWN_SECTIONS = frozenset(_KNOWN_SECTIONS_TEXT.split())
 
 # The wire catalog: MUSTs of the MSMQ wire documents the wire codec checks.  IDs name their
 # document; each document has its own list of sections that may carry wire requirements.
-WIRE_ID_PATTERN = re.compile(
-    r"^(?P<spec>MQMQ|MQQB|MQDMPR)-(?P<section>\d+(?:\.\d+)*)-(?P<n>[1-9]\d*)$"
-)
 # ``packet``: a rule one packet's bytes keep or break (the codec checks it); ``session``: a rule
 # of the MS-MQQB session state machine (:mod:`mqcn_model.mqqb`) over a sequence of packets.
 PACKET_ROLE, SESSION_ROLE = "packet", "session"
@@ -69,12 +66,19 @@ _WIRE_SECTIONS_TEXT = {
     "MQMQ": """2.2.18.1.2 2.2.18.1.3 2.2.18.1.4 2.2.18.1.4.1 2.2.18.1.4.2 2.2.18.1.5.1
         2.2.18.1.5.2 2.2.18.1.6 2.2.18.1.7.1 2.2.18.1.7.2 2.2.19.1 2.2.19.2 2.2.19.3 2.2.20
         2.2.20.1 2.2.20.2 2.2.20.3 2.2.20.4 2.2.20.5 2.2.20.6 2.2.20.7 2.2.20.8""",
-    "MQQB": """2.1.1 2.1.2 2.2.1 2.2.2 2.2.2.1 2.2.3 2.2.3.1 2.2.4 2.2.4.1 2.2.5 2.2.5.1 2.2.6
+    "MQQB": """2.1.1 2.1.2 2.2 2.2.1 2.2.2 2.2.2.1 2.2.3 2.2.3.1 2.2.4 2.2.4.1 2.2.5 2.2.5.1 2.2.6
         2.2.7 3.1.1.3.1 3.1.1.4 3.1.5.1.2 3.1.5.1.3 3.1.5.3 3.1.5.3.1 3.1.5.3.2 3.1.5.4
         3.1.5.4.1 3.1.5.5 3.1.5.5.5 3.1.5.8 3.1.6.3""",
     "MQDMPR": "3.1.7.1.30 3.1.7.1.31 3.1.7.1.32",
+    # [MS-MQRR] 2.2.5: the whole UserMessage as Windows parses it (SRMP headers, extensions)
+    "MQRR": "2.2.5 2.2.5.1 2.2.5.1.2 2.2.5.1.2.1 2.2.5.1.2.2 2.2.5.2 2.2.5.3 2.2.5.4 2.2.5.5",
 }
 WIRE_KNOWN_SECTIONS = {spec: frozenset(text.split()) for spec, text in _WIRE_SECTIONS_TEXT.items()}
+# the documents a wire ID may name, in the order above (MQMQ|MQQB|MQDMPR|MQRR)
+WIRE_SPECS = "|".join(_WIRE_SECTIONS_TEXT)
+WIRE_ID_PATTERN = re.compile(
+    rf"^(?P<spec>{WIRE_SPECS})-(?P<section>\d+(?:\.\d+)*)-(?P<n>[1-9]\d*)$"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +105,7 @@ MQCN_SCHEME = CatalogScheme(
 WIRE_SCHEME = CatalogScheme(
     "wire requirements catalog",
     WIRE_ID_PATTERN,
-    "MQMQ|MQQB|MQDMPR-<section>-<n>",
+    f"{WIRE_SPECS}-<section>-<n>",
     WIRE_ROLES,
     fingerprints_allowed=False,  # the wire documents are excerpts: no sentence coverage kept
     rule_kinds=WIRE_RULE_KINDS,

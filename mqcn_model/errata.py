@@ -664,6 +664,26 @@ ERRATA: dict[str, Item] = {
             "the target's queue manager, 3.1.5.2.3) and accepts one as 3.1.5.3.1 says; a target "
             "that refuses GUID_NULL is never asked to take it.",
         ),
+        _item(
+            "W-12",
+            "[MS-MQRR] headers inside a session's UserMessage Packet",
+            "decoded wherever they stand, each with the value finding MQQB-2.2-1; never a refusal",
+            "[MS-MQMQ] 2.2.19.2 says Flags.AH is not set when a packet is sent; [MS-MQQB] 2.2 "
+            "lists its headers without the [MS-MQRR] ones and without saying a packet may carry "
+            "no others.",
+            "the finding is about traffic (the audit, `decode --packet`), never a target's "
+            "verdict: no scenario sends or demands these headers, so no reading of a target "
+            "depends on it.",
+        ),
+        _item(
+            "W-13",
+            "The unit of SRMPEnvelopeHeader.DataLength",
+            "DataLength may count the text (with its terminator) in WCHARs or in bytes",
+            '[MS-MQRR] 2.2.5.1.2.1 gives DataLength as a ULONG "length of the data" without a '
+            "unit.",
+            "both units are read: a sender counting either way does what the words say, and the "
+            "decoded header names the unit it found.",
+        ),
         # --- directory errata (D-nn): MS-MQDSSM, MS-MQDMPR and the AD schema, and the LDAP
         # fixture (docs/directory.md); every reading real directories differ on passes
         _item(

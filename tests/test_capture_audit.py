@@ -212,7 +212,11 @@ def damaged_captures() -> dict[str, bytes]:
     lying = bytearray(PACKETS[3])
     lying[8:12] = struct.pack("<I", len(PACKETS[3]) + 64)
     stream = b"".join(PACKETS[:3]) + bytes(lying) + b"".join(PACKETS[4:])
-    files["lying-size.pcap"] = pcap(frames(segments(stream)))
+    files["lying-size.pcap"] = pcap(frames(segments(stream)))  # read, 64 bytes uncovered
+    short = bytearray(PACKETS[3])
+    short[8:12] = struct.pack("<I", 100)  # PacketSize ends inside the MessagePropertiesHeader
+    stream = b"".join(PACKETS[:3]) + bytes(short) + b"".join(PACKETS[4:])
+    files["cut-header.pcap"] = pcap(frames(segments(stream)))  # the refused UserMessage
     other = envelope(9, destination_format_name=f"PRIVATE={QM}\\5")
     files["other-queue.pcap"] = pcap(frames(segments(b"".join(session_packets([other, SENT[0]])))))
     files["notes.txt"] = b"not a capture, in a folder of captures\n"
@@ -341,7 +345,9 @@ def test_real_traffic_is_judged_by_destination_with_its_findings(
     assert acks_row["kind"] == "wire" and acks_row["rule"] == "value" and acks_row["messages"] == 1
     assert table["MQCN-3.3.5.3-5"]["kind"] == "envelope"
     block = summary["capture"]
-    assert block["messages_with_findings"] == 2 and block["other_messages"] == 1
+    # the two above and the lying PacketSize's message: read, its 64 uncovered bytes a finding
+    assert block["messages_with_findings"] == 3 and block["other_messages"] == 1
+    assert table["MQMQ-2.2.19.1-3"]["messages"] == 1 and table["MQMQ-2.2.19.1-3"]["kind"] == "wire"
     # a packet that is no change notification: decoded, its finding counted
     assert block["packet_findings_by_requirement"] == {"MQQB-2.2.2.1-3": 1}
     assert verdicts[envelope(24).message_id.to_bytes()]["findings"] == []

@@ -19,6 +19,7 @@ from mqcn_model.catalog import (
     WIRE_KNOWN_SECTIONS,
     WIRE_ROLES,
     WIRE_SCHEME,
+    WIRE_SPECS,
     CatalogError,
     UnknownRequirementError,
     load_catalog_text,
@@ -29,7 +30,7 @@ from mqcn_model.errors import Violation, fail
 from mqcn_suite.coverage import Coverage
 
 ROOT = Path(__file__).resolve().parents[1]
-WIRE_ID_IN_TEXT = re.compile(r"\b(?:MQMQ|MQQB|MQDMPR)-[0-9]+(?:\.[0-9]+)*-[0-9]+", re.ASCII)
+WIRE_ID_IN_TEXT = re.compile(rf"\b(?:{WIRE_SPECS})-[0-9]+(?:\.[0-9]+)*-[0-9]+", re.ASCII)
 
 
 def _wid(spec: str, section: str, n: int | str) -> str:
@@ -45,7 +46,7 @@ def test_the_wire_catalog_loads_with_its_own_ids() -> None:
         assert entry.role in WIRE_ROLES and entry.testable and entry.is_mandatory
         assert entry.fingerprints == ()
     specs = {WIRE_ID_PATTERN.fullmatch(r)["spec"] for r in WIRE_CATALOG}  # type: ignore[index]
-    assert specs == {"MQMQ", "MQQB", "MQDMPR"}
+    assert specs == {"MQMQ", "MQQB", "MQDMPR", "MQRR"} == set(WIRE_SPECS.split("|"))
 
 
 def test_the_two_catalogs_stay_apart() -> None:

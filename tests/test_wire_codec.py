@@ -42,6 +42,20 @@ from mqcn_model.wire import packet_layers as L
 from mqcn_model.wire.acks import FINAL_ACK, ORDER_ACK, FinalAckBody, OrderAckBody
 from mqcn_model.wire.base import BaseHeader, decode_base_header, encode_base_header
 from mqcn_model.wire.debug import DebugHeader, decode_debug, encode_debug
+from mqcn_model.wire.declared import pack
+from mqcn_model.wire.extensions import (
+    DL,
+    EA,
+    SQ,
+    TM,
+    DeadLetterHeader,
+    ExtendedAddressHeader,
+    ExtensionHeader,
+    SubqueueHeader,
+    compound_message,
+    extensions,
+    srmp_envelope,
+)
 from mqcn_model.wire.internal import (
     EstablishConnection,
     Ping,
@@ -62,7 +76,7 @@ from mqcn_model.wire.security import (
 from mqcn_model.wire.session import SessionHeader, decode_session, encode_session
 from mqcn_model.wire.soap import SoapHeader, decode_soap, encode_soap
 from mqcn_model.wire.transaction import FM, LM, TransactionHeader, decode_transaction
-from mqcn_model.wire.user import UserHeader, compose_user_flags, decode_user_header
+from mqcn_model.wire.user import AH, UserHeader, compose_user_flags, decode_user_header
 from mqcn_model.wire.usermessage import UserMessage
 
 G1 = uuid.UUID("00112233-4455-6677-8899-aabbccddeeff")
@@ -423,13 +437,34 @@ def test_framing_needs_more_bytes_before_deciding() -> None:
         (h("10 00 0000 4c494f53"), "MQMQ-2.2.19.1-2"),
         (h("10 00 0000 4c494f52 04004000 ffffffff"), "MQMQ-2.2.19.1-4"),
         (h("10 00 0000 4c494f52 0c000000 ffffffff"), "MQMQ-2.2.19.1-3"),  # smaller than 16
-        (h("10 00 0000 4c494f52 22000000 ffffffff"), "MQMQ-2.2.19.1-3"),  # not 4-aligned
     ],
 )
 def test_framing_says_why_there_is_no_base_header(data: bytes, requirement: str) -> None:
     frame = next_frame(data)
     assert frame.status == NOT_BASE_HEADER and frame.violation is not None
     assert frame.violation.requirement == requirement
+
+
+def test_a_packet_size_off_the_4_byte_grid_still_frames_its_packet() -> None:
+    """Real senders count a stray byte: the packet is framed by its PacketSize and the
+    decoder makes the size a finding (MQMQ-2.2.19.1-3 at byte 8), never a refusal."""
+    wire = encode_user_message(good_message()) + b"!"
+    wire = wire[:8] + len(wire).to_bytes(4, "little") + wire[12:]
+    frame = next_frame(wire)
+    assert (frame.status, frame.size, frame.packet_size) == (PACKET, len(wire), len(wire))
+    assert next_frame(wire[:-1]).status == NEED_MORE
+    packet, end = decode_user_message(wire)
+    assert end == len(wire)
+    assert [(f.requirement, f.offset) for f in packet.findings] == [
+        ("MQMQ-2.2.19.1-3", 8),
+        ("MQMQ-2.2.19.1-3", len(wire) - 1),
+    ]
+    assert str(packet.findings[1]).endswith(
+        f"1 byte at offset {len(wire) - 1} that no announced header covers (PacketSize is "
+        f"{len(wire)}, the headers take {len(wire) - 1})"
+    )
+    with pytest.raises(DecodeError, match="4-byte aligned"):
+        decode_base_header(wire)  # alone, without a list for its findings: strict
 
 
 def test_a_stream_that_starts_mid_packet_resynchronises() -> None:
@@ -562,6 +597,38 @@ DIRECT = good_message(
     user=replace(good_message().user, destination_qm=NIL, destination=QueueFormat(7, direct="x"))
 )
 
+
+def _with_tail(tail: bytes, message: UserMessage | None = None) -> Callable[[], bytes]:
+    """``message`` (default: the good one) with ``tail`` inside its PacketSize."""
+
+    def make() -> bytes:
+        wire = bytearray(encode_user_message(message or good_message()))
+        wire += tail
+        wire[8:12] = len(wire).to_bytes(4, "little")
+        return bytes(wire)
+
+    return make
+
+
+def _encoded(message: UserMessage) -> Callable[[], bytes]:
+    return lambda: encode_user_message(message)
+
+
+# [MS-MQRR] 2.2.5: a message first sent over HTTP, and one carrying the extension chain
+ENVELOPE = srmp_envelope("<se:Envelope><se:Header/><se:Body/></se:Envelope>")
+COMPOUND = compound_message(b"POST /msmq/private$/q HTTP/1.1\r\n\r\n", b"\x02\x01\x00")
+SRMP = good_message(srmp_envelope=ENVELOPE, compound=COMPOUND)
+AH_ONLY = good_message(user=replace(good_message().user, flags=good_message().user.flags | AH))
+CHAIN = good_message(
+    extensions=extensions(subqueue=SubqueueHeader(), extended_address=ExtendedAddressHeader())
+)
+_SUBQUEUE, _ADDRESS = pack(SubqueueHeader()), pack(ExtendedAddressHeader())
+
+
+def _chain(*parts: bytes) -> Callable[[], bytes]:
+    return _with_tail(b"".join(parts))
+
+
 BROKEN: dict[str, tuple[Callable[[], bytes], Callable[..., object]]] = {
     "MQMQ-2.2.18.1.4-1": (
         patched(_mqf_message(), _mqf_at(_mqf_message()) + 12, h("0400")),
@@ -577,12 +644,9 @@ BROKEN: dict[str, tuple[Callable[[], bytes], Callable[..., object]]] = {
     ),
     "MQMQ-2.2.19.1-1": (built(_set("BaseHeader.VersionNumber", 0x11)), decode_user_message),
     "MQMQ-2.2.19.1-2": (built(_set("BaseHeader.Signature", 0x524F494D)), decode_user_message),
+    # PacketSize past the bytes there are (bytes inside it that no header covers are a finding)
     "MQMQ-2.2.19.1-3": (
-        built(
-            _combine(
-                _set("BaseHeader.PacketSize", 16 + 52 + 32 + 128 + 60 + 4), _set("Extra", bytes(4))
-            )
-        ),
+        built(_set("BaseHeader.PacketSize", 16 + 52 + 32 + 128 + 60 + 4)),
         decode_user_message,
     ),
     "MQMQ-2.2.19.1-4": (built(_set("BaseHeader.PacketSize", 0x00400004)), decode_user_message),
@@ -768,6 +832,86 @@ BROKEN: dict[str, tuple[Callable[[], bytes], Callable[..., object]]] = {
     "MQQB-2.2.5.1-1": (lambda: encode_user_message(final_ack(sequence=0)), decode_user_message),
     "MQQB-2.2.6-1": (_internal(_set("BaseHeader.SH", 0), _session_ack_layer()), decode_internal),
     "MQQB-2.2.7-1": (lambda: encode_ping(Ping(0, 1, G1, signature=0x1234)), decode_ping),
+    "MQQB-2.2-1": (_encoded(CHAIN), decode_user_message),
+    "MQRR-2.2.5.1.2-1": (_encoded(AH_ONLY), decode_user_message),
+    "MQRR-2.2.5.1.2.1-1": (
+        _encoded(replace(SRMP, srmp_envelope=replace(ENVELOPE, data_length=0x80000000 + 50))),
+        decode_user_message,
+    ),
+    "MQRR-2.2.5.1.2.1-2": (
+        _with_tail(h("0000 0000 05000000") + "abcd".encode("utf-16-le"), AH_ONLY),
+        decode_user_message,
+    ),
+    "MQRR-2.2.5.1.2.2-1": (
+        _encoded(replace(SRMP, compound=replace(COMPOUND, http_body_size=0x80000024))),
+        decode_user_message,
+    ),
+    "MQRR-2.2.5.1.2.2-2": (
+        _encoded(replace(SRMP, compound=replace(COMPOUND, msg_body_offset=0xFFFFFFF0))),
+        decode_user_message,
+    ),
+    "MQRR-2.2.5.2-1": (
+        _chain(pack(ExtensionHeader(16, 176)), bytes(4), _SUBQUEUE, _ADDRESS),
+        decode_user_message,
+    ),
+    "MQRR-2.2.5.2-2": (
+        _chain(pack(ExtensionHeader(12, 180)), _SUBQUEUE, _ADDRESS, bytes(4)),
+        decode_user_message,
+    ),
+    "MQRR-2.2.5.2-3": (
+        _encoded(good_message(extensions=extensions(extended_address=ExtendedAddressHeader()))),
+        decode_user_message,
+    ),
+    "MQRR-2.2.5.3-1": (
+        _encoded(
+            good_message(
+                extensions=extensions(
+                    subqueue=SubqueueHeader(word=TM), extended_address=ExtendedAddressHeader()
+                )
+            )
+        ),
+        decode_user_message,
+    ),
+    "MQRR-2.2.5.3-2": (
+        _encoded(
+            good_message(
+                extensions=extensions(
+                    subqueue=SubqueueHeader(subqueue_name=b"a" * 64),
+                    extended_address=ExtendedAddressHeader(),
+                )
+            )
+        ),
+        decode_user_message,
+    ),
+    "MQRR-2.2.5.4-1": (
+        _chain(
+            pack(ExtensionHeader(12, 148 + 8 + 28, SQ | DL | EA)),
+            _SUBQUEUE,
+            pack(DeadLetterHeader(0x80000008)) + "a".encode("utf-16-le") + bytes(2),
+            _ADDRESS,
+        ),
+        decode_user_message,
+    ),
+    "MQRR-2.2.5.4-2": (
+        _chain(
+            pack(ExtensionHeader(12, 148 + 12 + 28, SQ | DL | EA)),
+            _SUBQUEUE,
+            pack(DeadLetterHeader(12)) + "ab".encode("utf-16-le") + bytes(2) + b"!!",
+            _ADDRESS,
+        ),
+        decode_user_message,
+    ),
+    "MQRR-2.2.5.5-1": (
+        _encoded(
+            good_message(
+                extensions=extensions(
+                    subqueue=SubqueueHeader(),
+                    extended_address=ExtendedAddressHeader(address_type=2),
+                )
+            )
+        ),
+        decode_user_message,
+    ),
     "MQDMPR-3.1.7.1.32-1": (
         built(
             _combine(
@@ -803,7 +947,21 @@ def test_every_wire_requirement_is_structural_or_a_value_rule() -> None:
 
 
 # A breach that cannot come alone: TxSequenceNumber 0 leaves no smaller previous number.
-IMPLIED = {"MQMQ-2.2.20.5-1": {"MQMQ-2.2.20.5-2"}}
+# The [MS-MQRR] headers are each a header [MS-MQQB] does not use (W-12), and the SRMP pair
+# comes with Flags.AH, which a sender never sets.
+_RR = {"MQQB-2.2-1"}
+_HTTP = _RR | {"MQMQ-2.2.19.2-7"}
+IMPLIED = {
+    "MQMQ-2.2.20.5-1": {"MQMQ-2.2.20.5-2"},
+    "MQMQ-2.2.19.2-7": {"MQRR-2.2.5.1.2-1"},
+    "MQRR-2.2.5.1.2-1": {"MQMQ-2.2.19.2-7"},
+    "MQRR-2.2.5.1.2.1-1": _HTTP,
+    "MQRR-2.2.5.1.2.2-2": _HTTP,
+    **{rid: _RR for rid in ("MQRR-2.2.5.2-1", "MQRR-2.2.5.2-2", "MQRR-2.2.5.2-3")},
+    **{
+        rid: _RR for rid in ("MQRR-2.2.5.3-1", "MQRR-2.2.5.3-2", "MQRR-2.2.5.4-2", "MQRR-2.2.5.5-1")
+    },
+}
 STRUCTURAL_IDS = sorted(r for r in BROKEN if WIRE_CATALOG[r].rule == STRUCTURAL)
 VALUE_IDS = sorted(r for r in BROKEN if WIRE_CATALOG[r].rule == VALUE_RULE)
 

@@ -51,7 +51,9 @@ def test_decode_packet_shows_a_packet_breaking_a_value_rule_with_the_finding(
     verdict = J.judge_packet_bytes(data)
     assert verdict.packet is not None and verdict.refused is None
     assert requirement in [v.requirement for v in verdict.violations]
-    assert verdict.envelope is not None and verdict.body is not None
+    # the body is judged as MS-MQCN's only on its way to a notification queue (issue 35)
+    notification = verdict.judgement is not None and verdict.judgement.notification_queue
+    assert (verdict.envelope is not None and verdict.body is not None) == notification
     assert not verdict.conforming
 
 
@@ -408,7 +410,7 @@ def test_decode_packet_and_the_capture_reader_use_the_one_judge() -> None:
     expected = J.judge_user_message(packet)
     assert J.judge_packet_bytes(wire).judgement == expected
     out: list[object] = []
-    framer = StreamFramer("c.pcap", "a -> b", out)
+    framer = StreamFramer("c.pcap", "a -> b", out, mid_session=True)  # no handshake to miss
     framer.data(wire, 1, 5.0)
     (message,) = out
     assert isinstance(message, Message)

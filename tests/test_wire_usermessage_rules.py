@@ -208,6 +208,8 @@ FULL_VIEW = {
         "body_slack": "",
     },
     "debug_header": {"flags": 1, "queue_type": 1, "reserved": 6, "queue_identifier": str(G1)},
+    "srmp_envelope_header": None,  # the [MS-MQRR] 2.2.5 headers: tests/test_wire_real_senders.py
+    "compound_message_header": None,
     "soap_header": {"header": "h", "body": "b"},
     "multi_queue_format_header": {
         "destination": [
@@ -222,6 +224,7 @@ FULL_VIEW = {
         ],
         "signature": "73",
     },
+    "extensions": None,
     "session_header": {
         "ack_sequence_number": 1,
         "recoverable_msg_ack_seq_number": 2,
@@ -250,8 +253,11 @@ def test_the_json_view_of_a_bare_message_has_null_for_each_absent_header() -> No
         "transaction_header",
         "security_header",
         "debug_header",
+        "srmp_envelope_header",
+        "compound_message_header",
         "soap_header",
         "multi_queue_format_header",
+        "extensions",
         "session_header",
         "ack_body",
     )
@@ -491,14 +497,17 @@ def test_a_packet_cut_before_its_packet_size_is_refused_saying_how_many_bytes_ca
     assert judged(wire) == []  # exactly PacketSize bytes: read
 
 
-def test_a_packet_size_larger_than_its_headers_is_refused_with_both_sizes() -> None:
+def test_a_packet_size_larger_than_its_headers_is_a_finding_at_the_uncovered_bytes() -> None:
+    """Bytes inside PacketSize that no announced header covers (and that are no extension
+    chain) are a finding with both sizes; the packet is decoded all the same."""
     wire = bytearray(encode_user_message(simple()) + bytes(4))
     wire[8] += 4  # PacketSize 128, the headers 124
-    assert refusal(bytes(wire)) == (
-        "MQMQ-2.2.19.1-3",
-        4 + 8,
-        "PacketSize is 128 but the headers the flags announce take 124 bytes",
-    )
+    packet, end = decode_user_message(bytes(wire))
+    assert end == 128 and packet.properties == simple().properties
+    assert [str(f) for f in packet.findings] == [
+        "MQMQ-2.2.19.1-3 at byte 124: 4 bytes at offset 124 that no announced header covers "
+        "(PacketSize is 128, the headers take 124)"
+    ]
 
 
 def test_a_session_header_announced_but_missing_is_refused_at_packet_size_end() -> None:

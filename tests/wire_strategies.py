@@ -246,3 +246,44 @@ def internal_packets() -> st.SearchStrategy[InternalPacket]:
 
 
 pings = st.builds(Ping, u16, u32, guids)
+
+
+@st.composite
+def real_sender_messages(draw: st.DrawFn) -> UserMessage:
+    """A UserMessage as Windows stores it ([MS-MQRR] 2.2.5): one of :func:`user_messages`
+    with the SRMP pair (Flags.AH) and an extension chain added, either or both.  It decodes,
+    with the findings the session headers carry (MQQB-2.2-1, MQMQ-2.2.19.2-7)."""
+    from dataclasses import replace
+
+    from mqcn_model.wire import extensions as X
+
+    message = draw(user_messages())
+    pair, chain = draw(st.sampled_from([(True, False), (False, True), (True, True)]))
+    if pair:
+        text = draw(
+            st.text(
+                st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"),
+                max_size=30,
+            )
+        )
+        message.srmp_envelope = X.srmp_envelope(text, unit=draw(st.sampled_from([X.WCHAR, X.BYTE])))
+        message.compound = X.compound_message(
+            draw(st.binary(max_size=40)), draw(st.binary(max_size=20))
+        )
+        message.user = replace(message.user, flags=message.user.flags | U.AH)
+    if chain:
+        subqueue = X.SubqueueHeader(subqueue_name=bytes(64), target_subqueue_name=bytes(64))
+        message.extensions = X.extensions(
+            subqueue=subqueue,
+            dead_letter=draw(
+                st.none()
+                | st.text(
+                    st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"),
+                    max_size=12,
+                )
+            ),
+            extended_address=X.ExtendedAddressHeader(
+                address_length=4, address_type=1, address=bytes(16)
+            ),
+        )
+    return message

@@ -138,6 +138,8 @@ class Packet:
     ``SessionAck``, ``UserMessage``, ``OrderAck``, ``FinalAck``).  ``packet`` is None when
     the wire codec refused it; then ``violation`` says which wire requirement it breaks.
     ``note`` says why a UserMessage is not a :class:`Message` (it goes to another queue).
+    ``findings``: what the stream says of the packet beyond its own wire findings (which are
+    ``packet.findings``): the session finding MQQB-3.1.5.8-1 when it opens its stream.
     """
 
     where: Where
@@ -145,6 +147,7 @@ class Packet:
     packet: WirePacket | None = field(default=None, repr=False)
     violation: Violation | None = None
     note: str = ""
+    findings: tuple[Violation, ...] = ()
 
 
 @quick_init

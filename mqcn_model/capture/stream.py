@@ -12,6 +12,9 @@ trailing SessionHeader of a UserMessage, errata W-01) and decodes each one:
   destination alone decides, whatever values the packet holds;
 * any other packet → :class:`~.records.Packet` (with the wire ``violation`` when the codec
   refuses its structure);
+* a stream seen from its start whose first packet is a UserMessage (no EstablishConnection:
+  a tool probing port 1801) → that packet's record carries the session finding
+  MQQB-3.1.5.8-1, and the packet is decoded and judged as any other;
 * bytes that start no packet → one :class:`~.records.Quarantine` per run of such bytes: the
   framer resynchronises on the next place a BaseHeader could start
   (:func:`~mqcn_model.wire.framing.find_base_header`) whose packet decodes, and the reason
@@ -68,8 +71,9 @@ from mqcn_model.capture.records import (
     Where,
 )
 from mqcn_model.capture.records import Packet as PacketRecord  # "packet" alone: the wire's
+from mqcn_model.catalog import req
 from mqcn_model.constants import AuthLevel
-from mqcn_model.errors import DecodeError
+from mqcn_model.errors import DecodeError, Violation
 from mqcn_model.wire.base import (
     BASE_HEADER,
     BASE_HEADER_SIZE,
@@ -93,6 +97,10 @@ from mqcn_model.wire.packet import decode_packet
 from mqcn_model.wire.usermessage import USER_MESSAGE, decode_user_message
 
 __all__ = ["StreamFramer"]
+
+# a stream seen from its start (its SYN captured) whose first packet is a UserMessage: the
+# session was never opened (real senders probe port 1801 so)
+R_BEFORE_OPEN = req("MQQB-3.1.5.8-1")
 
 # A BaseHeader candidate is VersionNumber + Reserved + Flags + Signature: 8 bytes; keep the
 # last 7 of a run with none, the start of one may be there.
@@ -146,6 +154,9 @@ class StreamFramer:
         self._run_first: tuple[int, float | None] | None = None
         self._run_last: tuple[int, float | None] | None = None
         self._head = b""  # the stream's first bytes, to name what a non-MSMQ stream carried
+        # has the session been seen to open (an EstablishConnection first)?  A stream seen
+        # from its middle may have opened before the capture began: nothing to judge there
+        self._opened = mid_session
 
     # --- what the reassembler calls ---------------------------------------------------------
 
@@ -330,12 +341,27 @@ class StreamFramer:
             except DecodeError as exc:
                 self.out.append(PacketRecord(where, "internal packet", None, exc.violation))
                 return
+            self._opened = True  # an internal packet first: the session's own traffic
             self.out.append(PacketRecord(where, internal.kind, internal))
             return
+        session: tuple[Violation, ...] = ()
+        if not self._opened:
+            self._opened = True  # one finding a stream
+            session = (
+                Violation(
+                    R_BEFORE_OPEN,
+                    0,
+                    f"the stream opens with a UserMessage Packet at offset {offset}: no "
+                    "EstablishConnection and ConnectionParameters exchange opened the session "
+                    "([MS-MQQB] 2.1.1)",
+                ),
+            )
         try:
             packet, _ = decode_user_message(raw, base=base)
         except DecodeError as exc:
-            self.out.append(PacketRecord(where, USER_MESSAGE, None, exc.violation))
+            self.out.append(
+                PacketRecord(where, USER_MESSAGE, None, exc.violation, findings=session)
+            )
             return
         kind = packet.kind
         found = judge_user_message(
@@ -348,11 +374,19 @@ class StreamFramer:
         if found.envelope is None:
             note = f"to {found.destination}: not a notification queue"
             self.out.append(
-                PacketRecord(where, kind, packet, note=note if kind == USER_MESSAGE else "")
+                PacketRecord(
+                    where,
+                    kind,
+                    packet,
+                    note=note if kind == USER_MESSAGE else "",
+                    findings=session,
+                )
             )
             return
         self.messages += 1
-        self.out.append(Message(where, packet, found.envelope, packet.body, found.findings))
+        self.out.append(
+            Message(where, packet, found.envelope, packet.body, found.findings + session)
+        )
 
     # --- skipped runs -------------------------------------------------------------------------
 

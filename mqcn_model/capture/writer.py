@@ -197,6 +197,25 @@ class PcapWriter:
         self.bytes += len(data) - len(out[0])
         return data
 
+    def write_packet(
+        self, data: bytes, *, sender: uuid.UUID, acceptor: str, handshake: bool = True
+    ) -> bytes:
+        """The records carrying ``data`` -- one packet's bytes as a tool builds them, whatever
+        they hold -- from ``sender``'s address to ``acceptor``'s on a connection of their own:
+        after the MS-MQQB handshake, or (``handshake=False``) after the TCP handshake alone, as
+        tools probing port 1801 send a UserMessage; then the connection is closed."""
+        out = [self.header()]
+        session = self._open(sender, acceptor.lower(), None, out, mqqb=handshake)
+        for start in range(0, len(data), MSS):
+            flags = TCP_ACK | (TCP_PSH if start + MSS >= len(data) else 0)
+            out.append(self._send(session, True, flags, data[start : start + MSS], advance=False))
+        self._steps += 1
+        out.append(self._close(session))
+        self.messages += 1
+        written = b"".join(out)
+        self.bytes += len(written) - len(out[0])
+        return written
+
     def close(self) -> bytes:
         """Close every session still open (``session="sender"``); the last bytes to write."""
         out = [self.header()]
@@ -210,9 +229,16 @@ class PcapWriter:
     # --- sessions ---------------------------------------------------------------------------
 
     def _open(
-        self, sender: uuid.UUID, acceptor_key: str, host: uuid.UUID | None, out: list[bytes]
+        self,
+        sender: uuid.UUID,
+        acceptor_key: str,
+        host: uuid.UUID | None,
+        out: list[bytes],
+        *,
+        mqqb: bool = True,
     ) -> _Session:
-        """Handshake, EstablishConnection and ConnectionParameters both ways.
+        """Handshake, EstablishConnection and ConnectionParameters both ways (``mqqb``; else
+        the TCP handshake alone).
 
         ``host`` is the receiving queue manager when the destination names it; for a direct
         destination the request carries the null GUID and the response a GUID standing for
@@ -232,6 +258,8 @@ class PcapWriter:
             self._send(session, False, TCP_SYN | TCP_ACK, b"", options=_MSS_OPTION, syn=True)
         )
         out.append(self._send(session, True, TCP_ACK, b""))
+        if not mqqb:
+            return session
         stamp = int(self.time * 1000) & 0xFFFFFFFF
         receiver = host if host is not None else uuid.uuid5(uuid.NAMESPACE_URL, acceptor_key)
         request = EstablishConnection(sender, host if host is not None else NIL, stamp)

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from mqcn_model.catalog import req
 from mqcn_model.errors import fail
-from mqcn_model.wire.common import need
+from mqcn_model.wire.common import Findings, breach, need
 
 R_VERSION = req("MQMQ-2.2.19.1-1")
 R_SIGNATURE = req("MQMQ-2.2.19.1-2")
@@ -87,9 +87,13 @@ class BaseHeader:
         return bool(self.flags & TR)
 
 
-def decode_base_header(buf: bytes, offset: int = 0) -> tuple[BaseHeader, int]:
+def decode_base_header(
+    buf: bytes, offset: int = 0, findings: Findings = None
+) -> tuple[BaseHeader, int]:
     """Read a BaseHeader at ``offset``; check VersionNumber, Signature and the PacketSize
-    bounds (a multiple of 4, at least the header, at most 0x00400000)."""
+    bounds (a multiple of 4, at least the header, at most 0x00400000).  A PacketSize that is
+    not a multiple of 4 still frames the packet: with ``findings`` it is a finding there (real
+    senders count a stray byte), without it a DecodeError."""
     need(offset, BASE_HEADER_SIZE, len(buf), R_PACKET_SIZE, "a BaseHeader")
     version, reserved, flags, signature, size, ttrq = _HEAD.unpack_from(buf, offset)
     if version != PACKET_VERSION:
@@ -99,14 +103,23 @@ def decode_base_header(buf: bytes, offset: int = 0) -> tuple[BaseHeader, int]:
     if size > MAX_PACKET_SIZE:
         raise fail(R_MAX_SIZE, offset + 8, f"PacketSize is {size}, above 0x00400000")
     if size < BASE_HEADER_SIZE or size % 4:
+        if size >= BASE_HEADER_SIZE and findings is not None:
+            breach(findings, R_PACKET_SIZE, offset + 8, _unaligned(size))
+            return BaseHeader(flags, size, ttrq, version, reserved, signature), offset + 16
         raise fail(
             R_PACKET_SIZE,
             offset + 8,
-            f"PacketSize is {size}: a packet is at least its 16-byte BaseHeader and its "
-            "headers are 4-byte aligned",
+            _unaligned(size),
         )
     header = BaseHeader(flags, size, ttrq, version, reserved, signature)
     return header, offset + BASE_HEADER_SIZE
+
+
+def _unaligned(size: int) -> str:
+    return (
+        f"PacketSize is {size}: a packet is at least its 16-byte BaseHeader and its headers are "
+        "4-byte aligned"
+    )
 
 
 def encode_base_header(header: BaseHeader, packet_size: int | None = None) -> bytes:

@@ -88,7 +88,8 @@ def next_frame(buf: bytes, offset: int = 0) -> Frame:
             return _not_header(buf, offset)
         return Frame(NEED_MORE, BASE_HEADER_SIZE)
     try:
-        header, _ = decode_base_header(buf, offset)
+        # a PacketSize off the 4-byte grid still frames the packet (its decoder says so)
+        header, _ = decode_base_header(buf, offset, [])
     except DecodeError as exc:
         return Frame(NOT_BASE_HEADER, violation=exc.violation)
     size = stream_size(header.flags, header.packet_size)

@@ -51,9 +51,15 @@ from mqcn_model.frozen import quick_init
 from mqcn_model.judge import Verdict, judge
 from mqcn_model.profiles import PROFILES
 from mqcn_model.sending import RULES, Emission, Rule, SendingContext
+from mqcn_model.wire.base import BASE_HEADER_SIZE
 from mqcn_model.wire.mapping import packet_to_envelope
 from mqcn_model.wire.queues import format_name
-from mqcn_model.wire.usermessage import UserMessage, decode_user_message
+from mqcn_model.wire.usermessage import (
+    Salvage,
+    UserMessage,
+    decode_user_message,
+    salvage_user_message,
+)
 
 _NOTIFY_PATH_SUFFIX = f"\\private$\\{NOTIFY_QUEUE_NAME}".lower()
 
@@ -241,8 +247,8 @@ def judge_user_message(
     ``judge_body``) the verdict on its body.  ``signed_as`` and ``arrival_time``: see
     :func:`mqcn_model.wire.mapping.packet_to_envelope`; ``msmq_version``: the sender's, when
     known (else an attribute some MSMQ version sends is no finding).  ``only_notifications``:
-    a packet to another queue than a notification queue is judged no further (no envelope,
-    no findings, no body verdict) — the capture reader meets millions of those.
+    a packet to another queue than a notification queue is judged no further than its wire
+    findings (no envelope, no body verdict) — the capture reader meets millions of those.
 
     >>> import uuid
     >>> from mqcn_model.envelope import Envelope, MessageId
@@ -257,7 +263,7 @@ def judge_user_message(
     destination = destination_of(packet)
     notification_queue = goes_to_a_notification_queue(packet)
     if only_notifications and not notification_queue:
-        return MessageJudgement(packet, destination, False, None, (), (), None)
+        return MessageJudgement(packet, destination, False, None, tuple(packet.findings), (), None)
     envelope, body = packet_to_envelope(
         packet, signed_as=signed_as, arrival_time=arrival_time, destination=destination
     )
@@ -281,14 +287,16 @@ R_PACKET_SIZE = req("MQMQ-2.2.19.1-3")
 @dataclass(frozen=True)
 class BytesVerdict:
     """The verdict on bytes given as one whole UserMessage Packet (``mqcn decode --packet``):
-    ``refused`` when their structure cannot be read, else the :class:`MessageJudgement`
-    (every header, the wire and envelope findings, the body's verdict) and ``trailing``,
-    bytes given after the packet's end."""
+    ``refused`` when their structure cannot be read -- with ``salvage``, every header read
+    before the stop, when a BaseHeader is there --, else the :class:`MessageJudgement`
+    (every header, the wire findings; for a notification-queue destination the envelope
+    findings and the body's verdict) and ``trailing``, bytes given after the packet's end."""
 
     size: int
     refused: Violation | None
     judgement: MessageJudgement | None
     trailing: Violation | None = None
+    salvage: Salvage | None = None
 
     @property
     def packet(self) -> UserMessage | None:
@@ -321,18 +329,17 @@ class BytesVerdict:
 
     @property
     def conforming(self) -> bool:
-        """No wire finding, no envelope finding, and a conforming body."""
-        return (
-            not self.violations
-            and not self.envelope_findings
-            and self.body is not None
-            and self.body.conforming
-        )
+        """No wire finding, no envelope finding, and a conforming body (a packet to another
+        queue than a notification queue: no wire finding; its body is not MS-MQCN's)."""
+        if self.judgement is None or self.violations or self.envelope_findings:
+            return False
+        return self.body.conforming if self.body is not None else not self.notification_queue
 
 
 def judge_packet_bytes(buf: bytes, readings: Readings = STRICT) -> BytesVerdict:
-    """Decode ``buf`` as one whole UserMessage Packet and judge it (:func:`judge_user_message`,
-    the body included): only bytes whose structure cannot be read are refused.
+    """Decode ``buf`` as one whole UserMessage Packet and judge it (:func:`judge_user_message`;
+    the envelope and the body only for a notification-queue destination): only bytes whose
+    structure cannot be read are refused, with every header read before the stop.
 
     >>> judge_packet_bytes(b"\\x10\\x00").refused.requirement
     'MQMQ-2.2.19.1-3'
@@ -340,7 +347,10 @@ def judge_packet_bytes(buf: bytes, readings: Readings = STRICT) -> BytesVerdict:
     try:
         packet, end = decode_user_message(buf)
     except DecodeError as exc:
-        return BytesVerdict(len(buf), exc.violation, None)
+        salvage = salvage_user_message(buf) if len(buf) >= BASE_HEADER_SIZE else None
+        if salvage is not None and not salvage.headers:
+            salvage = None  # not even a BaseHeader
+        return BytesVerdict(len(buf), exc.violation, None, salvage=salvage)
     trailing = None
     if end != len(buf):
         extra = len(buf) - end
@@ -350,4 +360,5 @@ def judge_packet_bytes(buf: bytes, readings: Readings = STRICT) -> BytesVerdict:
             f"{extra} {'byte follows' if extra == 1 else 'bytes follow'} the packet, "
             f"which ends at byte {end} (PacketSize {packet.base.packet_size})",
         )
-    return BytesVerdict(len(buf), None, judge_user_message(packet, readings), trailing)
+    judged = judge_user_message(packet, readings, only_notifications=True)
+    return BytesVerdict(len(buf), None, judged, trailing)

@@ -19,6 +19,8 @@ from scapy.fields import (
 from mqcn_model.scapy_base import SalvagingLayer, ScapyPacket
 from mqcn_model.wire import acks as fast_acks
 from mqcn_model.wire import base as fast_base
+from mqcn_model.wire import extension_layers as ext_layers
+from mqcn_model.wire import extensions as fast_extensions
 from mqcn_model.wire import internal as fast_internal
 from mqcn_model.wire import mqf as fast_mqf
 from mqcn_model.wire import properties as fast_properties
@@ -178,6 +180,14 @@ def _user_message_layer(message: FastUserMessage) -> UserMessagePacket:
             **split_bits(DebugHeader, "X", 16, debug.flags),
             **({"QueueIdentifier": debug.queue} if debug.queue else {}),
         )
+    if message.srmp_envelope is not None:
+        fields["SRMPEnvelopeHeader"] = ext_layers.to_layer(message.srmp_envelope)
+    if message.compound is not None:
+        fields["CompoundMessageHeader"] = ext_layers.to_layer(message.compound)
+    if message.extensions is not None:
+        chain = message.extensions
+        parts = (chain.extension, chain.subqueue, chain.dead_letter, chain.extended_address)
+        fields["Extensions"] = [ext_layers.to_layer(p) for p in parts if p is not None]
     if message.soap is not None:
         soap = message.soap
         fields["SoapHeader"] = SoapHeader(
@@ -383,6 +393,22 @@ def _fast_user_message(layer: UserMessagePacket) -> FastUserMessage:
         debug = _whole(layer.DebugHeader, "DebugHeader")
         message.debug = FastDebug(
             join_bits(debug, "X", 16), debug.Reserved, debug.QueueIdentifier if debug.QT else None
+        )
+    for name, attribute in (
+        ("SRMPEnvelopeHeader", "srmp_envelope"),
+        ("CompoundMessageHeader", "compound"),
+    ):
+        if layer.getfieldval(name) is not None:
+            setattr(message, attribute, ext_layers.to_record(_whole(layer.getfieldval(name), name)))
+    if layer.Extensions is not None:
+        records = {
+            type(r): r for r in (ext_layers.to_record(_whole(x, x.name)) for x in layer.Extensions)
+        }
+        message.extensions = fast_extensions.Extensions(
+            records[fast_extensions.ExtensionHeader],
+            records.get(fast_extensions.SubqueueHeader),
+            records.get(fast_extensions.DeadLetterHeader),
+            records.get(fast_extensions.ExtendedAddressHeader),
         )
     if layer.SoapHeader is not None:
         soap = _whole(layer.SoapHeader, "SoapHeader")

@@ -71,6 +71,8 @@ from mqcn_model.scapy_base import (
     UTF16Field,
 )
 from mqcn_model.wire import base as fast_base
+from mqcn_model.wire import extension_layers as ext_layers
+from mqcn_model.wire import extensions as fast_extensions
 from mqcn_model.wire import internal as fast_internal
 from mqcn_model.wire import mqf as fast_mqf
 from mqcn_model.wire import properties as fast_properties
@@ -172,6 +174,46 @@ class MQFElementListField(Field[list[fast_queues.MQFElement], bytes]):
 
     def i2repr(self, pkt: ScapyPacket | None, x: Any) -> str:
         return repr([fast_queues.mqf_element_name(e) for e in x or []])
+
+
+class ExtensionChainField(Field[list[ScapyPacket], bytes]):
+    """The [MS-MQRR] 2.2.5.2 extension chain after the last announced header: its layers
+    (ExtensionHeader, then the headers its Flags name), read only where the bytes left are
+    one (:func:`~mqcn_model.wire.extensions.is_extension_chain`), else ``None`` and the bytes
+    stay for ``Extra``."""
+
+    islist = 1
+    holds_packets = 1
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name, None)
+
+    def i2m(self, pkt: ScapyPacket | None, x: Any) -> bytes:
+        return b"".join(bytes(layer) for layer in x or ())
+
+    def addfield(self, pkt: ScapyPacket, s: bytes, val: Any) -> bytes:
+        return s + self.i2m(pkt, val)
+
+    def getfield(self, pkt: ScapyPacket, s: bytes) -> tuple[bytes, Any]:
+        if not fast_extensions.is_extension_chain(s, 0, len(s)):
+            return s, None
+        head = ext_layers.ExtensionHeader(s[: fast_extensions.EXTENSION_SIZE])
+        layers: list[ScapyPacket] = [head]
+        at = fast_extensions.EXTENSION_SIZE
+        for bit, cls in (
+            (fast_extensions.SQ, ext_layers.SubqueueHeader),
+            (fast_extensions.DL, ext_layers.DeadLetterHeader),
+            (fast_extensions.EA, ext_layers.ExtendedAddressHeader),
+        ):
+            if head.Flags & bit and at < len(s):
+                layer = cls(s[at:])
+                size = len(layer.raw_packet_cache or b"")
+                layers.append(cls(s[at : at + size]))
+                at += size
+        return s[at:], layers
+
+    def i2repr(self, pkt: ScapyPacket | None, x: Any) -> str:
+        return " / ".join(layer.name for layer in x or ()) or "none"
 
 
 class StrictPacketField(PacketField):
@@ -597,6 +639,14 @@ class UserMessagePacket(_Container):
             StrictPacketField("DebugHeader", None, DebugHeader),
             _present(lambda p: base_header_of(p).DH, "DebugHeader"),
         ),
+        ConditionalField(  # [MS-MQRR] 2.2.5.1.2: the SRMP pair when Flags.AH is set
+            StrictPacketField("SRMPEnvelopeHeader", None, ext_layers.SRMPEnvelopeHeader),
+            _present(lambda p: _user(p).AH, "SRMPEnvelopeHeader"),
+        ),
+        ConditionalField(
+            StrictPacketField("CompoundMessageHeader", None, ext_layers.CompoundMessageHeader),
+            _present(lambda p: _user(p).AH, "CompoundMessageHeader"),
+        ),
         ConditionalField(
             StrictPacketField("SoapHeader", None, SoapHeader),
             _present(lambda p: _user(p).HH, "SoapHeader"),
@@ -605,6 +655,7 @@ class UserMessagePacket(_Container):
             StrictPacketField("MultiQueueFormatHeader", None, MultiQueueFormatHeader),
             _present(lambda p: _user(p).MQ, "MultiQueueFormatHeader"),
         ),
+        ExtensionChainField("Extensions"),  # [MS-MQRR] 2.2.5.2, recognised by its bytes
         StrField("Extra", b""),
         ConditionalField(  # read after PacketSize by _dissect_trailer
             StrictPacketField("SessionHeader", None, SessionHeader),

@@ -19,6 +19,15 @@ from mqcn_model.wire import security as S
 from mqcn_model.wire import transaction as T
 from mqcn_model.wire import user as U
 from mqcn_model.wire.acks import FinalAckBody, OrderAckBody
+from mqcn_model.wire.debug import DebugHeader
+from mqcn_model.wire.declared import to_json as declared_json
+from mqcn_model.wire.extensions import (
+    ADDRESS_TYPES,
+    CompoundMessageHeader,
+    Extensions,
+    SrmpEnvelopeHeader,
+    subqueue_name,
+)
 from mqcn_model.wire.internal import (
     ConnectionParameters,
     EstablishConnection,
@@ -44,6 +53,7 @@ from mqcn_model.wire.queues import (
 )
 from mqcn_model.wire.security import SecurityHeader, sid_problem, sid_text
 from mqcn_model.wire.session import SessionHeader
+from mqcn_model.wire.soap import SoapHeader
 from mqcn_model.wire.usermessage import UserMessage
 
 
@@ -207,6 +217,52 @@ def mqf_to_json(header: MultiQueueFormat) -> dict[str, Any]:
     }
 
 
+def srmp_envelope_to_json(header: SrmpEnvelopeHeader) -> dict[str, Any]:
+    out = declared_json(header)
+    out["envelope"] = _text(header.envelope)
+    return out
+
+
+def _http_text(raw: bytes) -> str:
+    """The HTTP part as text (it is ASCII headers; any other byte shown as U+FFFD)."""
+    return raw.decode("utf-8", "replace")
+
+
+def compound_to_json(header: CompoundMessageHeader) -> dict[str, Any]:
+    out = declared_json(header)
+    del out["data"]
+    out["http"] = _http_text(header.http)
+    out["message_body"] = header.message_body.hex()
+    out["data_size"] = len(header.data)
+    return out
+
+
+def extensions_to_json(chain: Extensions) -> dict[str, Any]:
+    subqueue = chain.subqueue
+    address = chain.extended_address
+    return {
+        "extension_header": declared_json(chain.extension),
+        "subqueue_header": None
+        if subqueue is None
+        else {
+            **declared_json(subqueue),
+            "tm": subqueue.word & 1,
+            "acknowledgement_class": subqueue.acknowledgement_class,
+            "subqueue_name": _text(subqueue_name(subqueue.subqueue_name)),
+            "target_subqueue_name": _text(subqueue_name(subqueue.target_subqueue_name)),
+        },
+        "dead_letter_header": None
+        if chain.dead_letter is None
+        else {**declared_json(chain.dead_letter), "path": _text(chain.dead_letter.path)},
+        "extended_address_header": None
+        if address is None
+        else {
+            **declared_json(address),
+            "address_type_name": ADDRESS_TYPES.get(address.address_type),
+        },
+    }
+
+
 def _ack(body: OrderAckBody | FinalAckBody | None) -> dict[str, Any] | None:
     if body is None:
         return None
@@ -221,6 +277,41 @@ def _ack(body: OrderAckBody | FinalAckBody | None) -> dict[str, Any] | None:
     else:
         out["reserved"] = body.reserved.hex()
     return out
+
+
+def debug_to_json(header: DebugHeader) -> dict[str, Any]:
+    return {
+        "flags": header.flags,
+        "queue_type": header.queue_type,
+        "reserved": header.reserved,
+        "queue_identifier": _guid(header.queue),
+    }
+
+
+def soap_to_json(header: SoapHeader) -> dict[str, Any]:
+    return {"header": _text(header.header), "body": _text(header.body)}
+
+
+# each header record of a UserMessage Packet and its JSON view (a salvaged packet's headers)
+_HEADER_VIEWS: dict[type, Any] = {
+    B.BaseHeader: base_to_json,
+    U.UserHeader: user_to_json,
+    T.TransactionHeader: transaction_to_json,
+    SecurityHeader: security_to_json,
+    MessageProperties: properties_to_json,
+    DebugHeader: debug_to_json,
+    SrmpEnvelopeHeader: srmp_envelope_to_json,
+    CompoundMessageHeader: compound_to_json,
+    SoapHeader: soap_to_json,
+    MultiQueueFormat: mqf_to_json,
+    Extensions: extensions_to_json,
+    SessionHeader: session_to_json,
+}
+
+
+def header_to_json(header: object) -> dict[str, Any]:
+    """The JSON view of one decoded header of a UserMessage Packet."""
+    return _HEADER_VIEWS[type(header)](header)
 
 
 def packet_to_json(packet: UserMessage | InternalPacket | Ping) -> dict[str, Any]:
@@ -273,21 +364,14 @@ def packet_to_json(packet: UserMessage | InternalPacket | Ping) -> dict[str, Any
         else None,
         "security_header": security_to_json(packet.security) if packet.security else None,
         "message_properties_header": properties_to_json(packet.properties),
-        "debug_header": {
-            "flags": packet.debug.flags,
-            "queue_type": packet.debug.queue_type,
-            "reserved": packet.debug.reserved,
-            "queue_identifier": _guid(packet.debug.queue),
-        }
-        if packet.debug
+        "debug_header": debug_to_json(packet.debug) if packet.debug else None,
+        "srmp_envelope_header": srmp_envelope_to_json(packet.srmp_envelope)
+        if packet.srmp_envelope
         else None,
-        "soap_header": {
-            "header": _text(packet.soap.header),
-            "body": _text(packet.soap.body),
-        }
-        if packet.soap
-        else None,
+        "compound_message_header": compound_to_json(packet.compound) if packet.compound else None,
+        "soap_header": soap_to_json(packet.soap) if packet.soap else None,
         "multi_queue_format_header": mqf_to_json(packet.mqf) if packet.mqf else None,
+        "extensions": extensions_to_json(packet.extensions) if packet.extensions else None,
         "session_header": session_to_json(packet.session) if packet.session else None,
         "ack_body": _ack(packet.ack),
         "letter": [reading.to_json() for reading in packet.letter],

@@ -9,13 +9,17 @@ and statement) or, with ``--json``, as the document :func:`verdict_to_json` buil
 With ``--packet`` the bytes are a whole UserMessage Packet ([MS-MQMQ] 2.2.20), as it travels
 on an MS-MQQB session: the model's :func:`~mqcn_model.wire.judgement.judge_packet_bytes`
 decodes it with the wire codec and judges it (the one UserMessage judge, also the capture
-reader's).  Bytes whose structure
-cannot be read are refused (the structural wire ID, e.g. ``MQMQ-2.2.19.1-2``); a packet that
-reads is shown whole, with every wire value rule it breaks (ID and byte offset), the Envelope
-MS-MQCN sees and what the 3.3.5.3 sender rules say of it, and the verdict on its body as
-above.  The human output shows every header; ``--json`` is the document
-:func:`packet_verdict_to_json` builds (schema: ``mqcn_suite/report/decode-packet.schema.json``,
-whose ``body`` is the document above).  Conforming (exit 0) means no wire finding, no
+reader's).  A packet is read as far as its bytes allow: one whose structure stops the
+codec shows every header read before the stop, then the structural wire ID where it stopped
+(``salvage``); bytes that are not even a BaseHeader are refused.  A packet that reads is
+shown whole, with every wire value rule it breaks (ID and byte offset) -- the [MS-MQRR]
+headers real senders add (SRMPEnvelopeHeader's SOAP envelope and CompoundMessageHeader's
+HTTP part shown as text, the extension chain) included.  Only a packet to a notification
+queue is judged as MS-MQCN: the Envelope MS-MQCN sees, what the 3.3.5.3 sender rules say of
+it and the verdict on its body as above; any other body is shown as text or bytes.  The
+human output shows every header; ``--json`` is the document :func:`packet_verdict_to_json`
+builds (schema: ``mqcn_suite/report/decode-packet.schema.json``, whose ``body`` is the
+document above).  Conforming (exit 0) means no wire finding, and for a notification queue no
 envelope finding and a conforming body.
 
 The command is the function :func:`decode`; ``mqcn_suite.cli`` registers it.
@@ -44,6 +48,8 @@ from mqcn_model.json_views import message_to_json, value_to_json
 from mqcn_model.judge import Verdict, judge
 from mqcn_model.wire import packet_to_json
 from mqcn_model.wire.judgement import BytesVerdict, judge_packet_bytes
+from mqcn_model.wire.render import header_to_json
+from mqcn_model.wire.usermessage import Salvage
 from mqcn_suite.commands._common import (
     ExitCode,
     UsageError,
@@ -95,6 +101,10 @@ def verdict_to_json(verdict: Verdict, readings: Readings) -> dict[str, Any]:
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+_CONTROL = re.compile("[\x00-\x1f\x7f]")
+_ESCAPES = {"\r": "\\r", "\n": "\\n", "\t": "\\t"}
 
 
 def _safe(text: str) -> str:
@@ -262,6 +272,17 @@ def _envelope_json(envelope: Envelope) -> dict[str, Any]:
     return data
 
 
+def _salvage_json(salvage: Salvage) -> dict[str, Any]:
+    return {
+        "headers": [
+            {"header": read.name, "offset": read.offset, "fields": header_to_json(read.header)}
+            for read in salvage.headers
+        ],
+        "findings": [v.to_json() for v in salvage.findings],
+        "stopped": salvage.stopped.to_json(),
+    }
+
+
 def packet_verdict_to_json(verdict: BytesVerdict, readings: Readings) -> dict[str, Any]:
     """The ``mqcn decode --packet --json`` document for ``verdict``."""
     return {
@@ -273,6 +294,7 @@ def packet_verdict_to_json(verdict: BytesVerdict, readings: Readings) -> dict[st
             "violations": [v.to_json() for v in verdict.violations],
         },
         "packet": packet_to_json(verdict.packet) if verdict.packet is not None else None,
+        "salvage": _salvage_json(verdict.salvage) if verdict.salvage is not None else None,
         "notification_queue": verdict.notification_queue,
         "envelope": _envelope_json(verdict.envelope) if verdict.envelope is not None else None,
         "envelope_findings": [v.to_json() for v in verdict.envelope_findings],
@@ -287,8 +309,11 @@ HEADER_NAMES = {
     "security_header": "SecurityHeader",
     "message_properties_header": "MessagePropertiesHeader",
     "debug_header": "DebugHeader",
+    "srmp_envelope_header": "SRMPEnvelopeHeader",
+    "compound_message_header": "CompoundMessageHeader",
     "soap_header": "SoapHeader",
     "multi_queue_format_header": "MultiQueueFormatHeader",
+    "extensions": "extension chain (ExtensionHeader and the headers it flags)",
     "session_header": "SessionHeader",
     "ack_body": "acknowledgment body",
 }
@@ -326,13 +351,30 @@ def _human_json(name: str, value: Any) -> str:
         return "(empty)"
     if isinstance(value, str) and _LONG_HEX.fullmatch(value):
         return f"{value[: 2 * HUMAN_BYTES_SHOWN]}… ({len(value) // 2} bytes)"
+    if isinstance(value, str):  # an HTTP part or a SOAP envelope: one line, its CR LF shown
+        value = _CONTROL.sub(
+            lambda match: _ESCAPES.get(match.group(), f"\\x{ord(match.group()):02x}"), value
+        )
     return _safe(str(value))
 
 
 def print_packet_verdict(console: Console, verdict: BytesVerdict, readings: Readings) -> None:
     """The human-readable report of ``mqcn decode --packet``."""
     console.print(Text(f"UserMessage Packet: {verdict.size} bytes", style="bold"))
-    if verdict.packet is None:
+    if verdict.packet is None and verdict.salvage is not None:
+        salvage = verdict.salvage
+        console.print(
+            f"The bytes are read as far as they allow: {len(salvage.headers)} "
+            f"{'header' if len(salvage.headers) == 1 else 'headers'}, then reading stops."
+        )
+        for read in salvage.headers:
+            console.print(Text(f"{read.name} (byte {read.offset})", style="bold cyan"))
+            rows = _flatten(header_to_json(read.header))
+            _print_fields(console, [(n, _human_json(n, v)) for n, v in rows], "  ")
+        for finding in salvage.findings:
+            _print_finding(console, finding, "x", "bold red")
+        console.print(Text("Reading stopped", style="bold red"), f"- {salvage.stopped}")
+    elif verdict.packet is None:
         console.print("The bytes cannot be decoded as a UserMessage Packet.")
     else:
         view = packet_to_json(verdict.packet)
@@ -351,18 +393,22 @@ def print_packet_verdict(console: Console, verdict: BytesVerdict, readings: Read
                 f"- {reading} (docs/errata.md {reading.errata}: the suite's reading does not "
                 "add up for these bytes)",
             )
-        console.print(Text("Envelope (the Message attributes MS-MQCN reads)", style="bold cyan"))
         if verdict.envelope is not None:
+            console.print(
+                Text("Envelope (the Message attributes MS-MQCN reads)", style="bold cyan")
+            )
             rows = [(n, _human_json(n, v)) for n, v in _envelope_json(verdict.envelope).items()]
             _print_fields(console, rows, "  ")
         if not verdict.notification_queue:
+            body = verdict.packet.body
             console.print(
                 Text(
-                    "  The destination is not a notification queue; the envelope and the body "
-                    "are judged as a change notification's all the same.",
+                    f"The destination ({verdict.judgement.destination}) is not a notification "
+                    "queue: the body is not an MS-MQCN message and is not judged as one.",
                     style="yellow",
                 )
             )
+            console.print(f"  body: {len(body)} bytes: {_body_text(body)}")
     console.print()
     if verdict.violations:
         count = len(verdict.violations)
@@ -399,6 +445,21 @@ def print_packet_verdict(console: Console, verdict: BytesVerdict, readings: Read
             f"- wire: {len(verdict.violations)} broken, envelope: "
             f"{len(verdict.envelope_findings)} broken, body: {body}",
         )
+
+
+def _body_text(body: bytes) -> str:
+    """A body shown as text when it reads as UTF-16 or UTF-8 text, else as hex."""
+    for encoding in ("utf-16-le", "utf-8"):
+        if encoding == "utf-16-le" and (len(body) % 2 or b"\x00" not in body):
+            continue
+        try:
+            text = body.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+        if text.isprintable() or all(c.isprintable() or c in "\r\n\t\x00" for c in text):
+            return _safe(text.rstrip("\x00"))
+    shown = body[:HUMAN_BYTES_SHOWN].hex()
+    return shown + (f"… ({len(body)} bytes)" if len(body) > HUMAN_BYTES_SHOWN else "")
 
 
 # --- the command --------------------------------------------------------------------------------

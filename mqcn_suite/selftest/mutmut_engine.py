@@ -305,7 +305,11 @@ _WIRE_TESTS = (
     *(t for t in _WIRE_AND_CAPTURE_TESTS if "capture" not in t),
     "tests/test_mqqb_session.py",  # the session machine reads internal packets through them
 )
-_CAPTURE_TESTS = tuple(t for t in _WIRE_AND_CAPTURE_TESTS if "capture" in t)
+# real senders' streams (a UserMessage first) are framed by capture/stream.py
+_CAPTURE_TESTS = (
+    *(t for t in _WIRE_AND_CAPTURE_TESTS if "capture" in t),
+    "tests/test_wire_real_senders.py",
+)
 MUTMUT_TESTS: dict[str, tuple[str, ...]] = {
     "mqcn_model/wire/*.py": _WIRE_TESTS,
     "mqcn_model/capture/*.py": _CAPTURE_TESTS,

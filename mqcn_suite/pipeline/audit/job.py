@@ -105,6 +105,7 @@ class AuditResult:
             or self.files_without_footer
             or self.quarantine_entries
             or self.summary.get("findings_by_requirement")
+            or (self.block or {}).get("packet_findings_by_requirement")
         )
 
     @property

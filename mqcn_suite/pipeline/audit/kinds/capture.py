@@ -69,6 +69,7 @@ import pyarrow as pa
 import mqcn_model.capture as capture_model
 from mqcn_model.capture.containers import PCAP_MICRO, PCAP_NANO, PCAPNG_SHB
 from mqcn_model.errata import Readings
+from mqcn_model.wire.acks import FINAL_ACK, ORDER_ACK
 from mqcn_model.wire.usermessage import USER_MESSAGE
 from mqcn_suite.pipeline.audit.judging import Auditor
 from mqcn_suite.pipeline.audit.kind import (
@@ -149,7 +150,9 @@ C_MID_SESSION = "mid_session_streams"
 C_USER_MESSAGES = "user_messages"  # UserMessage Packets framed
 C_NOTIFICATIONS = "change_notifications"  # of them, to a notification queue (judged)
 C_OTHER = "other_messages"  # of them, to another queue (counted)
-C_WITH_FINDINGS = "messages_with_findings"  # change notifications with wire/envelope findings
+# UserMessage Packets (change notifications or not) with wire, envelope or session findings
+C_WITH_FINDINGS = "messages_with_findings"
+USER_MESSAGE_KINDS = (USER_MESSAGE, ORDER_ACK, FINAL_ACK)  # the kinds of a UserMessage Packet
 C_REFUSED = "user_messages_refused"  # of them, refused by the wire codec (quarantined)
 P_FORMAT = "format:"  # + pcap / pcapng / unknown: captures
 P_FRAMES = "frames:"  # + the kind of frame (tcp-1801, udp, non-ip...; docs/capture.md)
@@ -450,9 +453,15 @@ def _packet(rows: RowBuilder, record: capture_model.Packet) -> None:
     violation = record.violation
     if violation is not None:
         count(P_REFUSED + violation.requirement)
+    found = list(record.findings)
     if record.packet is not None:
-        for requirement in dict.fromkeys(f.requirement for f in record.packet.findings):
-            count(P_PACKET_FINDINGS + requirement)
+        found += record.packet.findings
+    for requirement in dict.fromkeys(f.requirement for f in found):
+        count(P_PACKET_FINDINGS + requirement)
+    if record.kind not in USER_MESSAGE_KINDS:
+        return
+    if found:
+        count(C_WITH_FINDINGS)  # wire findings count on every UserMessage, whatever its queue
     if record.kind != USER_MESSAGE:
         return
     count(C_USER_MESSAGES)
@@ -610,10 +619,11 @@ def capture_nothing_judged(
     balance: Mapping[str, Any], capture: Mapping[str, Any] | None
 ) -> str | None:
     """What a capture audit that judged no message and set nothing aside found: its captures
-    held no change notification (known only once they are read)."""
-    if judged_anything(balance):
-        return None
+    held no change notification (known only once they are read) and no packet with a wire
+    finding (those are judged, whatever queue they go to)."""
     block = capture or {}
+    if judged_anything(balance) or block.get("packet_findings_by_requirement"):
+        return None
     return (
         f"0 change notifications ({block.get('files', 0)} capture file(s), "
         f"{block.get('frames', 0)} frames, {balance['other_messages']} UserMessage(s) to "
@@ -661,6 +671,6 @@ CAPTURE = InputKind(
     nothing_judged=capture_nothing_judged,
     rows_label="UserMessages found",
     html_block="summary_capture.html.j2",
-    no_findings=("No change notification breaks a wire value rule or a 3.3.5.3 sender rule."),
+    no_findings=("No UserMessage breaks a wire value rule or a 3.3.5.3 sender rule."),
 )
 register_input_kind(CAPTURE)  # asked first: a folder of captures is no folder of raw bodies
