@@ -53,6 +53,7 @@ class Layout:
     header: str
     fields: tuple[WireField, ...]
     struct: struct.Struct
+    leading: bool = False  # the wire fields are the record's first fields, in order
 
     @property
     def size(self) -> int:
@@ -94,7 +95,8 @@ def layout(record: type) -> Layout:
     out: list[WireField] = []
     offset = 0
     codes = []
-    for item in fields(record):
+    declared = fields(record)
+    for item in declared:
         meta = item.metadata.get(_WIRE)
         if meta is None:
             continue
@@ -103,7 +105,8 @@ def layout(record: type) -> Layout:
         out.append(WireField(name, code, item.name, offset, size, requirement, bits))
         codes.append(code)
         offset += size
-    return Layout(record.__name__, tuple(out), struct.Struct("<" + "".join(codes)))
+    leading = [f.name for f in declared[: len(out)]] == [f.attribute for f in out]
+    return Layout(record.__name__, tuple(out), struct.Struct("<" + "".join(codes)), leading)
 
 
 def unpack(record: type, buf: bytes, offset: int, **rest: Any) -> Any:
@@ -111,6 +114,8 @@ def unpack(record: type, buf: bytes, offset: int, **rest: Any) -> Any:
     and the variable parts given as keywords."""
     spec = layout(record)
     values = spec.struct.unpack_from(buf, offset)
+    if spec.leading:  # the common case, and the fast one: positional
+        return record(*values, **rest)
     return record(**{f.attribute: v for f, v in zip(spec.fields, values, strict=True)}, **rest)
 
 

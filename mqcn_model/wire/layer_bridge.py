@@ -28,6 +28,7 @@ from mqcn_model.wire import queues as fast_queues
 from mqcn_model.wire import security as fast_security
 from mqcn_model.wire import soap as fast_soap
 from mqcn_model.wire.debug import DebugHeader as FastDebug
+from mqcn_model.wire.declared import fixed_values, from_fixed_values
 from mqcn_model.wire.packet_layers import (
     BaseHeader,
     ConnectionParametersHeader,
@@ -207,15 +208,7 @@ def _user_message_layer(message: FastUserMessage) -> UserMessagePacket:
 
 
 def _session_layer(session: FastSession) -> SessionHeader:
-    return SessionHeader(
-        AckSequenceNumber=session.ack_sequence,
-        RecoverableMsgAckSeqNumber=session.recoverable_ack_sequence,
-        RecoverableMsgAckFlags=session.recoverable_ack_flags,
-        UserMsgSequenceNumber=session.user_sequence,
-        RecoverableMsgSeqNumber=session.recoverable_sequence,
-        WindowSize=session.window_size,
-        Reserved=session.reserved,
-    )
+    return SessionHeader(**fixed_values(session))
 
 
 def _internal_layer(packet: fast_internal.InternalPacket) -> InternalPacketLayer:
@@ -442,16 +435,7 @@ def _fast_user_message(layer: UserMessagePacket) -> FastUserMessage:
 
 
 def _fast_session(layer: ScapyPacket) -> FastSession:
-    layer = _whole(layer, "SessionHeader")
-    return FastSession(
-        layer.AckSequenceNumber,
-        layer.RecoverableMsgAckSeqNumber,
-        layer.RecoverableMsgAckFlags,
-        layer.UserMsgSequenceNumber,
-        layer.RecoverableMsgSeqNumber,
-        layer.WindowSize,
-        layer.Reserved,
-    )
+    return from_fixed_values(FastSession, _whole(layer, "SessionHeader"))
 
 
 def _fast_internal(layer: InternalPacketLayer) -> fast_internal.InternalPacket:

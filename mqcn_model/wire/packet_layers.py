@@ -78,8 +78,10 @@ from mqcn_model.wire import mqf as fast_mqf
 from mqcn_model.wire import properties as fast_properties
 from mqcn_model.wire import queues as fast_queues
 from mqcn_model.wire import security as fast_security
+from mqcn_model.wire import session as fast_session
 from mqcn_model.wire import soap as fast_soap
 from mqcn_model.wire.common import NIL, align4
+from mqcn_model.wire.declared import scapy_fields
 from mqcn_model.wire.session import SESSION_HEADER_SIZE
 
 __all__ = [
@@ -542,16 +544,10 @@ class MultiQueueFormatHeader(_Header):
 
 
 class SessionHeader(_Header):
+    """Its fields are the struct codec's declaration (:mod:`mqcn_model.wire.declared`)."""
+
     name = "MSMQ SessionHeader"
-    fields_desc: ClassVar[list[Field[Any, Any]]] = [
-        LEShortField("AckSequenceNumber", 0),
-        LEShortField("RecoverableMsgAckSeqNumber", 0),
-        XLEIntField("RecoverableMsgAckFlags", 0),
-        LEShortField("UserMsgSequenceNumber", 0),
-        LEShortField("RecoverableMsgSeqNumber", 0),
-        LEShortField("WindowSize", 0x40),
-        LEShortField("Reserved", 0),
-    ]
+    fields_desc: ClassVar[list[Field[Any, Any]]] = scapy_fields(fast_session.SessionHeader)
 
 
 # --- packet containers ----------------------------------------------------------------------------

@@ -15,49 +15,45 @@ True
 
 from __future__ import annotations
 
-import struct
 from dataclasses import dataclass
 
 from mqcn_model.catalog import req
 from mqcn_model.wire.common import Findings, breach, need
+from mqcn_model.wire.declared import layout, pack, unpack, wire
 
 R_PACKET_SIZE = req("MQMQ-2.2.19.1-3")
 R_WINDOW = req("MQMQ-2.2.20.4-1")
 
-SESSION_HEADER_SIZE = 16
 DEFAULT_WINDOW_SIZE = 0x0040
-
-_FIXED = struct.Struct("<HHIHHHH")
 
 
 @dataclass(slots=True)
 class SessionHeader:
-    ack_sequence: int = 0
-    recoverable_ack_sequence: int = 0
-    recoverable_ack_flags: int = 0
-    user_sequence: int = 0
-    recoverable_sequence: int = 0
-    window_size: int = DEFAULT_WINDOW_SIZE
-    reserved: int = 0
+    """Declared once (:mod:`mqcn_model.wire.declared`): the codec, the JSON view and the
+    scapy layer's fields come from these lines."""
+
+    ack_sequence: int = wire("AckSequenceNumber", "H")
+    recoverable_ack_sequence: int = wire("RecoverableMsgAckSeqNumber", "H")
+    recoverable_ack_flags: int = wire("RecoverableMsgAckFlags", "I")
+    user_sequence: int = wire("UserMsgSequenceNumber", "H")
+    recoverable_sequence: int = wire("RecoverableMsgSeqNumber", "H")
+    window_size: int = wire("WindowSize", "H", default=DEFAULT_WINDOW_SIZE, requirement=R_WINDOW)
+    reserved: int = wire("Reserved", "H")
+
+
+SESSION_HEADER_SIZE = layout(SessionHeader).size  # 16
+_WINDOW_AT = layout(SessionHeader).offset("WindowSize")  # 12
 
 
 def decode_session(
     buf: bytes, offset: int, end: int, findings: Findings = None
 ) -> tuple[SessionHeader, int]:
     need(offset, SESSION_HEADER_SIZE, end, R_PACKET_SIZE, "a SessionHeader")
-    header = SessionHeader(*_FIXED.unpack_from(buf, offset))
+    header = unpack(SessionHeader, buf, offset)
     if header.window_size == 0:
-        breach(findings, R_WINDOW, offset + 12, "WindowSize is 0")
+        breach(findings, R_WINDOW, offset + _WINDOW_AT, "WindowSize is 0")
     return header, offset + SESSION_HEADER_SIZE
 
 
 def encode_session(header: SessionHeader) -> bytes:
-    return _FIXED.pack(
-        header.ack_sequence,
-        header.recoverable_ack_sequence,
-        header.recoverable_ack_flags,
-        header.user_sequence,
-        header.recoverable_sequence,
-        header.window_size,
-        header.reserved,
-    )
+    return pack(header)
