@@ -194,3 +194,13 @@ def test_the_session_header_is_declared_once_for_both_codecs() -> None:
     assert names == [f.name for f in spec.fields]
     assert bytes(packet_layers.SessionHeader()) == pack(session.SessionHeader())
     assert pack(session.SessionHeader()).hex() == "00" * 12 + "4000" + "0000"
+
+
+def test_a_byte_array_field_declared_now_defaults_to_its_size_in_zeros() -> None:
+    """wire() itself, called inside the test: a "<n>s" field without a default is n zero
+    bytes; with one, that default; an integer field is 0."""
+    name = wire("Name", "12s")
+    assert name.default == bytes(12)
+    assert wire("Name", "12s", default=b"x").default == b"x"
+    assert wire("Count", "H").default == 0 and wire("Count", "H", default=5).default == 5
+    assert wire("Count", "I").metadata["mqcn.wire"] == ("Count", "I", None, ())

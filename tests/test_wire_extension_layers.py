@@ -131,3 +131,72 @@ def test_a_wrapped_http_body_size_is_built_as_given() -> None:
     assert wire[4:8] == (0x80000004).to_bytes(4, "little") and wire[16:20] == b"POST"
     with pytest.raises(Exception, match=r"MQRR-2\.2\.5\.1\.2\.2-1"):
         X.decode_compound(wire, 0, len(wire), [])
+
+
+# --- the layers as a new import declares them ---------------------------------------------------
+# The layers' fields are made when the module is imported (scapy_fields, _Padding.__init__):
+# these tests import extension_layers anew, check what it builds and reads, and put it back.
+
+
+@pytest.fixture
+def fresh():
+    import importlib
+
+    saved = dict(vars(L))
+    try:
+        yield importlib.reload(L)
+    finally:
+        vars(L).clear()
+        vars(L).update(saved)
+
+
+def test_newly_declared_layers_write_and_read_what_the_codec_does(fresh) -> None:
+    envelope = X.srmp_envelope("<e/>")
+    wire = X.encode_srmp_envelope(envelope)
+    assert bytes(fresh.to_layer(envelope)) == wire
+    assert fresh.to_record(fresh.SRMPEnvelopeHeader(wire)) == envelope
+    compound = X.compound_message(b"POST / HTTP/1.1\r\n\r\n", b"hi!")  # 22 bytes: 2 of padding
+    wire = X.encode_compound(compound)
+    assert bytes(fresh.to_layer(compound)) == wire and len(wire) == 16 + 24
+    dissected = fresh.CompoundMessageHeader(wire + b"next")
+    assert fresh.to_record(dissected) == compound and dissected.Padding == b"\x00\x00"
+    assert bytes(dissected.payload) == b"next"  # the bytes after it are the container's
+    chain = X.extensions(dead_letter="dl", subqueue=X.SubqueueHeader())  # 4 + 6: 2 padding
+    wire = X.encode_extensions(chain)
+    dead = fresh.DeadLetterHeader(wire[12 + 148 :])
+    assert fresh.to_record(dead) == chain.dead_letter and dead.Padding == b"\x00\x00"
+    assert bytes(fresh.to_layer(chain.dead_letter)) == wire[12 + 148 :]
+
+
+def test_newly_declared_padding_is_zeros_to_four_bytes_and_the_layer_s_own(fresh) -> None:
+    """A padding left at None is the zeros up to a 4-byte boundary; given, it is written as
+    given (a lying header); its field is named Padding and read to its length."""
+    layer = fresh.SRMPEnvelopeHeader(Data="ab")  # 8 + 6 bytes: 2 of padding
+    assert bytes(layer)[-2:] == b"\x00\x00" and len(bytes(layer)) == 16
+    assert bytes(fresh.SRMPEnvelopeHeader(Data="ab", Padding=b"\x01"))[-1:] == b"\x01"
+    padding = layer.get_field("Padding")
+    assert padding.name == "Padding" and padding.i2m(None, None) == b""
+    assert padding.length_from(layer) == 2
+    assert fresh.SRMPEnvelopeHeader(bytes(layer)).Padding == b"\x00\x00"
+    unpadded = fresh.SRMPEnvelopeHeader(Data="a")  # 8 + 4 bytes
+    assert bytes(unpadded).hex() == "000000000200000061000000"
+    assert bytes(fresh.to_layer(X.srmp_envelope("a"))) == bytes(unpadded)
+
+
+def test_a_built_layer_is_the_record_its_computed_lengths_make() -> None:
+    """A layer built with its lengths left at None stands for the record whose lengths are
+    the computed ones; a Data of None is the empty text (its terminator alone)."""
+    assert L.to_record(L.SRMPEnvelopeHeader(Data="ab")) == X.srmp_envelope("ab")
+    assert L.to_record(L.CompoundMessageHeader(Data=b"xyz")) == X.CompoundMessageHeader(
+        http_body_size=3, data=b"xyz"
+    )
+    empty = L.SRMPEnvelopeHeader(Data=None)
+    assert bytes(empty).hex() == "000000000100000000000000"
+
+
+def test_an_odd_length_data_is_written_verbatim_and_padded_after_it() -> None:
+    """Bytes given for Data are written as they are (an unterminated, odd form the codec
+    refuses), then zeros up to the 4-byte boundary after the 8-byte fixed part."""
+    layer = L.SRMPEnvelopeHeader(Data=b"abc", DataLength=3)
+    assert bytes(layer).hex() == "000000000300000061626300"
+    assert bytes(L.SRMPEnvelopeHeader(Data=b"a", DataLength=1)).hex().endswith("61000000")

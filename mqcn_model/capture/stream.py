@@ -35,6 +35,11 @@ The capture time of a packet is that of the frame that completed it: the latest-
 frame among those that carried its bytes (with out-of-order segments, not the one holding
 its last bytes).
 
+A stream seen from its start (not ``mid_session``) whose first packet is a UserMessage --
+no EstablishConnection and ConnectionParameters first, as tools probing port 1801 send it --
+is framed and judged all the same, and its first message carries the session finding
+MQQB-3.1.5.8-1 at offset 0 (below: the framer is not told it sees a stream's middle).
+
 >>> import uuid
 >>> from mqcn_model.constants import HashAlgorithm, notify_queue_format_name
 >>> from mqcn_model.envelope import Envelope, MessageId
@@ -51,7 +56,7 @@ its last bytes).
 >>> framer.data(wire[40:], 7, 2.0)
 >>> (message,) = out
 >>> message.where.frames, message.envelope.arrival_time, [f.requirement for f in message.findings]
-((7, 8), 3.0, ['MQCN-3.3.5.3-5'])
+((7, 8), 3.0, ['MQCN-3.3.5.3-5', 'MQQB-3.1.5.8-1'])
 """
 
 from __future__ import annotations
