@@ -338,20 +338,20 @@ def decode_extensions(
     """Read the extension chain at ``offset`` (see :func:`is_extension_chain`)."""
     need(offset, EXTENSION_SIZE, end, R_PACKET_SIZE, "an ExtensionHeader")
     extension = unpack(ExtensionHeader, buf, offset)
+    if extension.header_size < EXTENSION_SIZE or extension.header_size > end - offset:
+        raise fail(  # the structure first: a strict reader refuses it for what it is
+            R_PACKET_SIZE,
+            offset,
+            f"ExtensionHeader.HeaderSize is {extension.header_size} "
+            f"(0x{extension.header_size:08x}){_wrapped(extension.header_size)}: "
+            f"{end - offset} bytes are left in the packet",
+        )
     if extension.header_size != EXTENSION_SIZE:
         breach(
             findings,
             R_EXTENSION_SIZE,
             offset,
             f"ExtensionHeader.HeaderSize is {extension.header_size}, not 12",
-        )
-    if extension.header_size < EXTENSION_SIZE or extension.header_size > end - offset:
-        raise fail(
-            R_PACKET_SIZE,
-            offset,
-            f"ExtensionHeader.HeaderSize is {extension.header_size} "
-            f"(0x{extension.header_size:08x}){_wrapped(extension.header_size)}: "
-            f"{end - offset} bytes are left in the packet",
         )
     at = offset + extension.header_size
     remaining = extension.remaining_headers_size
@@ -492,7 +492,7 @@ def _extended_address(
                 f"AddressScope is {header.address_scope} for an address that is not IPv6",
             )
         )
-    for where, text in problems:
+    for where, text in sorted(problems):  # in field order
         breach(findings, R_EXTENDED_ADDRESS, at + where, f"ExtendedAddressHeader.{text}")
     return header, at + EXTENDED_ADDRESS_SIZE
 

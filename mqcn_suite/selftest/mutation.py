@@ -103,6 +103,7 @@ _WIRE_AND_CAPTURE_TESTS = (
     "tests/test_capture_streams.py",
     "tests/test_wire_real_senders.py",
     "tests/test_wire_extension_layers.py",
+    "tests/test_wire_extensions_rules.py",
     "tests/test_wire_declared.py",
 )
 # The directory mapping and the read judge run only in LDAP mode (the mutation tool's
