@@ -224,7 +224,8 @@ def srmp_envelope_to_json(header: SrmpEnvelopeHeader) -> dict[str, Any]:
 
 
 def _http_text(raw: bytes) -> str:
-    """The HTTP part as text (it is ASCII headers; any other byte shown as U+FFFD)."""
+    """The HTTP part as text: UTF-8 (its headers are ASCII), a byte that is not UTF-8 shown as
+    U+FFFD; never a refusal."""
     return raw.decode("utf-8", "replace")
 
 
@@ -233,6 +234,8 @@ def compound_to_json(header: CompoundMessageHeader) -> dict[str, Any]:
     del out["data"]
     out["http"] = _http_text(header.http)
     out["message_body"] = header.message_body.hex()
+    # the bytes of Data after the message body, if any: shown, never dropped
+    out["after_body"] = header.data[header.msg_body_offset + header.msg_body_size :].hex()
     out["data_size"] = len(header.data)
     return out
 

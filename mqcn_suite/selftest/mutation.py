@@ -106,6 +106,7 @@ _WIRE_AND_CAPTURE_TESTS = (
     "tests/test_wire_extensions_rules.py",
     "tests/test_wire_declared.py",
     "tests/test_wire_usermessage_salvage.py",
+    "tests/test_wire_render_views.py",
 )
 # The directory mapping and the read judge run only in LDAP mode (the mutation tool's
 # scenarios run in dict mode): their own tests measure them.
