@@ -487,3 +487,25 @@ def test_the_audit_counts_the_three_shapes_as_user_messages_with_findings(
     assert found["MQQB-3.1.5.8-1"] == 3 and found["MQRR-2.2.5.1.2.1-1"] == 1
     assert found["MQQB-2.2-1"] == 2 and block["quarantined_bytes"] == 0
     assert "3 with wire or envelope findings" in result.stdout
+
+
+def test_an_unaligned_packet_size_is_a_finding_and_the_header_reads_whole() -> None:
+    """[MS-MQMQ] 2.2.19.1 (MQMQ-2.2.19.1-3): with a findings list, a PacketSize of 17 or 241
+    (not 4-aligned) is a finding at byte 8 and every field is read; below 16 it is refused
+    whatever the list; without a list an unaligned size is refused."""
+    from mqcn_model.errors import DecodeError
+    from mqcn_model.wire.base import BaseHeader, decode_base_header, encode_base_header
+
+    for size in (17, 241):
+        raw = b"--" + encode_base_header(BaseHeader(flags=0x0103, time_to_reach_queue=9), size)
+        found: list = []
+        header, end = decode_base_header(raw, 2, found)
+        assert (header.flags, header.packet_size, header.time_to_reach_queue) == (0x0103, size, 9)
+        assert (header.version, header.reserved, header.signature) == (0x10, 0, 0x524F494C)
+        assert end == 18
+        assert [(f.requirement, f.offset) for f in found] == [("MQMQ-2.2.19.1-3", 10)]
+        with pytest.raises(DecodeError, match=f"PacketSize is {size}: a packet is at least"):
+            decode_base_header(raw, 2)
+    small = encode_base_header(BaseHeader(), 12)
+    with pytest.raises(DecodeError, match="PacketSize is 12"):
+        decode_base_header(small, 0, [])

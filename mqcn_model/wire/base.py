@@ -103,14 +103,9 @@ def decode_base_header(
     if size > MAX_PACKET_SIZE:
         raise fail(R_MAX_SIZE, offset + 8, f"PacketSize is {size}, above 0x00400000")
     if size < BASE_HEADER_SIZE or size % 4:
-        if size >= BASE_HEADER_SIZE and findings is not None:
-            breach(findings, R_PACKET_SIZE, offset + 8, _unaligned(size))
-            return BaseHeader(flags, size, ttrq, version, reserved, signature), offset + 16
-        raise fail(
-            R_PACKET_SIZE,
-            offset + 8,
-            _unaligned(size),
-        )
+        if size < BASE_HEADER_SIZE or findings is None:
+            raise fail(R_PACKET_SIZE, offset + 8, _unaligned(size))
+        breach(findings, R_PACKET_SIZE, offset + 8, _unaligned(size))  # framed all the same
     header = BaseHeader(flags, size, ttrq, version, reserved, signature)
     return header, offset + BASE_HEADER_SIZE
 
