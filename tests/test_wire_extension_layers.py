@@ -200,3 +200,19 @@ def test_an_odd_length_data_is_written_verbatim_and_padded_after_it() -> None:
     layer = L.SRMPEnvelopeHeader(Data=b"abc", DataLength=3)
     assert bytes(layer).hex() == "000000000300000061626300"
     assert bytes(L.SRMPEnvelopeHeader(Data=b"a", DataLength=1)).hex().endswith("61000000")
+
+
+def test_the_chain_field_reads_only_the_headers_whose_bytes_are_there() -> None:
+    """An ExtensionHeader whose Flags announce a SubqueueHeader and an ExtendedAddressHeader,
+    with no byte after it: the chain is the ExtensionHeader alone (nothing read from nothing);
+    shown by its layers' names, or "none"."""
+    from mqcn_model.wire.packet_layers import ExtensionChainField
+
+    field = ExtensionChainField("Extensions")
+    rest, layers = field.getfield(None, bytes(L.ExtensionHeader(RemainingHeadersSize=0)))
+    assert rest == b"" and [type(layer) for layer in layers] == [L.ExtensionHeader]
+    assert field.i2repr(None, layers) == "MSMQ ExtensionHeader"
+    shown = field.i2repr(None, [L.ExtensionHeader(), L.SubqueueHeader()])
+    assert shown == "MSMQ ExtensionHeader / MSMQ SubqueueHeader"
+    assert field.i2repr(None, None) == "none" and field.i2repr(None, []) == "none"
+    assert field.addfield(None, b"ab", layers) == b"ab" + bytes(layers[0])
