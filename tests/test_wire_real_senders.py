@@ -14,6 +14,7 @@ salvaging read of a packet that stops, a stream that opens with a UserMessage.
 from __future__ import annotations
 
 import json
+import struct
 import uuid
 from dataclasses import replace
 
@@ -26,6 +27,8 @@ from hypothesis import strategies as st
 
 import mqcn_suite.cli as cli
 from mqcn_model.capture import Packet, PcapWriter, Quarantine, iter_capture
+from mqcn_model.capture.dissect import TCP_ACK, TCP_PSH
+from mqcn_model.capture.writer import address_of
 from mqcn_model.catalog import WIRE_CATALOG
 from mqcn_model.errors import DecodeError
 from mqcn_model.wire.base import BaseHeader
@@ -509,3 +512,66 @@ def test_an_unaligned_packet_size_is_a_finding_and_the_header_reads_whole() -> N
     small = encode_base_header(BaseHeader(), 12)
     with pytest.raises(DecodeError, match="PacketSize is 12"):
         decode_base_header(small, 0, [])
+
+
+# --- the writer's own packets: one connection each, as tools open them -------------------------
+
+
+def _frames_of(capture: bytes) -> list[tuple[float, int, int, int, bytes]]:
+    """(time, source port, destination port, TCP flags, payload) of each pcap record."""
+    out, at = [], 0
+    while at + 16 <= len(capture):
+        seconds, micros, size, _ = struct.unpack_from("<IIII", capture, at)
+        frame = capture[at + 16 : at + 16 + size]
+        ip = 14
+        tcp = ip + (frame[ip] & 0x0F) * 4
+        sport, dport = struct.unpack_from(">HH", frame, tcp)
+        payload = frame[tcp + (frame[tcp + 12] >> 4) * 4 :]
+        out.append((seconds + micros / 1e6, sport, dport, frame[tcp + 13], payload))
+        at += 16 + size
+    return out
+
+
+def test_write_packet_sends_a_tool_s_bytes_on_a_connection_of_their_own() -> None:
+    """PcapWriter.write_packet: the TCP handshake (and, by default, the MS-MQQB one), then the
+    bytes from the sender to port 1801 in segments of 1460 with PSH on the last only, all at one
+    instant, the connection closed one step (100 us) later; the acceptor named in any case."""
+    data = bytes(range(256)) * 11 + b"end"  # 2819 bytes: 1460 + 1359
+    sender = uuid.UUID(int=7)
+    writer = PcapWriter()
+    first = writer.write_packet(data, sender=sender, acceptor="Victim", handshake=False)
+    frames = _frames_of(first[24:])
+    carrying = [f for f in frames if f[4]]
+    assert [len(f[4]) for f in carrying] == [1460, 1359]
+    assert b"".join(f[4] for f in carrying) == data
+    assert [f[3] for f in carrying] == [TCP_ACK, TCP_ACK | TCP_PSH]
+    assert all(f[2] == 1801 and f[1] != 1801 for f in carrying)  # from the sender
+    assert carrying[0][0] == carrying[1][0]
+    after = frames[frames.index(carrying[-1]) + 1]
+    assert round((after[0] - carrying[-1][0]) * 1e6) == 100
+    assert (writer.messages, writer.bytes) == (1, len(first))  # the global header counted
+    second = writer.write_packet(data, sender=sender, acceptor="victim", handshake=False)
+    assert (writer.messages, writer.bytes) == (2, len(first) + len(second))
+
+    def one(**options: object) -> bytes:
+        return PcapWriter().write_packet(data, sender=sender, **options)  # type: ignore[arg-type]
+
+    assert one(acceptor="VICTIM", handshake=False) == one(acceptor="victim", handshake=False)
+    frame = PcapWriter().write_packet(data, sender=sender, acceptor="VICTIM")[24 + 16 :]
+    assert frame[30:34] == address_of("victim")  # the acceptor's address, by its name in lower case
+    shaken = PcapWriter().write_packet(data, sender=sender, acceptor="VICTIM")
+    assert uuid.uuid5(uuid.NAMESPACE_URL, "victim").bytes_le in shaken  # its queue manager too
+    assert uuid.uuid5(uuid.NAMESPACE_URL, "VICTIM").bytes_le not in shaken
+    exact = bytes(2 * 1460)  # the last segment ends at the end of the bytes: PSH there
+    sent = [
+        f
+        for f in _frames_of(
+            PcapWriter().write_packet(exact, sender=sender, acceptor="v", handshake=False)[24:]
+        )
+        if f[4]
+    ]
+    assert [f[3] for f in sent] == [TCP_ACK, TCP_ACK | TCP_PSH]
+    assert one(acceptor="victim") == one(acceptor="victim", handshake=True)
+    assert one(acceptor="victim") != one(acceptor="victim", handshake=False)
+    handshaken = [f for f in _frames_of(one(acceptor="victim")[24:]) if f[4]]
+    assert handshaken[0][4][4:8] == b"LIOR" and handshaken[-1][4] == data[-1359:]
