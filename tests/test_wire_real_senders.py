@@ -575,3 +575,27 @@ def test_write_packet_sends_a_tool_s_bytes_on_a_connection_of_their_own() -> Non
     assert one(acceptor="victim") != one(acceptor="victim", handshake=False)
     handshaken = [f for f in _frames_of(one(acceptor="victim")[24:]) if f[4]]
     assert handshaken[0][4][4:8] == b"LIOR" and handshaken[-1][4] == data[-1359:]
+
+
+def test_the_missing_handshake_is_one_finding_a_stream_with_its_words() -> None:
+    """MQQB-3.1.5.8-1 once a stream, on its first packet: a second UserMessage on the same
+    stream carries none; a first UserMessage refused carries it beside its refusal."""
+    records = read(pcap(frames(segments(stray_byte() + stray_byte()[:-1] + b"\x00"))))
+    packets = [r for r in records if isinstance(r, Packet) and r.kind == "UserMessage"]
+    assert [len(p.findings) for p in packets] == [1, 0]
+    assert packets[0].findings[0].message == (
+        "the stream opens with a UserMessage Packet at offset 0: no EstablishConnection and "
+        "ConnectionParameters exchange opened the session ([MS-MQQB] 2.1.1)"
+    )
+    broken = bytearray(stray_byte())
+    from mqcn_model.wire import user as U
+
+    flags = int.from_bytes(broken[60:64], "little") & ~(7 << U.DQ_SHIFT) | (6 << U.DQ_SHIFT)
+    broken[60:64] = flags.to_bytes(4, "little")  # Flags.DQ 6: the packet is refused
+    (refused,) = [
+        r
+        for r in read(pcap(frames(segments(bytes(broken)))))
+        if isinstance(r, Packet) and r.kind == "UserMessage"
+    ]
+    assert refused.violation is not None
+    assert [f.requirement for f in refused.findings] == ["MQQB-3.1.5.8-1"]
