@@ -203,4 +203,4 @@ def test_a_byte_array_field_declared_now_defaults_to_its_size_in_zeros() -> None
     assert name.default == bytes(12)
     assert wire("Name", "12s", default=b"x").default == b"x"
     assert wire("Count", "H").default == 0 and wire("Count", "H", default=5).default == 5
-    assert wire("Count", "I").metadata["mqcn.wire"] == ("Count", "I", None, ())
+    assert wire("Count", "I").metadata["mqcn.wire"][:4] == ("Count", "I", None, ())

@@ -26,7 +26,9 @@ from mqcn_model.wire import (
 )
 from mqcn_model.wire import layer_bridge as B
 from mqcn_model.wire import packet_layers as L
+from mqcn_model.wire.declared import join_groups, layout, split_groups
 from mqcn_model.wire.internal import InternalPacket, Ping
+from mqcn_model.wire.user import UserHeader
 from mqcn_model.wire.usermessage import UserMessage
 
 G1 = uuid.UUID("00112233-4455-6677-8899-aabbccddeeff")
@@ -197,6 +199,7 @@ def test_from_layer_refuses_bytes_after_the_last_header() -> None:
 
 
 def test_bits_split_and_join() -> None:
-    parts = B.split_bits(L.UserHeader, "X4", 32, 0x00200C00)
+    flags = layout(UserHeader).field("Flags")
+    parts = split_groups(flags, 0x00200C00)
     assert parts["MP"] == 1 and parts["DQ"] == 3 and parts["RC"] == 0
-    assert B.join_bits(L.UserHeader(**parts), "X4", 32) == 0x00200C00
+    assert join_groups(flags, L.UserHeader(**parts).getfieldval) == 0x00200C00

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import struct
 import uuid
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import pytest
 
@@ -26,7 +26,9 @@ from mqcn_model.wire.acks import (
     encode_final_ack_body,
     encode_order_ack_body,
 )
+from mqcn_model.wire.base import BaseHeader as BaseHeaderRecord
 from mqcn_model.wire.debug import DebugHeader
+from mqcn_model.wire.declared import join_groups, layout, wire
 from mqcn_model.wire.internal import (
     ConnectionParameters,
     EstablishConnection,
@@ -283,16 +285,16 @@ REFUSALS = {
     ),
     "queue field": (
         _user_layer(UserHeader=L.UserHeader(DQ=5, DestinationQueue=L.PublicQueueFormatName(b"\0"))),
-        "the queue field",
+        "the DestinationQueue",
     ),
     "InternalHeader": (
         L.InternalPacketLayer(InternalHeader=L.InternalHeader(b"\0\0")),
         "the InternalHeader",
     ),
-    "body": (L.InternalPacketLayer(Body=L.ConnectionParametersHeader(b"\0")), "the body"),
+    "body": (L.InternalPacketLayer(Body=L.ConnectionParametersHeader(b"\0")), "the Body"),
     "no body for the PT": (
         L.InternalPacketLayer(InternalHeader=L.InternalHeader(PT=5)),
-        "the body",
+        "the Body",
     ),
     "Ping": (L.PingPacket(b"\0"), "the PingPacket"),
 }
@@ -311,15 +313,15 @@ def test_a_part_that_did_not_dissect_whole_is_refused_by_its_name(case: str) -> 
 WORDS = {
     "Label": (
         _user_layer(MessagePropertiesHeader=L.MessagePropertiesHeader(Label=b"a\0b\0")),
-        "the Label is not a UTF-16 string ending in 0x0000",
+        "MessagePropertiesHeader.Label is not a UTF-16 string ending in 0x0000",
     ),
     "SOAP Header": (
         _user_layer(UserHeader=L.UserHeader(HH=1), SoapHeader=L.SoapHeader(Header=b"a\0")),
-        "the SOAP Header is not a UTF-16 string ending in 0x0000",
+        "SoapHeader.Header is not a UTF-16 string ending in 0x0000",
     ),
     "SOAP Body": (
         _user_layer(UserHeader=L.UserHeader(HH=1), SoapHeader=L.SoapHeader(Body=b"a\0")),
-        "the SOAP Body is not a UTF-16 string ending in 0x0000",
+        "SoapHeader.Body is not a UTF-16 string ending in 0x0000",
     ),
     "direct format name": (
         _user_layer(
@@ -382,11 +384,17 @@ def test_zero_bytes_after_the_mqf_elements_are_the_padding() -> None:
     assert B.from_layer(layer).mqf.admin == []
 
 
-def test_a_bit_run_the_layer_does_not_have_is_a_programming_error() -> None:
-    """split_bits names the layer, the run's width and its first field when they match no run
-    of BitFields (a caller's mistake, never a packet's)."""
-    with pytest.raises(AssertionError, match=r"^UserHeader has no 32-bit run from NOPE$"):
-        B.split_bits(L.UserHeader, "NOPE", 32, 0)
+def test_bit_groups_that_do_not_fill_their_field_are_a_programming_error() -> None:
+    """A Flags field whose declared bit groups do not add up to its width is refused when its
+    layout is derived, naming the header, the field and the bits declared (a declaration's
+    mistake, never a packet's)."""
+
+    @dataclass(slots=True)
+    class Odd:
+        flags: int = wire("Flags", "H", groups=(("X", 15),))
+
+    with pytest.raises(AssertionError, match=r"^Odd\.Flags: 15 bits$"):
+        layout(Odd)
 
 
 def test_a_stated_allocation_body_size_reaches_the_layer() -> None:
@@ -427,11 +435,13 @@ def test_the_packet_size_read_is_the_one_the_layer_holds() -> None:
     assert B.from_layer(B.to_layer(message)).base.packet_size == 0
 
 
-def test_join_bits_reads_what_the_bytes_hold() -> None:
-    """A bit field set past its width is cut to it on the wire; join_bits gives the Flags
+def test_join_groups_reads_what_the_bytes_hold() -> None:
+    """A bit field set past its width is cut to it on the wire; join_groups gives the Flags
     value those bytes carry (PR=9 in a 3-bit field is priority 1, beside SH)."""
     layer = L.BaseHeader(PR=9, SH=1)
-    assert B.join_bits(layer, "X", 16) == int.from_bytes(bytes(layer)[2:4], "little") == 0x0011
+    flags = layout(BaseHeaderRecord).field("Flags")
+    assert join_groups(flags, layer.getfieldval) == 0x0011
+    assert int.from_bytes(bytes(layer)[2:4], "little") == 0x0011
 
 
 def test_a_layer_that_is_not_a_salvaging_layer_is_refused() -> None:

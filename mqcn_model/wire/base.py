@@ -19,12 +19,12 @@ True
 
 from __future__ import annotations
 
-import struct
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from mqcn_model.catalog import req
 from mqcn_model.errors import fail
 from mqcn_model.wire.common import Findings, breach, need
+from mqcn_model.wire.declared import layout, wire
 
 R_VERSION = req("MQMQ-2.2.19.1-1")
 R_SIGNATURE = req("MQMQ-2.2.19.1-2")
@@ -46,25 +46,30 @@ TR = 1 << 8
 PRIORITY_DEFAULT = 3
 FLAG_NAMES = {IN: "IN", SH: "SH", DH: "DH", TR: "TR"}
 
-# the six fields in wire order; a framer that checked them (see decode_base_header) builds
-# its BaseHeader from one unpack and hands it to the packet decoders
-BASE_HEADER = _HEAD = struct.Struct("<BBHIII")
+# the Flags bit groups, most significant first (X: bits 15-9)
+FLAG_GROUPS = (
+    ("X", 7), ("TR", 1), ("X8", 1), ("X9", 1), ("DH", 1), ("SH", 1), ("IN", 1), ("PR", 3),
+)  # fmt: skip
 
 
 @dataclass(slots=True)
 class BaseHeader:
     """A decoded (or to-be-built) BaseHeader; ``flags`` is the raw 16-bit Flags field.
+    Declared once (:mod:`mqcn_model.wire.declared`): the struct, the scapy layer's fields and
+    the bridge between them come from these lines.
 
     ``packet_size`` is not part of equality: the packet encoders compute it, so a packet
     built with the default 0 equals its decoded self.
     """
 
-    flags: int = PRIORITY_DEFAULT
-    packet_size: int = field(default=0, compare=False)
-    time_to_reach_queue: int = INFINITE
-    version: int = PACKET_VERSION
-    reserved: int = 0
-    signature: int = SIGNATURE
+    flags: int = wire("Flags", "H", default=PRIORITY_DEFAULT, at=2, groups=FLAG_GROUPS)
+    packet_size: int = wire("PacketSize", "I", at=8, computed=True)
+    time_to_reach_queue: int = wire("TimeToReachQueue", "I", default=INFINITE, at=12, kind="hex")
+    version: int = wire("VersionNumber", "B", default=PACKET_VERSION, at=0, requirement=R_VERSION)
+    reserved: int = wire("Reserved", "B", at=1)
+    signature: int = wire(
+        "Signature", "I", default=SIGNATURE, at=4, kind="hex", requirement=R_SIGNATURE
+    )
 
     @property
     def priority(self) -> int:
@@ -85,6 +90,11 @@ class BaseHeader:
     @property
     def trace(self) -> bool:
         return bool(self.flags & TR)
+
+
+# the six fields in wire order; a framer that checked them (see decode_base_header) builds
+# its BaseHeader from one unpack and hands it to the packet decoders
+BASE_HEADER = _HEAD = layout(BaseHeader).struct
 
 
 def decode_base_header(

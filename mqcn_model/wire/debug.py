@@ -10,13 +10,13 @@ True
 
 from __future__ import annotations
 
-import struct
 import uuid
 from dataclasses import dataclass
 
 from mqcn_model.catalog import req
 from mqcn_model.errors import fail
 from mqcn_model.wire.common import GUID_SIZE, guid_at, need
+from mqcn_model.wire.declared import layout, pack, part, wire
 
 R_PACKET_SIZE = req("MQMQ-2.2.19.1-3")
 R_QT = req("MQMQ-2.2.20.8-1")
@@ -25,18 +25,23 @@ DEBUG_FIXED_SIZE = 4
 QT_MASK = 0x3
 QT_NONE, QT_PUBLIC = 0, 1
 
-_FIXED = struct.Struct("<HH")
-
 
 @dataclass(slots=True)
 class DebugHeader:
-    flags: int = QT_NONE
-    reserved: int = 0
-    queue: uuid.UUID | None = None
+    """Declared once (:mod:`mqcn_model.wire.declared`)."""
+
+    flags: int = wire(
+        "Flags", "H", groups=(("X", 14), ("QT", 2, {0: "none", 1: "public"})), requirement=R_QT
+    )
+    reserved: int = wire("Reserved", "H")
+    queue: uuid.UUID | None = part("QueueIdentifier", default=None, when="QT")
 
     @property
     def queue_type(self) -> int:
         return self.flags & QT_MASK
+
+
+_FIXED = layout(DebugHeader).struct
 
 
 def decode_debug(buf: bytes, offset: int, end: int) -> tuple[DebugHeader, int]:
@@ -56,5 +61,4 @@ def decode_debug(buf: bytes, offset: int, end: int) -> tuple[DebugHeader, int]:
 def encode_debug(header: DebugHeader) -> bytes:
     if (header.queue_type == QT_PUBLIC) != (header.queue is not None):
         raise ValueError("Flags.QT and the QueueIdentifier field disagree")
-    head = _FIXED.pack(header.flags, header.reserved)
-    return head + (header.queue.bytes_le if header.queue else b"")
+    return pack(header) + (header.queue.bytes_le if header.queue else b"")

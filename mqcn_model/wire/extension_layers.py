@@ -5,7 +5,8 @@ header's record in :mod:`mqcn_model.wire.extensions` -- the field names, sizes a
 the struct codec reads -- and the way between a record and its layer is
 :func:`~mqcn_model.wire.declared.fixed_values` / ``from_fixed_values``: no field is named
 twice.  Only the variable parts are written here: the SOAP envelope text, the HTTP part,
-the dead-letter path and the padding to 4 bytes.  A length left at ``None`` is computed;
+the dead-letter path (each named once, by its record's :func:`~mqcn_model.wire.declared.part`)
+and the padding to 4 bytes.  A length left at ``None`` is computed;
 set, it may lie (a wrapped DataLength, an HTTPBodySize past the packet), which is what the
 tests of the codec's findings build.
 
@@ -20,13 +21,14 @@ True
 
 from __future__ import annotations
 
+from dataclasses import fields
 from typing import Any, ClassVar
 
 from scapy.fields import Field, StrLenField, XStrLenField
 
 from mqcn_model.scapy_base import SalvagingLayer, ScapyPacket, UTF16ZField, utf16_text
 from mqcn_model.wire import extensions as X
-from mqcn_model.wire.declared import fixed_values, from_fixed_values, scapy_fields
+from mqcn_model.wire.declared import fixed_values, from_fixed_values, layout, scapy_fields
 
 __all__ = [
     "LAYERS",
@@ -145,19 +147,12 @@ LAYERS: dict[type, type[ScapyPacket]] = {
 }
 _RECORDS = {layer: record for record, layer in LAYERS.items()}
 
-# the variable part of each header: record attribute -> layer field
-_VARIABLE = {
-    X.SrmpEnvelopeHeader: {"envelope": "Data"},
-    X.CompoundMessageHeader: {"data": "Data"},
-    X.DeadLetterHeader: {"path": "DeadLetterPathName"},
-}
-
 
 def to_layer(header: Any) -> ScapyPacket:
     """The scapy twin of a header record: ``bytes(to_layer(h))`` is what the codec writes."""
     values = fixed_values(header)
-    for attribute, name in _VARIABLE.get(type(header), {}).items():
-        values[name] = getattr(header, attribute)
+    for item in layout(type(header)).parts:
+        values[item.name] = getattr(header, item.attribute)
     if isinstance(header, X.DeadLetterHeader):  # the zeros up to HeaderSize, as written
         used = X.DEAD_LETTER_FIXED + len(utf16_text(header.path, b""))
         values["Padding"] = bytes(max(0, header.header_size - used))
@@ -169,13 +164,13 @@ def to_record(layer: ScapyPacket) -> Any:
     is not a string: no 0x0000 terminator)."""
     record = _RECORDS[type(layer)]
     fixed = _Fixed(layer)
+    kinds = {item.name: str(item.type) for item in fields(record)}
     rest = {}
-    for attribute, name in _VARIABLE.get(record, {}).items():
-        value = layer.getfieldval(name)
-        is_text = name != "Data" or record is X.SrmpEnvelopeHeader
-        if is_text and not isinstance(value, str):
-            raise ValueError(f"{layer.name}.{name} has no 0x0000 terminator")
-        rest[attribute] = value
+    for item in layout(record).parts:
+        value = layer.getfieldval(item.name)
+        if kinds[item.attribute] == "str" and not isinstance(value, str):
+            raise ValueError(f"{layer.name}.{item.name} has no 0x0000 terminator")
+        rest[item.attribute] = value
     if record is X.SrmpEnvelopeHeader:
         size = len(utf16_text(rest["envelope"], b"\x00\x00"))
         rest["unit"] = X.unit_of(fixed.getfieldval("DataLength"), size)

@@ -34,7 +34,7 @@ from dataclasses import dataclass, replace
 from mqcn_model.catalog import req
 from mqcn_model.errors import fail
 from mqcn_model.wire.common import U32, Findings, align4, breach, need
-from mqcn_model.wire.declared import layout, pack, unpack, wire
+from mqcn_model.wire.declared import layout, pack, part, unpack, wire
 
 R_PACKET_SIZE = req("MQMQ-2.2.19.1-3")
 R_SRMP_PRESENT = req("MQRR-2.2.5.1.2-1")
@@ -76,7 +76,7 @@ class SrmpEnvelopeHeader:
     header_id: int = wire("HeaderId", "H")
     reserved: int = wire("Reserved", "H")
     data_length: int = wire("DataLength", "I", requirement=R_DATA_LENGTH)
-    envelope: str = ""
+    envelope: str = part("Data", default="")
     unit: str | None = WCHAR
 
 
@@ -89,7 +89,7 @@ class CompoundMessageHeader:
     http_body_size: int = wire("HTTPBodySize", "I", requirement=R_HTTP_BODY)
     msg_body_size: int = wire("MsgBodySize", "I", requirement=R_MSG_BODY)
     msg_body_offset: int = wire("MsgBodyOffset", "I", requirement=R_MSG_BODY)
-    data: bytes = b""
+    data: bytes = part("Data", default=b"")
 
     @property
     def http(self) -> bytes:
@@ -135,7 +135,7 @@ class DeadLetterHeader:
     """[MS-MQRR] 2.2.5.4; ``path`` the dead-letter queue without its terminator."""
 
     header_size: int = wire("HeaderSize", "I", requirement=R_DEAD_LETTER)
-    path: str = ""
+    path: str = part("DeadLetterPathName", default="")
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,6 +28,7 @@ from mqcn_model.errors import Violation, fail
 from mqcn_model.wire import base as B
 from mqcn_model.wire.base import BaseHeader, decode_base_header, encode_base_header
 from mqcn_model.wire.common import NIL, Findings, breach, guid_at, need
+from mqcn_model.wire.declared import layout, pack, part, wire
 from mqcn_model.wire.session import (
     SESSION_HEADER_SIZE,
     SessionHeader,
@@ -69,19 +70,24 @@ OS_RE = 0x10
 OS_SE, OS_OS, OS_QS = 1 << 8, 1 << 9, 1 << 10
 RESPONSE_PADDING = b"\x5a" * 512
 
-_INTERNAL = struct.Struct("<HH")
-_PARAMETERS = struct.Struct("<IIHH")
-_ESTABLISH = struct.Struct("<16s16sIHH512s")
-_PING = struct.Struct("<HHI16s")
-PING_SIZE = _PING.size
 PING_SIGNATURE = 0x5548
 PING_RC, PING_RF = 1 << 0, 1 << 1
+
+# Each record below is its header's one declaration (mqcn_model.wire.declared): the structs
+# here, the scapy layers and the bridge between them are derived from it.
 
 
 @dataclass(slots=True)
 class InternalHeader:
-    flags: int
-    reserved: int = 0
+    flags: int = wire(
+        "Flags",
+        "H",
+        at=2,
+        default=PT_CONNECTION_PARAMETERS,
+        groups=(("X", 11), ("CS", 1), ("PT", 4, KINDS)),
+        requirement=R_PT,
+    )
+    reserved: int = wire("Reserved", "H", at=0, requirement=R_RESERVED)
 
     @property
     def packet_type(self) -> int:
@@ -94,20 +100,28 @@ class InternalHeader:
 
 @dataclass(slots=True)
 class ConnectionParameters:
-    recoverable_ack_timeout: int
-    ack_timeout: int
-    window_size: int
-    reserved: int = 0
+    recoverable_ack_timeout: int = wire(
+        "RecoverableAckTimeout", "I", default=0x1F4, at=0, requirement=R_RECOVERABLE_TIMEOUT
+    )
+    ack_timeout: int = wire("AckTimeout", "I", default=0x4E20, at=4, requirement=R_ACK_TIMEOUT)
+    window_size: int = wire("WindowSize", "H", default=0x40, at=10)
+    reserved: int = wire("Reserved", "H", at=8, requirement=R_CP_RESERVED)
 
 
 @dataclass(slots=True)
 class EstablishConnection:
-    client_guid: uuid.UUID
-    server_guid: uuid.UUID = NIL
-    timestamp: int = 0
-    operating_system: int = OS_RE | OS_SE
-    reserved: int = 0
-    padding: bytes = field(default=RESPONSE_PADDING, repr=False)
+    client_guid: uuid.UUID = wire("ClientGuid", "16s", kind="guid", default=NIL)
+    server_guid: uuid.UUID = wire("ServerGuid", "16s", kind="guid", default=NIL)
+    timestamp: int = wire("TimeStamp", "I")
+    operating_system: int = wire(
+        "OperatingSystem",
+        "H",
+        default=OS_RE | OS_SE,
+        groups=(("X", 5), ("QS", 1), ("OS", 1), ("SE", 1), ("RE", 8)),
+        requirement=R_RE,
+    )
+    reserved: int = wire("Reserved", "H", requirement=R_EC_RESERVED)
+    padding: bytes = wire("Padding", "512s", default=RESPONSE_PADDING, kind="hex")
 
 
 InternalBody = SessionHeader | EstablishConnection | ConnectionParameters
@@ -115,11 +129,12 @@ InternalBody = SessionHeader | EstablishConnection | ConnectionParameters
 
 @dataclass(slots=True)
 class InternalPacket:
-    """A decoded (or to-be-built) internal packet: BaseHeader, InternalHeader, body."""
+    """A decoded (or to-be-built) internal packet: BaseHeader, InternalHeader, body (each
+    part named by its field of the scapy layer)."""
 
-    base: BaseHeader
-    internal: InternalHeader
-    body: InternalBody
+    base: BaseHeader = part("BaseHeader")
+    internal: InternalHeader = part("InternalHeader")
+    body: InternalBody = part("Body")
     # the value rules of the wire catalog the packet breaks (decoded packets)
     findings: list[Violation] = field(default_factory=list, compare=False)
 
@@ -242,10 +257,19 @@ def decode_internal(
     return InternalPacket(base, header, body, findings), end
 
 
+_INTERNAL = layout(InternalHeader).struct
+_PARAMETERS = layout(ConnectionParameters).struct
+_ESTABLISH = layout(EstablishConnection).struct
+
+
+def _joined(*records: type) -> struct.Struct:
+    return struct.Struct("<" + "".join(layout(r).struct.format.lstrip("<") for r in records))
+
+
 # the InternalHeader and the body of each fixed layout, read at once (after the BaseHeader)
-_CLEAN_PARAMETERS = struct.Struct("<HHIIHH")
-_CLEAN_ESTABLISH = struct.Struct("<HH16s16sIHH512s")
-_CLEAN_SESSION_ACK = struct.Struct("<HHHHIHHHH")
+_CLEAN_PARAMETERS = _joined(InternalHeader, ConnectionParameters)
+_CLEAN_ESTABLISH = _joined(InternalHeader, EstablishConnection)
+_CLEAN_SESSION_ACK = _joined(InternalHeader, SessionHeader)
 _PARAMETERS_SIZE = B.BASE_HEADER_SIZE + INTERNAL_HEADER_SIZE + CONNECTION_PARAMETERS_SIZE
 _ESTABLISH_SIZE = B.BASE_HEADER_SIZE + INTERNAL_HEADER_SIZE + ESTABLISH_CONNECTION_SIZE
 _SESSION_ACK_SIZE = B.BASE_HEADER_SIZE + INTERNAL_HEADER_SIZE + SESSION_HEADER_SIZE
@@ -339,21 +363,12 @@ def encode_internal(packet: InternalPacket, *, letter_session_ack: bool = False)
     if isinstance(body, SessionHeader):
         raw = encode_session(body)
     elif isinstance(body, ConnectionParameters):
-        raw = _PARAMETERS.pack(
-            body.recoverable_ack_timeout, body.ack_timeout, body.reserved, body.window_size
-        )
+        raw = pack(body)
     else:
         if len(body.padding) != 512:
             raise ValueError("EstablishConnectionHeader.Padding is exactly 512 bytes")
-        raw = _ESTABLISH.pack(
-            body.client_guid.bytes_le,
-            body.server_guid.bytes_le,
-            body.timestamp,
-            body.operating_system,
-            body.reserved,
-            body.padding,
-        )
-    head = _INTERNAL.pack(packet.internal.reserved, packet.internal.flags)
+        raw = pack(body)
+    head = pack(packet.internal)
     size = B.BASE_HEADER_SIZE + len(head) + len(raw)
     if letter_session_ack and isinstance(body, SessionHeader):
         size -= len(raw)  # the letter: PacketSize never counts the SessionHeader
@@ -367,10 +382,16 @@ def encode_internal(packet: InternalPacket, *, letter_session_ack: bool = False)
 class Ping:
     """A Ping Request or Response: Flags (RC bit 0, RF bit 1), Cookie, the sender's QMGuid."""
 
-    flags: int
-    cookie: int
-    qm_guid: uuid.UUID
-    signature: int = PING_SIGNATURE
+    flags: int = wire("Flags", "H", at=0, groups=(("X", 14), ("RF", 1), ("RC", 1)))
+    cookie: int = wire("Cookie", "I", at=4)
+    qm_guid: uuid.UUID = wire("QMGuid", "16s", kind="guid", default=NIL, at=8)
+    signature: int = wire(
+        "Signature", "H", default=PING_SIGNATURE, at=2, kind="hex", requirement=R_PING_SIGNATURE
+    )
+
+
+_PING = layout(Ping).struct
+PING_SIZE = _PING.size
 
 
 def decode_ping(buf: bytes, offset: int = 0) -> Ping:
@@ -383,4 +404,4 @@ def decode_ping(buf: bytes, offset: int = 0) -> Ping:
 
 
 def encode_ping(ping: Ping) -> bytes:
-    return _PING.pack(ping.flags, ping.signature, ping.cookie, ping.qm_guid.bytes_le)
+    return pack(ping)

@@ -19,12 +19,12 @@ HeaderSize counts the whole address header, padding included.
 
 from __future__ import annotations
 
-import struct
 from dataclasses import dataclass, field
 
 from mqcn_model.catalog import req
 from mqcn_model.errors import fail
 from mqcn_model.wire.common import READING, Findings, Letter, align4, breach, need
+from mqcn_model.wire.declared import layout, pack, part, wire
 from mqcn_model.wire.queues import MQFElement, decode_mqf_element, encode_mqf_element
 
 R_PACKET_SIZE = req("MQMQ-2.2.19.1-3")
@@ -37,8 +37,36 @@ DESTINATION_ID, ADMIN_ID, RESPONSE_ID, SIGNATURE_ID = 0x0064, 0x00C8, 0x012C, 0x
 ADDRESS_FIXED_SIZE = 12
 ADDRESS_IDS = (DESTINATION_ID, ADMIN_ID, RESPONSE_ID)
 
-_ADDRESS = struct.Struct("<IHHI")
-_SIGNATURE = struct.Struct("<HHI")
+ADDRESS_NAMES = {
+    DESTINATION_ID: "Destination", ADMIN_ID: "Admin", RESPONSE_ID: "Response",
+    SIGNATURE_ID: "Signature",
+}  # fmt: skip
+
+
+@dataclass(slots=True)
+class MQFAddressHeader:
+    """One MQFAddressHeader (2.2.20.2), declared once: its struct here, its scapy layer
+    (:mod:`mqcn_model.wire.packet_layers`).  HeaderSize left at ``None`` is computed."""
+
+    header_size: int | None = wire("HeaderSize", "I", default=None, requirement=R_ADDRESS_SIZE)
+    header_id: int = wire("HeaderID", "H", default=DESTINATION_ID, enum=ADDRESS_NAMES)
+    reserved: int = wire("Reserved", "H")
+    element_count: int | None = wire("ElementCount", "I", count_of="FormatNameList")
+    elements: list[MQFElement] = part("FormatNameList", default_factory=list)
+
+
+@dataclass(slots=True)
+class MQFSignatureHeader:
+    """The MQFSignatureHeader (2.2.20.3), declared once."""
+
+    id: int = wire("ID", "H", default=SIGNATURE_ID, kind="hex", requirement=R_SIGNATURE_ID)
+    reserved: int = wire("Reserved", "H")
+    size: int | None = wire("Size", "I", length_of="Signature", requirement=R_SIGNATURE_SIZE)
+    signature: bytes = part("Signature", default=b"")
+
+
+_ADDRESS = layout(MQFAddressHeader).struct
+_SIGNATURE = layout(MQFSignatureHeader).struct
 
 
 @dataclass(slots=True)
@@ -99,7 +127,7 @@ def encode_address(
     for element in elements:
         body += encode_mqf_element(element, ADDRESS_FIXED_SIZE + len(body), letter=letter)
     size = align4(ADDRESS_FIXED_SIZE + len(body))
-    head = _ADDRESS.pack(size, header_id, reserved, len(elements))
+    head = pack(MQFAddressHeader(size, header_id, reserved), ElementCount=len(elements))
     return head + body + bytes(size - ADDRESS_FIXED_SIZE - len(body))
 
 
@@ -134,7 +162,7 @@ def encode_mqf(mqf: MultiQueueFormat, *, letter: bool = False) -> bytes:
         encode_address(mqf.destination, DESTINATION_ID, mqf.reserved[0], letter=letter),
         encode_address(mqf.admin, ADMIN_ID, mqf.reserved[1], letter=letter),
         encode_address(mqf.response, RESPONSE_ID, mqf.reserved[2], letter=letter),
-        _SIGNATURE.pack(SIGNATURE_ID, mqf.reserved[3], len(mqf.signature)),
+        pack(MQFSignatureHeader(SIGNATURE_ID, mqf.reserved[3]), Size=len(mqf.signature)),
         mqf.signature,
         bytes(align4(len(mqf.signature)) - len(mqf.signature)),
     ]

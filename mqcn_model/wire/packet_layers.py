@@ -41,36 +41,27 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from scapy.fields import (
-    BitEnumField,
-    BitField,
-    ByteField,
     ConditionalField,
     Field,
     FieldLenField,
-    LEIntEnumField,
     LEIntField,
-    LEShortEnumField,
-    LEShortField,
     MultipleTypeField,
     PacketField,
     PadField,
     StrField,
     StrFixedLenField,
     StrLenField,
-    XLEIntField,
-    XLEShortField,
-    XStrFixedLenField,
     XStrLenField,
 )
 
 from mqcn_model.scapy_base import (
-    AutoLEIntField,
     GUIDField,
     SalvagingLayer,
     ScapyPacket,
     UTF16Field,
 )
 from mqcn_model.wire import base as fast_base
+from mqcn_model.wire import debug as fast_debug
 from mqcn_model.wire import extension_layers as ext_layers
 from mqcn_model.wire import extensions as fast_extensions
 from mqcn_model.wire import internal as fast_internal
@@ -80,6 +71,8 @@ from mqcn_model.wire import queues as fast_queues
 from mqcn_model.wire import security as fast_security
 from mqcn_model.wire import session as fast_session
 from mqcn_model.wire import soap as fast_soap
+from mqcn_model.wire import transaction as fast_transaction
+from mqcn_model.wire import user as fast_user
 from mqcn_model.wire.common import NIL, align4
 from mqcn_model.wire.declared import scapy_fields
 from mqcn_model.wire.session import SESSION_HEADER_SIZE
@@ -247,21 +240,7 @@ class BaseHeader(_Header):
     """BaseHeader: 16 bytes; ``PacketSize`` is filled in by the packet container."""
 
     name = "MSMQ BaseHeader"
-    fields_desc: ClassVar[list[Field[Any, Any]]] = [
-        ByteField("VersionNumber", fast_base.PACKET_VERSION),
-        ByteField("Reserved", 0),
-        BitField("X", 0, 7, tot_size=-2),  # bits 15-9: X0..X6
-        BitField("TR", 0, 1),
-        BitField("X8", 0, 1),
-        BitField("X9", 0, 1),
-        BitField("DH", 0, 1),
-        BitField("SH", 0, 1),
-        BitField("IN", 0, 1),
-        BitField("PR", fast_base.PRIORITY_DEFAULT, 3, end_tot_size=-2),
-        XLEIntField("Signature", fast_base.SIGNATURE),
-        LEIntField("PacketSize", None),
-        XLEIntField("TimeToReachQueue", fast_base.INFINITE),
-    ]
+    fields_desc: ClassVar[list[Field[Any, Any]]] = scapy_fields(fast_base.BaseHeader)
 
 
 # --- queue formats (2.2.18.1.5, 2.2.18.1.7) -----------------------------------------------------
@@ -323,29 +302,7 @@ def _queue_field(name: str, code: Callable[[ScapyPacket], int]) -> MultipleTypeF
 class UserHeader(_Header):
     name = "MSMQ UserHeader"
     fields_desc: ClassVar[list[Field[Any, Any]]] = [
-        GUIDField("SourceQueueManager", NIL),
-        GUIDField("QueueManagerAddress", NIL),
-        XLEIntField("TimeToBeReceived", fast_base.INFINITE),
-        LEIntField("SentTime", 0),
-        LEIntField("MessageID", 1),
-        BitField("X4", 0, 3, tot_size=-4),  # bits 31-29
-        BitField("HH", 0, 1),
-        BitField("X3", 0, 2),
-        BitField("AH", 0, 1),
-        BitField("X2", 0, 1),
-        BitField("MQ", 0, 1),
-        BitField("CQ", 0, 1),
-        BitField("MP", 1, 1),
-        BitField("TH", 0, 1),
-        BitField("SH", 0, 1),
-        BitEnumField("RQ", 0, 3, fast_queues.CODE_NAMES),
-        BitEnumField("AQ", 0, 3, fast_queues.CODE_NAMES),
-        BitEnumField("DQ", 3, 3, fast_queues.CODE_NAMES),
-        BitField("JP", 0, 1),
-        BitField("JN", 0, 1),
-        BitField("X1", 0, 1),
-        BitEnumField("DM", 0, 2, {0: "Express", 1: "Recoverable"}),
-        BitField("RC", 0, 5, end_tot_size=-4),
+        *scapy_fields(fast_user.UserHeader),
         _queue_field("DestinationQueue", lambda p: p.DQ),
         _queue_field("AdminQueue", lambda p: p.AQ),
         _queue_field("ResponseQueue", lambda p: p.RQ),
@@ -370,24 +327,10 @@ class MessagePropertiesHeader(_Header):
 
     name = "MSMQ MessagePropertiesHeader"
     fields_desc: ClassVar[list[Field[Any, Any]]] = [
-        BitField("X", 0, 4),
-        BitField("NR", 0, 1),
-        BitField("NA", 0, 1),
-        BitField("PR", 0, 1),
-        BitField("PA", 0, 1),
-        FieldLenField("LabelLength", None, length_of="Label", fmt="B", adjust=lambda p, x: x // 2),
-        LEShortEnumField("MessageClass", 0, fast_properties.MESSAGE_CLASSES),
-        XStrFixedLenField("CorrelationID", bytes(20), 20),
-        LEIntField("BodyType", 0),
-        LEIntField("ApplicationTag", 0),
-        FieldLenField("MessageSize", None, length_of="MessageBody", fmt="<I"),
-        AutoLEIntField(
-            "AllocationBodySize", lambda p: len(p.MessageBody or b"") + len(p.BodySlack or b"")
+        *scapy_fields(
+            fast_properties.MessageProperties,
+            {"AllocationBodySize": lambda p: len(p.MessageBody or b"") + len(p.BodySlack or b"")},
         ),
-        LEIntEnumField("PrivacyLevel", 0, fast_properties.PRIVACY_LEVELS),
-        LEIntEnumField("HashAlgorithm", 0, fast_properties.HASH_ALGORITHMS),
-        LEIntEnumField("EncryptionAlgorithm", 0, fast_properties.ENCRYPTION_ALGORITHMS),
-        FieldLenField("ExtensionSize", None, length_of="ExtensionData", fmt="<I"),
         UTF16Field("Label", None, length_from=lambda p: 2 * p.LabelLength),
         XStrLenField("ExtensionData", b"", length_from=lambda p: p.ExtensionSize),
         XStrLenField("MessageBody", b"", length_from=lambda p: p.MessageSize),
@@ -404,16 +347,7 @@ class MessagePropertiesHeader(_Header):
 class TransactionHeader(_Header):
     name = "MSMQ TransactionHeader"
     fields_desc: ClassVar[list[Field[Any, Any]]] = [
-        BitField("X", 0, 8, tot_size=-4),  # bits 31-24: X8..X1
-        BitField("ID", 0, 20),
-        BitField("LM", 0, 1),
-        BitField("FM", 0, 1),
-        BitField("FA", 0, 1),
-        BitField("CG", 0, 1, end_tot_size=-4),
-        LEIntField("TxSequenceOrdinal", 0),
-        LEIntField("TxSequenceTimeStamp", 0),
-        LEIntField("TxSequenceNumber", 1),
-        LEIntField("PreviousTxSequenceNumber", 0),
+        *scapy_fields(fast_transaction.TransactionHeader),
         ConditionalField(GUIDField("ConnectorQMGuid", NIL), lambda p: p.CG == 1),
     ]
 
@@ -427,18 +361,7 @@ def _padded(name: str, size_field: str) -> PadField:
 class SecurityHeader(_Header):
     name = "MSMQ SecurityHeader"
     fields_desc: ClassVar[list[Field[Any, Any]]] = [
-        BitField("X", 0, 4, tot_size=-2),  # bits 15-12: X15..X12
-        BitField("AS", 0, 4),
-        BitField("AI", 0, 1),
-        BitField("DE", 0, 1),
-        BitField("EB", 0, 1),
-        BitField("AU", 0, 1),
-        BitEnumField("ST", 0, 4, fast_security.ST_NAMES, end_tot_size=-2),
-        FieldLenField("SenderIdSize", None, length_of="SecurityID", fmt="<H"),
-        FieldLenField("EncryptionKeySize", None, length_of="EncryptionKey", fmt="<H"),
-        FieldLenField("SignatureSize", None, length_of="Signature", fmt="<H"),
-        FieldLenField("SenderCertSize", None, length_of="SenderCert", fmt="<I"),
-        FieldLenField("ProviderInfoSize", None, length_of="ProviderInfo", fmt="<I"),
+        *scapy_fields(fast_security.SecurityHeader),
         _padded("SecurityID", "SenderIdSize"),
         _padded("EncryptionKey", "EncryptionKeySize"),
         _padded("Signature", "SignatureSize"),
@@ -450,9 +373,7 @@ class SecurityHeader(_Header):
 class DebugHeader(_Header):
     name = "MSMQ DebugHeader"
     fields_desc: ClassVar[list[Field[Any, Any]]] = [
-        BitField("X", 0, 14, tot_size=-2),
-        BitEnumField("QT", 0, 2, {0: "none", 1: "public"}, end_tot_size=-2),
-        LEShortField("Reserved", 0),
+        *scapy_fields(fast_debug.DebugHeader),
         ConditionalField(GUIDField("QueueIdentifier", NIL), lambda p: p.QT == 1),
     ]
 
@@ -466,18 +387,10 @@ class SoapHeader(_Header):
 
     name = "MSMQ SoapHeader"
     fields_desc: ClassVar[list[Field[Any, Any]]] = [
-        XLEShortField("HeaderSectionID", fast_soap.HEADER_SECTION_ID),
-        LEShortField("Reserved", 0),
-        FieldLenField(
-            "HeaderDataLength", None, length_of="Header", fmt="<I", adjust=lambda p, x: x // 2
-        ),
+        *scapy_fields(fast_soap.SoapHeader),
         UTF16Field("Header", "", length_from=lambda p: 2 * p.HeaderDataLength),
         AlignPadField("HeaderPadding", lambda p: _text_size(p, "Header")),
-        XLEShortField("BodySectionID", fast_soap.BODY_SECTION_ID),
-        LEShortField("Reserved1", 0),
-        FieldLenField(
-            "BodyDataLength", None, length_of="Body", fmt="<I", adjust=lambda p, x: x // 2
-        ),
+        *scapy_fields(fast_soap.SoapHeader, run=1),
         UTF16Field("Body", "", length_from=lambda p: 2 * p.BodyDataLength),
         AlignPadField("BodyPadding", lambda p: _text_size(p, "Body")),
     ]
@@ -490,14 +403,7 @@ def _address_size(p: ScapyPacket) -> int:
 class MQFAddressHeader(_Header):
     name = "MSMQ MQFAddressHeader"
     fields_desc: ClassVar[list[Field[Any, Any]]] = [
-        AutoLEIntField("HeaderSize", _address_size),
-        LEShortEnumField(
-            "HeaderID",
-            fast_mqf.DESTINATION_ID,
-            {0x64: "Destination", 0xC8: "Admin", 0x12C: "Response", 0x15E: "Signature"},
-        ),
-        LEShortField("Reserved", 0),
-        FieldLenField("ElementCount", None, count_of="FormatNameList", fmt="<I"),
+        *scapy_fields(fast_mqf.MQFAddressHeader, {"HeaderSize": _address_size}),
         MQFElementListField("FormatNameList"),
         StrLenField(
             "Rest",
@@ -520,9 +426,7 @@ class MQFAddressHeader(_Header):
 class MQFSignatureHeader(_Header):
     name = "MSMQ MQFSignatureHeader"
     fields_desc: ClassVar[list[Field[Any, Any]]] = [
-        XLEShortField("ID", fast_mqf.SIGNATURE_ID),
-        LEShortField("Reserved", 0),
-        FieldLenField("Size", None, length_of="Signature", fmt="<I"),
+        *scapy_fields(fast_mqf.MQFSignatureHeader),
         _padded("Signature", "Size"),
     ]
 
@@ -671,40 +575,17 @@ class UserMessagePacket(_Container):
 
 class InternalHeader(_Header):
     name = "MSMQ InternalHeader"
-    fields_desc: ClassVar[list[Field[Any, Any]]] = [
-        LEShortField("Reserved", 0),
-        BitField("X", 0, 11, tot_size=-2),  # bits 15-5: X5..X15
-        BitField("CS", 0, 1),
-        BitEnumField(
-            "PT", fast_internal.PT_CONNECTION_PARAMETERS, 4, fast_internal.KINDS, end_tot_size=-2
-        ),
-    ]
+    fields_desc: ClassVar[list[Field[Any, Any]]] = scapy_fields(fast_internal.InternalHeader)
 
 
 class EstablishConnectionHeader(_Header):
     name = "MSMQ EstablishConnectionHeader"
-    fields_desc: ClassVar[list[Field[Any, Any]]] = [
-        GUIDField("ClientGuid", NIL),
-        GUIDField("ServerGuid", NIL),
-        LEIntField("TimeStamp", 0),
-        BitField("X", 0, 5, tot_size=-2),  # bits 15-11: X11..X15
-        BitField("QS", 0, 1),
-        BitField("OS", 0, 1),
-        BitField("SE", 1, 1),
-        BitField("RE", fast_internal.OS_RE, 8, end_tot_size=-2),
-        LEShortField("Reserved", 0),
-        XStrFixedLenField("Padding", fast_internal.RESPONSE_PADDING, 512),
-    ]
+    fields_desc: ClassVar[list[Field[Any, Any]]] = scapy_fields(fast_internal.EstablishConnection)
 
 
 class ConnectionParametersHeader(_Header):
     name = "MSMQ ConnectionParametersHeader"
-    fields_desc: ClassVar[list[Field[Any, Any]]] = [
-        LEIntField("RecoverableAckTimeout", 0x1F4),
-        LEIntField("AckTimeout", 0x4E20),
-        LEShortField("Reserved", 0),
-        LEShortField("WindowSize", 0x40),
-    ]
+    fields_desc: ClassVar[list[Field[Any, Any]]] = scapy_fields(fast_internal.ConnectionParameters)
 
 
 _INTERNAL_BODIES = {
@@ -748,11 +629,4 @@ class PingPacket(SalvagingLayer):
     """Ping Packet ([MS-MQQB] 2.2.7), sent over UDP."""
 
     name = "MSMQ Ping ScapyPacket"
-    fields_desc: ClassVar[list[Field[Any, Any]]] = [
-        BitField("X", 0, 14, tot_size=-2),
-        BitField("RF", 0, 1),
-        BitField("RC", 0, 1, end_tot_size=-2),
-        XLEShortField("Signature", fast_internal.PING_SIGNATURE),
-        LEIntField("Cookie", 0),
-        GUIDField("QMGuid", NIL),
-    ]
+    fields_desc: ClassVar[list[Field[Any, Any]]] = scapy_fields(fast_internal.Ping)

@@ -25,13 +25,13 @@ Flags bits 0-3 request administration acknowledgments: PA, PR, NA, NR.
 
 from __future__ import annotations
 
-import struct
 from dataclasses import dataclass, field
 
 from mqcn_model.catalog import req
 from mqcn_model.constants import HashAlgorithm, MessageClass
 from mqcn_model.errors import fail
 from mqcn_model.wire.common import READING, Findings, Letter, align4, breach, need
+from mqcn_model.wire.declared import layout, pack, part, wire
 
 R_PACKET_SIZE = req("MQMQ-2.2.19.1-3")
 R_LABEL_LENGTH = req("MQMQ-2.2.19.3-1")
@@ -67,8 +67,6 @@ ALLOWED_ENCRYPTION = {
     5: frozenset({0x660E, 0x660F, 0x6610}),
 }
 
-_FIXED = struct.Struct("<BBH20sIIIIIIII")
-
 
 @dataclass(slots=True)
 class MessageProperties:
@@ -77,23 +75,38 @@ class MessageProperties:
     ``label`` is None when LabelLength is 0, else the text before its 0x0000 terminator;
     AllocationBodySize is ``len(body) + len(body_slack)``, unless ``declared_allocation``
     states it (a header written to W-02's letter: the body room on the wire is MessageSize
-    bytes whatever AllocationBodySize says).
+    bytes whatever AllocationBodySize says).  Declared once (:mod:`mqcn_model.wire.declared`).
     """
 
-    flags: int = 0
-    message_class: int = 0
-    correlation_id: bytes = bytes(CORRELATION_ID_SIZE)
-    body_type: int = 0
-    application_tag: int = 0
-    privacy_level: int = 0
-    hash_algorithm: int = 0
-    encryption_algorithm: int = 0
-    label: str | None = None
-    extension: bytes = b""
-    body: bytes = b""
-    body_slack: bytes = b""
+    flags: int = wire(
+        "Flags", "B", at=0, groups=(("X", 4), ("NR", 1), ("NA", 1), ("PR", 1), ("PA", 1))
+    )
+    message_class: int = wire("MessageClass", "H", at=2, enum=MESSAGE_CLASSES, requirement=R_CLASS)
+    correlation_id: bytes = wire("CorrelationID", "20s", at=4, kind="hex")
+    body_type: int = wire("BodyType", "I", at=24)
+    application_tag: int = wire("ApplicationTag", "I", at=28)
+    privacy_level: int = wire(
+        "PrivacyLevel", "I", at=40, enum=PRIVACY_LEVELS, requirement=R_PRIVACY
+    )
+    hash_algorithm: int = wire("HashAlgorithm", "I", at=44, enum=HASH_ALGORITHMS)
+    encryption_algorithm: int = wire(
+        "EncryptionAlgorithm", "I", at=48, enum=ENCRYPTION_ALGORITHMS, requirement=R_ENCRYPTION
+    )
+    label: str | None = part("Label", default=None)
+    extension: bytes = part("ExtensionData", default=b"")
+    body: bytes = part("MessageBody", default=b"")
+    body_slack: bytes = part("BodySlack", default=b"")
     offset: int = field(default=-1, compare=False)
-    declared_allocation: int | None = None
+    declared_allocation: int | None = wire(
+        "AllocationBodySize", "I", at=36, default=None, requirement=R_BODY_ROOM
+    )
+    label_length_field: int | None = wire(
+        "LabelLength", "B", at=1, length_of="Label", unit=2, requirement=R_LABEL_LENGTH
+    )
+    message_size: int | None = wire("MessageSize", "I", at=32, length_of="MessageBody")
+    extension_size: int | None = wire(
+        "ExtensionSize", "I", at=52, length_of="ExtensionData", requirement=R_FITS
+    )
 
     @property
     def label_length(self) -> int:
@@ -119,6 +132,9 @@ class MessageProperties:
             + len(self.body)
             + len(self.body_slack)
         )
+
+
+_FIXED = layout(MessageProperties).struct
 
 
 def decode_properties(
@@ -240,19 +256,12 @@ def encode_properties(properties: MessageProperties) -> bytes:
     label = b""
     if properties.label is not None:
         label = properties.label.encode("utf-16-le", "surrogatepass") + b"\x00\x00"
-    head = _FIXED.pack(
-        properties.flags,
-        label_length,
-        properties.message_class,
-        properties.correlation_id,
-        properties.body_type,
-        properties.application_tag,
-        len(properties.body),
-        properties.allocation_body_size,
-        properties.privacy_level,
-        properties.hash_algorithm,
-        properties.encryption_algorithm,
-        len(properties.extension),
+    head = pack(
+        properties,
+        LabelLength=label_length,
+        MessageSize=len(properties.body),
+        AllocationBodySize=properties.allocation_body_size,
+        ExtensionSize=len(properties.extension),
     )
     out = b"".join((head, label, properties.extension, properties.body, properties.body_slack))
     return out + bytes(align4(len(out)) - len(out))

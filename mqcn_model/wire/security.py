@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from mqcn_model.catalog import req
 from mqcn_model.errors import fail
 from mqcn_model.wire.common import GUID_SIZE, U32, Findings, align4, breach, need
+from mqcn_model.wire.declared import layout, pack, part, wire
 
 R_PACKET_SIZE = req("MQMQ-2.2.19.1-3")
 R_ST = req("MQMQ-2.2.20.6-1")
@@ -57,19 +58,30 @@ AS_SHIFT, AS_MASK = 8, 0xF << 8
 FLAG_NAMES = {AU: "AU", EB: "EB", DE: "DE", AI: "AI"}
 MAX_SENDER_CERT = 0xFFFF
 
-_FIXED = struct.Struct("<HHHHII")
+_FLAGS = (("X", 4), ("AS", 4), ("AI", 1), ("DE", 1), ("EB", 1), ("AU", 1), ("ST", 4, ST_NAMES))
 
 
 @dataclass(slots=True)
 class SecurityHeader:
-    """A decoded (or to-be-built) SecurityHeader: raw ``flags`` and the five data items."""
+    """A decoded (or to-be-built) SecurityHeader: raw ``flags`` and the five data items.
+    Declared once (:mod:`mqcn_model.wire.declared`); the five sizes are computed from the
+    items."""
 
-    flags: int
-    sender_id: bytes = b""
-    encryption_key: bytes = b""
-    signature: bytes = b""
-    sender_cert: bytes = b""
-    provider_info: bytes = b""
+    flags: int = wire("Flags", "H", groups=_FLAGS, requirement=R_ST)
+    sender_id: bytes = part("SecurityID", default=b"")
+    encryption_key: bytes = part("EncryptionKey", default=b"")
+    signature: bytes = part("Signature", default=b"")
+    sender_cert: bytes = part("SenderCert", default=b"")
+    provider_info: bytes = part("ProviderInfo", default=b"")
+    sender_id_size: int | None = wire("SenderIdSize", "H", length_of="SecurityID", at=2)
+    encryption_key_size: int | None = wire(
+        "EncryptionKeySize", "H", length_of="EncryptionKey", at=4
+    )
+    signature_size: int | None = wire("SignatureSize", "H", length_of="Signature", at=6)
+    sender_cert_size: int | None = wire(
+        "SenderCertSize", "I", length_of="SenderCert", at=8, requirement=R_FITS
+    )
+    provider_info_size: int | None = wire("ProviderInfoSize", "I", length_of="ProviderInfo", at=12)
 
     @property
     def sender_id_type(self) -> int:
@@ -110,6 +122,10 @@ class SecurityHeader:
             self.sender_cert,
             self.provider_info,
         )
+
+
+_FIXED = layout(SecurityHeader).struct
+_SIZE_NAMES = tuple(f.name for f in layout(SecurityHeader).fields if f.length_of)
 
 
 def decode_security(
@@ -167,7 +183,7 @@ def encode_security(header: SecurityHeader) -> bytes:
     sizes = [len(item) for item in header.items]
     if max(sizes[:3]) > 0xFFFF or max(sizes[3:]) > 0xFFFFFFFF:
         raise ValueError("a SecurityData item is too large for its size field")
-    parts = [_FIXED.pack(header.flags, *sizes)]
+    parts = [pack(header, **dict(zip(_SIZE_NAMES, sizes, strict=True)))]
     for item in header.items:
         parts.append(item + bytes(align4(len(item)) - len(item)))
     return b"".join(parts)

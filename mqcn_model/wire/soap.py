@@ -18,7 +18,6 @@ BodySectionID and the unpadded one does, the Body part starts there.
 
 from __future__ import annotations
 
-import struct
 from dataclasses import dataclass
 
 from mqcn_model.catalog import req
@@ -34,6 +33,7 @@ from mqcn_model.wire.common import (
     need,
     utf16z,
 )
+from mqcn_model.wire.declared import layout, pack, part, wire
 
 R_PACKET_SIZE = req("MQMQ-2.2.19.1-3")
 R_HEADER_ID = req("MQMQ-2.2.20.7-1")
@@ -43,15 +43,33 @@ R_STRINGS = req("MQMQ-2.2.20.7-3")
 HEADER_SECTION_ID = 0x0320
 BODY_SECTION_ID = 0x0384
 
-_PART = struct.Struct("<HHI")
-
 
 @dataclass(slots=True)
 class SoapHeader:
-    header: str = ""
-    body: str = ""
-    reserved: int = 0
-    reserved1: int = 0
+    """Declared once (:mod:`mqcn_model.wire.declared`): two fixed runs, the Header part's and
+    the Body part's, each before its string."""
+
+    header: str = part("Header", default="")
+    body: str = part("Body", default="")
+    reserved: int = wire("Reserved", "H", at=2)
+    reserved1: int = wire("Reserved1", "H", at=2, run=1)
+    header_section_id: int = wire(
+        "HeaderSectionID", "H", default=HEADER_SECTION_ID, at=0, kind="hex",
+        requirement=R_HEADER_ID, compare=False,
+    )  # fmt: skip
+    body_section_id: int = wire(
+        "BodySectionID", "H", default=BODY_SECTION_ID, at=0, run=1, kind="hex",
+        requirement=R_BODY_ID, compare=False,
+    )  # fmt: skip
+    header_data_length: int | None = wire(
+        "HeaderDataLength", "I", at=4, length_of="Header", unit=2, requirement=R_STRINGS
+    )
+    body_data_length: int | None = wire(
+        "BodyDataLength", "I", at=4, run=1, length_of="Body", unit=2, requirement=R_STRINGS
+    )
+
+
+_PART = layout(SoapHeader).runs[0]  # the Body part's run has the same shape
 
 
 def _decode_part(
@@ -112,13 +130,13 @@ def decode_soap(
     return SoapHeader(header, body, reserved, reserved1), offset
 
 
-def _encode_part(section_id: int, reserved: int, text: str) -> bytes:
+def _encode_part(header: SoapHeader, run: int, length: str, text: str) -> bytes:
     data = text.encode("utf-16-le", "surrogatepass") + b"\x00\x00"
-    part = _PART.pack(section_id, reserved, len(data) // 2) + data
-    return part + bytes(align4(len(part)) - len(part))
+    out = pack(header, run, **{length: len(data) // 2}) + data
+    return out + bytes(align4(len(out)) - len(out))
 
 
 def encode_soap(header: SoapHeader) -> bytes:
-    return _encode_part(HEADER_SECTION_ID, header.reserved, header.header) + _encode_part(
-        BODY_SECTION_ID, header.reserved1, header.body
+    return _encode_part(header, 0, "HeaderDataLength", header.header) + _encode_part(
+        header, 1, "BodyDataLength", header.body
     )

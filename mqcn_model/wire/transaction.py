@@ -16,12 +16,12 @@ FM 2 (first in the transaction), LM 3 (last), ID bits 4-23 (transaction identifi
 
 from __future__ import annotations
 
-import struct
 import uuid
 from dataclasses import dataclass
 
 from mqcn_model.catalog import req
 from mqcn_model.wire.common import GUID_SIZE, Findings, breach, guid_at, need
+from mqcn_model.wire.declared import layout, pack, part, wire
 
 R_PACKET_SIZE = req("MQMQ-2.2.19.1-3")
 R_SEQUENCE = req("MQMQ-2.2.20.5-1")
@@ -32,19 +32,20 @@ CG, FA, FM, LM = 1 << 0, 1 << 1, 1 << 2, 1 << 3
 ID_SHIFT, ID_MASK = 4, 0xFFFFF << 4
 FLAG_NAMES = {CG: "CG", FA: "FA", FM: "FM", LM: "LM"}
 
-_FIXED = struct.Struct("<IIIII")
-
 
 @dataclass(slots=True)
 class TransactionHeader:
-    """A decoded (or to-be-built) TransactionHeader; TxSequenceID is (ordinal, timestamp)."""
+    """A decoded (or to-be-built) TransactionHeader; TxSequenceID is (ordinal, timestamp).
+    Declared once (:mod:`mqcn_model.wire.declared`)."""
 
-    flags: int = 0
-    sequence_ordinal: int = 0
-    sequence_timestamp: int = 0
-    sequence_number: int = 1
-    previous_number: int = 0
-    connector_qm: uuid.UUID | None = None
+    flags: int = wire(
+        "Flags", "I", groups=(("X", 8), ("ID", 20), ("LM", 1), ("FM", 1), ("FA", 1), ("CG", 1))
+    )
+    sequence_ordinal: int = wire("TxSequenceOrdinal", "I")
+    sequence_timestamp: int = wire("TxSequenceTimeStamp", "I")
+    sequence_number: int = wire("TxSequenceNumber", "I", default=1, requirement=R_SEQUENCE)
+    previous_number: int = wire("PreviousTxSequenceNumber", "I", requirement=R_PREVIOUS)
+    connector_qm: uuid.UUID | None = part("ConnectorQMGuid", default=None, when="CG")
 
     @property
     def transaction_id(self) -> int:
@@ -53,6 +54,9 @@ class TransactionHeader:
     @property
     def size(self) -> int:
         return TRANSACTION_FIXED_SIZE + (GUID_SIZE if self.flags & CG else 0)
+
+
+_FIXED = layout(TransactionHeader).struct
 
 
 def decode_transaction(
@@ -81,11 +85,4 @@ def decode_transaction(
 def encode_transaction(header: TransactionHeader) -> bytes:
     if bool(header.flags & CG) != (header.connector_qm is not None):
         raise ValueError("Flags.CG and the ConnectorQMGuid field disagree")
-    head = _FIXED.pack(
-        header.flags,
-        header.sequence_ordinal,
-        header.sequence_timestamp,
-        header.sequence_number,
-        header.previous_number,
-    )
-    return head + (header.connector_qm.bytes_le if header.connector_qm else b"")
+    return pack(header) + (header.connector_qm.bytes_le if header.connector_qm else b"")

@@ -21,12 +21,12 @@ SecurityHeader follows), TH 20 (TransactionHeader), MP 21 (MessagePropertiesHead
 
 from __future__ import annotations
 
-import struct
 import uuid
 from dataclasses import dataclass
 
 from mqcn_model.catalog import req
 from mqcn_model.errors import fail
+from mqcn_model.wire.base import INFINITE
 from mqcn_model.wire.common import (
     GUID_SIZE,
     NIL,
@@ -37,8 +37,10 @@ from mqcn_model.wire.common import (
     guid_at,
     need,
 )
+from mqcn_model.wire.declared import layout, pack, part, wire
 from mqcn_model.wire.queues import (
     AQ_CODES,
+    CODE_NAMES,
     DQ_CODES,
     QueueFormat,
     decode_queue,
@@ -87,7 +89,12 @@ FLAG_NAMES = {
     HH: "HH",
 }
 
-_FIXED = struct.Struct("<16s16sIIII")
+# the Flags bit groups, most significant first (X4: bits 31-29)
+FLAG_GROUPS = (
+    ("X4", 3), ("HH", 1), ("X3", 2), ("AH", 1), ("X2", 1), ("MQ", 1), ("CQ", 1), ("MP", 1),
+    ("TH", 1), ("SH", 1), ("RQ", 3, CODE_NAMES), ("AQ", 3, CODE_NAMES), ("DQ", 3, CODE_NAMES),
+    ("JP", 1), ("JN", 1), ("X1", 1), ("DM", 2, {0: "Express", 1: "Recoverable"}), ("RC", 5),
+)  # fmt: skip
 
 
 def compose_user_flags(
@@ -137,16 +144,16 @@ class UserHeader:
     """A decoded (or to-be-built) UserHeader; ``flags`` is the raw 32-bit Flags field and
     ``destination_qm`` is QueueManagerAddress."""
 
-    source_qm: uuid.UUID
-    destination_qm: uuid.UUID
-    time_to_be_received: int
-    sent_time: int
-    message_id: int
-    flags: int
-    destination: QueueFormat | None = None
-    admin: QueueFormat | None = None
-    response: QueueFormat | None = None
-    connector_type: uuid.UUID | None = None
+    source_qm: uuid.UUID = wire("SourceQueueManager", "16s", kind="guid", default=NIL)
+    destination_qm: uuid.UUID = wire("QueueManagerAddress", "16s", kind="guid", default=NIL)
+    time_to_be_received: int = wire("TimeToBeReceived", "I", default=INFINITE, kind="hex")
+    sent_time: int = wire("SentTime", "I")
+    message_id: int = wire("MessageID", "I", default=1)
+    flags: int = wire("Flags", "I", default=MP | 3 << DQ_SHIFT, groups=FLAG_GROUPS)
+    destination: QueueFormat | None = part("DestinationQueue", default=None, when="DQ")
+    admin: QueueFormat | None = part("AdminQueue", default=None, when="AQ")
+    response: QueueFormat | None = part("ResponseQueue", default=None, when="RQ")
+    connector_type: uuid.UUID | None = part("ConnectorType", default=None, when="CQ")
 
     @property
     def hop_count(self) -> int:
@@ -171,6 +178,9 @@ class UserHeader:
     def has(self, bit: int) -> bool:
         """Whether flag ``bit`` (one of SH, TH, MP, CQ, MQ, AH, HH, JN, JP) is set."""
         return bool(self.flags & bit)
+
+
+_FIXED = layout(UserHeader).struct
 
 
 def decode_user_header(
@@ -275,14 +285,7 @@ def encode_user_header(header: UserHeader) -> bytes:
     if bool(header.flags & CQ) != (header.connector_type is not None):
         raise ValueError("Flags.CQ and the ConnectorType field disagree")
     parts = [
-        _FIXED.pack(
-            header.source_qm.bytes_le,
-            header.destination_qm.bytes_le,
-            header.time_to_be_received,
-            header.sent_time,
-            header.message_id,
-            header.flags,
-        ),
+        pack(header),
         encode_queue(header.destination),
         encode_queue(header.admin),
         encode_queue(header.response),

@@ -57,6 +57,7 @@ from mqcn_model.wire.acks import FinalAckBody, OrderAckBody, ack_kind, check_ack
 from mqcn_model.wire.base import BaseHeader, decode_base_header, encode_base_header
 from mqcn_model.wire.common import LETTER_ITEMS, Findings, Letter, WireReading, breach
 from mqcn_model.wire.debug import DebugHeader, decode_debug, encode_debug
+from mqcn_model.wire.declared import part
 from mqcn_model.wire.extensions import (
     CompoundMessageHeader,
     Extensions,
@@ -102,21 +103,22 @@ USER_MESSAGE = "UserMessage"
 
 @dataclass(slots=True)
 class UserMessage:
-    """A decoded (or to-be-built) UserMessage Packet: one field per header."""
+    """A decoded (or to-be-built) UserMessage Packet: one field per header, each named by
+    its field of the scapy layer (:mod:`mqcn_model.wire.packet_layers`)."""
 
-    base: BaseHeader
-    user: UserHeader
-    properties: MessageProperties
-    transaction: TransactionHeader | None = None
-    security: SecurityHeader | None = None
-    debug: DebugHeader | None = None
-    soap: SoapHeader | None = None
-    mqf: MultiQueueFormat | None = None
-    session: SessionHeader | None = None
+    base: BaseHeader = part("BaseHeader")
+    user: UserHeader = part("UserHeader")
+    properties: MessageProperties = part("MessagePropertiesHeader")
+    transaction: TransactionHeader | None = part("TransactionHeader", default=None)
+    security: SecurityHeader | None = part("SecurityHeader", default=None)
+    debug: DebugHeader | None = part("DebugHeader", default=None)
+    soap: SoapHeader | None = part("SoapHeader", default=None)
+    mqf: MultiQueueFormat | None = part("MultiQueueFormatHeader", default=None)
+    session: SessionHeader | None = part("SessionHeader", default=None)
     # [MS-MQRR] 2.2.5: the SRMP pair (UserHeader.Flags.AH) and the extension chain
-    srmp_envelope: SrmpEnvelopeHeader | None = None
-    compound: CompoundMessageHeader | None = None
-    extensions: Extensions | None = None
+    srmp_envelope: SrmpEnvelopeHeader | None = part("SRMPEnvelopeHeader", default=None)
+    compound: CompoundMessageHeader | None = part("CompoundMessageHeader", default=None)
+    extensions: Extensions | None = part("Extensions", default=None)
     # the body of an OrderAck / FinalAck as decoded (derived from properties.body)
     ack: OrderAckBody | FinalAckBody | None = field(default=None, compare=False)
     # the value rules of the wire catalog the packet breaks, in wire order (decoded packets)

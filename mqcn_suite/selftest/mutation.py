@@ -105,6 +105,7 @@ _WIRE_AND_CAPTURE_TESTS = (
     "tests/test_wire_extension_layers.py",
     "tests/test_wire_extensions_rules.py",
     "tests/test_wire_declared.py",
+    "tests/test_wire_declared_headers.py",
     "tests/test_wire_usermessage_salvage.py",
     "tests/test_wire_render_views.py",
 )

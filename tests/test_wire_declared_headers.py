@@ -1,0 +1,298 @@
+"""Every MSMQ header declared once (mqcn_model/wire/declared.py), and what the declaration
+grew for them: fields placed by offset, Flags bit groups, lengths the encoder computes,
+GUIDs, enumerations, fixed runs between variable parts, variable parts named once.
+
+Each derivation is stated with literal values on a record declared here; then every header
+record of the wire layer is checked against the layer derived from it (names, order, sizes,
+defaults) and against its codec (the same bytes for the default header).
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, fields
+
+import pytest
+from scapy.fields import (
+    BitEnumField,
+    BitField,
+    ByteEnumField,
+    FieldLenField,
+    XStrFixedLenField,
+)
+from scapy.packet import Packet
+
+from mqcn_model.scapy_base import GUIDField
+from mqcn_model.wire import base as B
+from mqcn_model.wire import debug as D
+from mqcn_model.wire import internal as I
+from mqcn_model.wire import layer_bridge as bridge
+from mqcn_model.wire import mqf as M
+from mqcn_model.wire import properties as P
+from mqcn_model.wire import security as S
+from mqcn_model.wire import soap as SO
+from mqcn_model.wire import transaction as T
+from mqcn_model.wire import user as U
+from mqcn_model.wire.declared import (
+    build,
+    fixed_values,
+    from_fixed_values,
+    join_groups,
+    layout,
+    pack,
+    part,
+    scapy_fields,
+    split_groups,
+    unpack,
+    wire,
+)
+
+G = uuid.UUID("00112233-4455-6677-8899-aabbccddeeff")
+
+
+@dataclass(slots=True)
+class Shaped:
+    """Arguments in an order that is not the wire's; a GUID; a Flags field in groups; a
+    length of a part; an enumeration; a hex field; a part put on the wire by a flag."""
+
+    guid: uuid.UUID = wire("Guid", "16s", kind="guid", default=uuid.UUID(int=0), at=4)
+    flags: int = wire(
+        "Flags", "H", at=0, default=0x0102, groups=(("HI", 4), ("MID", 8, {1: "one"}), ("LO", 4))
+    )
+    kind: int = wire("Kind", "B", at=2, enum={1: "first", 2: "second"}, default=2)
+    spare: int = wire("Spare", "B", at=3, kind="hex")
+    text: bytes = part("Text", default=b"")
+    maybe: uuid.UUID | None = part("Maybe", default=None, when="LO")
+    text_size: int | None = wire("TextSize", "I", at=20, length_of="Text", unit=2)
+
+
+def test_fields_placed_by_offset_are_laid_out_in_wire_order() -> None:
+    spec = layout(Shaped)
+    assert [(f.name, f.offset, f.size) for f in spec.fields] == [
+        ("Flags", 0, 2),
+        ("Kind", 2, 1),
+        ("Spare", 3, 1),
+        ("Guid", 4, 16),
+        ("TextSize", 20, 4),
+    ]
+    assert spec.struct.format == "<HBB16sI" and spec.size == 24
+    assert not spec.leading  # keywords: the record's arguments are not in wire order
+    assert spec.guids == (3,) and spec.late == (4,)
+    assert [(p.attribute, p.name, p.when) for p in spec.parts] == [
+        ("text", "Text", None),
+        ("maybe", "Maybe", "LO"),
+    ]
+
+
+def test_a_gap_or_an_overlap_between_placed_fields_is_a_declaration_error() -> None:
+    @dataclass(slots=True)
+    class Gap:
+        a: int = wire("A", "H", at=0)
+        b: int = wire("B", "H", at=4)
+
+    @dataclass(slots=True)
+    class Overlap:
+        a: int = wire("A", "I", at=0)
+        b: int = wire("B", "H", at=2)
+
+    with pytest.raises(AssertionError, match=r"^Gap\.B: a gap or overlap$"):
+        layout(Gap)
+    with pytest.raises(AssertionError, match=r"^Overlap\.B: a gap or overlap$"):
+        layout(Overlap)
+
+
+def test_a_length_field_is_no_argument_and_is_given_when_packed() -> None:
+    record = Shaped(text=b"abcd")
+    assert record.text_size is None
+    assert [f.name for f in fields(Shaped) if not f.init] == ["text_size"]
+    wire_bytes = pack(record, TextSize=2)
+    assert wire_bytes.hex() == "0201" + "02" + "00" + "00" * 16 + "02000000"
+    with pytest.raises(KeyError):
+        pack(record)  # a length the record does not hold must be given
+    record.text_size = 9  # as a dissected layer said: the encoder's value wins
+    assert pack(record, TextSize=2)[20:] == b"\x02\x00\x00\x00"
+
+
+def test_a_guid_is_a_uuid_in_the_record_and_little_endian_on_the_wire() -> None:
+    record = Shaped(guid=G)
+    raw = pack(record, TextSize=0)
+    assert raw[4:20] == G.bytes_le
+    back = unpack(Shaped, raw, 0)
+    assert back.guid == G and isinstance(back.guid, uuid.UUID)
+    assert back.text_size == 0  # the wire's length kept, out of equality
+    assert back == Shaped(guid=G)
+
+
+def test_unpack_reads_at_its_offset_and_keeps_the_variable_parts_given() -> None:
+    raw = b"\xee" * 3 + pack(Shaped(flags=0xABCD, kind=1, spare=0x7F, guid=G), TextSize=5)
+    back = unpack(Shaped, raw, 3, text=b"xy")
+    assert (back.flags, back.kind, back.spare, back.guid, back.text) == (0xABCD, 1, 0x7F, G, b"xy")
+    assert back.text_size == 5
+
+
+def test_bit_groups_split_a_flags_value_most_significant_first_and_join_it_back() -> None:
+    flags = layout(Shaped).field("Flags")
+    assert split_groups(flags, 0xA5C3) == {"HI": 0xA, "MID": 0x5C, "LO": 0x3}
+    assert join_groups(flags, {"HI": 0xA, "MID": 0x5C, "LO": 0x3}.__getitem__) == 0xA5C3
+    # a group given past its width is cut to it
+    assert join_groups(flags, {"HI": 0x1A, "MID": 0x15C, "LO": 0x13}.__getitem__) == 0xA5C3
+
+
+def test_the_scapy_fields_follow_each_kind_of_declaration() -> None:
+    made = scapy_fields(Shaped)
+    assert [type(f) for f in made] == [
+        BitField,
+        BitEnumField,
+        BitField,
+        ByteEnumField,
+        type(made[4]),
+        GUIDField,
+        FieldLenField,
+    ]
+    assert [f.name for f in made] == ["HI", "MID", "LO", "Kind", "Spare", "Guid", "TextSize"]
+    assert type(made[4]).__name__ == "XByteField"
+    assert [f.default for f in made[:4]] == [0x0, 0x10, 0x2, 2]
+    assert made[1].i2s == {1: "one"} and made[3].i2s == {1: "first", 2: "second"}
+    # a little-endian 16-bit field: the first group opens it, the last one closes it
+    assert (made[0].rev, made[0].tot_size, made[0].end_tot_size) == (True, 2, 0)
+    assert (made[2].rev, made[2].tot_size, made[2].end_tot_size) == (True, 0, 2)
+    assert made[1].rev is False  # a middle group neither opens nor closes the field
+    assert made[6].length_of == "Text" and made[6].adjust(None, 8) == 4
+
+
+def test_a_layer_from_the_declaration_builds_what_pack_writes() -> None:
+    class Layer(Packet):
+        fields_desc = [  # noqa: RUF012
+            *scapy_fields(Shaped),
+            XStrFixedLenField("Text", b"", 4),
+            GUIDField("Maybe", uuid.UUID(int=0)),
+        ]
+
+    record = Shaped(flags=0xA5C3, kind=1, spare=9, guid=G, text=b"abcd")
+    layer = Layer(**fixed_values(record), Text=b"abcd")
+    assert bytes(layer)[:24] == pack(record, TextSize=2)
+    back = from_fixed_values(Shaped, Layer(bytes(layer)), text=b"abcd")
+    assert back == record and back.text_size == 2
+    assert "TextSize" not in fixed_values(record)  # None: the layer computes it
+    assert fixed_values(record)["MID"] == 0x5C
+
+
+def test_build_keeps_a_length_as_the_wire_said() -> None:
+    record = build(Shaped, {"Flags": 1, "Kind": 2, "Spare": 0, "Guid": G, "TextSize": 77})
+    assert record.text_size == 77 and record.flags == 1 and record.guid == G
+
+
+@dataclass(slots=True)
+class TwoRuns:
+    head: str = part("Head", default="")
+    first: int = wire("First", "H")
+    second: int = wire("Second", "H", run=1)
+    size: int | None = wire("Size", "I", run=1, length_of="Head")
+
+
+def test_a_header_with_two_fixed_runs_packs_each_on_its_own() -> None:
+    spec = layout(TwoRuns)
+    assert [r.format for r in spec.runs] == ["<H", "<HI"]
+    assert [f.name for f in spec.run(1)] == ["Second", "Size"]
+    record = TwoRuns("x", 0x0102, 0x0304)
+    assert pack(record, 0) == b"\x02\x01"
+    assert pack(record, 1, Size=6) == b"\x04\x03\x06\x00\x00\x00"
+    assert [f.name for f in scapy_fields(TwoRuns, run=1)] == ["Second", "Size"]
+
+
+def test_a_computed_field_stays_out_of_equality_and_of_the_layer_values() -> None:
+    assert B.BaseHeader(packet_size=32) == B.BaseHeader(packet_size=0)
+    assert "PacketSize" not in fixed_values(B.BaseHeader(packet_size=32))
+    assert scapy_fields(B.BaseHeader)[11].name == "PacketSize"
+    assert scapy_fields(B.BaseHeader)[11].default is None  # the container computes it
+
+
+# --- every header of the wire layer, against the layer derived from it -----------------------
+
+DECLARED = {
+    # alone, a BaseHeader layer has no container to compute its PacketSize: 0
+    B.BaseHeader: (B.BaseHeader(time_to_reach_queue=9), lambda h: B.encode_base_header(h, 0)),
+    I.InternalHeader: (I.InternalHeader(), pack),
+    I.ConnectionParameters: (I.ConnectionParameters(), pack),
+    I.EstablishConnection: (I.EstablishConnection(G), pack),
+    I.Ping: (I.Ping(1, 7, G), I.encode_ping),
+    T.TransactionHeader: (T.TransactionHeader(), T.encode_transaction),
+    D.DebugHeader: (D.DebugHeader(), D.encode_debug),
+    S.SecurityHeader: (S.SecurityHeader(S.ST_QM_GUID, sender_id=G.bytes_le), S.encode_security),
+    P.MessageProperties: (P.MessageProperties(label="hi", body=b"xyz"), P.encode_properties),
+    SO.SoapHeader: (SO.SoapHeader("<h/>", "<b/>"), SO.encode_soap),
+}
+
+
+@pytest.mark.parametrize("record", list(DECLARED), ids=lambda r: r.__name__)
+def test_each_header_s_layer_is_its_declaration(record: type) -> None:
+    """The layer's leading fields are the declaration's, in wire order; the layer built from
+    a record gives the bytes the codec writes; the record read back from those bytes is the
+    record."""
+    header, encode = DECLARED[record]
+    layer_cls = bridge.LAYERS[record]
+    derived = [f.name for f in scapy_fields(record)]
+    assert [f.name for f in layer_cls.fields_desc[: len(derived)]] == derived
+    layer = bridge.to_layer(header)
+    assert bytes(layer) == encode(header)
+    assert bridge._record(layer_cls(bytes(layer))) == header
+
+
+def test_the_user_header_layer_is_its_declaration_before_the_queue_fields() -> None:
+    derived = [f.name for f in scapy_fields(U.UserHeader)]
+    assert derived[:5] == [
+        "SourceQueueManager",
+        "QueueManagerAddress",
+        "TimeToBeReceived",
+        "SentTime",
+        "MessageID",
+    ]
+    assert derived[5:] == [g[0] for g in U.FLAG_GROUPS]
+    layer = bridge.LAYERS[U.UserHeader]
+    assert [f.name for f in layer.fields_desc[: len(derived)]] == derived
+    assert [f.name for f in layer.fields_desc[len(derived) :]] == [
+        "DestinationQueue",
+        "AdminQueue",
+        "ResponseQueue",
+        "ConnectorType",
+    ]
+    assert U.UserHeader().flags == U.MP | 3 << U.DQ_SHIFT  # the layer's default: MP, DQ 3
+
+
+def test_the_mqf_headers_are_declared_with_their_computed_sizes() -> None:
+    assert layout(M.MQFAddressHeader).struct.format == "<IHHI"
+    assert layout(M.MQFSignatureHeader).struct.format == "<HHI"
+    raw = M.encode_address([], M.ADMIN_ID, 5)
+    assert raw == b"\x0c\x00\x00\x00\xc8\x00\x05\x00\x00\x00\x00\x00"
+    names = [f.name for f in scapy_fields(M.MQFAddressHeader)]
+    assert names == ["HeaderSize", "HeaderID", "Reserved", "ElementCount"]
+
+
+@pytest.mark.parametrize(
+    ("record", "names"),
+    [
+        (
+            S.SecurityHeader,
+            [
+                "SenderIdSize",
+                "EncryptionKeySize",
+                "SignatureSize",
+                "SenderCertSize",
+                "ProviderInfoSize",
+            ],
+        ),
+        (P.MessageProperties, ["LabelLength", "MessageSize", "ExtensionSize"]),
+        (SO.SoapHeader, ["HeaderDataLength", "BodyDataLength"]),
+        (M.MQFAddressHeader, ["ElementCount"]),
+        (M.MQFSignatureHeader, ["Size"]),
+    ],
+    ids=lambda v: getattr(v, "__name__", "names"),
+)
+def test_each_length_field_is_declared_with_the_part_it_counts(
+    record: type, names: list[str]
+) -> None:
+    spec = layout(record)
+    counted = [f for f in spec.fields if f.length_of or f.count_of]
+    assert [f.name for f in counted] == names
+    part_names = {p.name for p in spec.parts}
+    assert all((f.length_of or f.count_of) in part_names for f in counted)
