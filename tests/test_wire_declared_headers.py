@@ -13,6 +13,8 @@ import uuid
 from dataclasses import dataclass, fields
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scapy.fields import (
     BitEnumField,
     BitField,
@@ -22,6 +24,8 @@ from scapy.fields import (
 )
 from scapy.packet import Packet
 
+from mqcn_model.catalog import WIRE_CATALOG
+from mqcn_model.errors import DecodeError
 from mqcn_model.scapy_base import GUIDField
 from mqcn_model.wire import base as B
 from mqcn_model.wire import debug as D
@@ -296,3 +300,145 @@ def test_each_length_field_is_declared_with_the_part_it_counts(
     assert [f.name for f in counted] == names
     part_names = {p.name for p in spec.parts}
     assert all((f.length_of or f.count_of) in part_names for f in counted)
+
+
+# --- every length field of every [MS-MQMQ] header, from the declarations ------------------------
+
+
+def _loaded_message():
+    """A UserMessage with every [MS-MQMQ] header, each variable part non-empty."""
+    from mqcn_model.wire.queues import MQFElement, QueueFormat
+    from mqcn_model.wire.session import SessionHeader
+    from mqcn_model.wire.usermessage import UserMessage, finalize
+
+    user = U.UserHeader(
+        G, uuid.UUID(int=0), flags=U.compose_user_flags(delivery=1, dq=7, transaction=True)
+    )
+    user.destination = QueueFormat(7, direct="OS:host\\private$\\q")
+    return finalize(
+        UserMessage(
+            B.BaseHeader(),
+            user,
+            P.MessageProperties(label="label", extension=b"ext!", body=b"body!", body_slack=b"sl"),
+            transaction=T.TransactionHeader(sequence_number=2, previous_number=1),
+            security=S.SecurityHeader(
+                S.ST_QM_GUID,
+                sender_id=G.bytes_le,
+                encryption_key=b"k" * 5,
+                signature=b"s" * 7,
+                sender_cert=b"c" * 9,
+                provider_info=b"p" * 6,
+            ),
+            debug=D.DebugHeader(D.QT_PUBLIC, 0, G),
+            soap=SO.SoapHeader("<h/>", "<b/>"),
+            mqf=M.MultiQueueFormat([MQFElement(1, guid=G)], [], [MQFElement(1, guid=G)], b"sig"),
+            session=SessionHeader(),
+        )
+    )
+
+
+def _length_fields() -> list[tuple[str, str, int, int]]:
+    """(header, field, absolute offset, size) of every length, count and size field the
+    declarations name, in the loaded message's bytes."""
+    from mqcn_model.wire.usermessage import encode_user_message
+
+    message = _loaded_message()
+    starts: dict[type, int] = {B.BaseHeader: 0}
+    at = B.BASE_HEADER_SIZE
+    for record, header, encode in (
+        (U.UserHeader, message.user, U.encode_user_header),
+        (T.TransactionHeader, message.transaction, T.encode_transaction),
+        (S.SecurityHeader, message.security, S.encode_security),
+        (P.MessageProperties, message.properties, P.encode_properties),
+        (D.DebugHeader, message.debug, D.encode_debug),
+        (SO.SoapHeader, message.soap, SO.encode_soap),
+        (M.MQFAddressHeader, message.mqf, M.encode_mqf),
+    ):
+        starts[record] = at
+        at += len(encode(header))
+    assert len(encode_user_message(message)) == at + 16  # the SessionHeader after PacketSize
+    out = []
+    for record, start in starts.items():
+        for item in layout(record).fields:
+            sized = item.length_of or item.count_of or item.computed
+            if item.run == 0 and (sized or item.name in ("AllocationBodySize", "HeaderSize")):
+                out.append((record.__name__, item.name, start + item.offset, item.size))
+    soap = message.soap
+    assert soap is not None
+    body_run = starts[SO.SoapHeader] + len(SO.encode_soap(soap)) // 2  # "<h/>" and "<b/>": even
+    out.append(("SoapHeader", "BodyDataLength", body_run + 4, 4))
+    mqf_sig = starts[M.MQFAddressHeader] + len(M.encode_mqf(message.mqf)) - 4 - 8
+    out.append(("MQFSignatureHeader", "Size", mqf_sig + 4, 4))
+    return out
+
+
+LENGTHS = _length_fields()
+
+
+def test_the_length_fields_found_are_the_declared_ones() -> None:
+    from mqcn_model.wire.usermessage import encode_user_message
+
+    wire_bytes = encode_user_message(_loaded_message())
+    assert len({(h, n) for h, n, _, _ in LENGTHS}) == len(LENGTHS) == 15
+    found = {(h, n): int.from_bytes(wire_bytes[o : o + s], "little") for h, n, o, s in LENGTHS}
+    assert found == {
+        ("BaseHeader", "PacketSize"): len(wire_bytes) - 16,
+        ("SecurityHeader", "SenderIdSize"): 16,
+        ("SecurityHeader", "EncryptionKeySize"): 5,
+        ("SecurityHeader", "SignatureSize"): 7,
+        ("SecurityHeader", "SenderCertSize"): 9,
+        ("SecurityHeader", "ProviderInfoSize"): 6,
+        ("MessageProperties", "LabelLength"): 6,
+        ("MessageProperties", "MessageSize"): 5,
+        ("MessageProperties", "AllocationBodySize"): 7,
+        ("MessageProperties", "ExtensionSize"): 4,
+        ("SoapHeader", "HeaderDataLength"): 5,
+        ("SoapHeader", "BodyDataLength"): 5,
+        ("MQFAddressHeader", "HeaderSize"): 32,
+        ("MQFAddressHeader", "ElementCount"): 1,
+        ("MQFSignatureHeader", "Size"): 3,
+    }
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.sampled_from(LENGTHS),
+    st.one_of(
+        st.integers(0, 0xFFFFFFFF),
+        st.integers(0, 0x7FFFFFFF).map(lambda n: n | 0x80000000),  # wrapped
+        st.integers(0, 600),
+    ),
+)
+def test_every_length_field_of_every_header_is_held_to_the_packet(
+    where: tuple[str, str, int, int], value: int
+) -> None:
+    """Any value in any declared length field: the codec reads the packet (findings inside
+    it) or refuses it with a wire ID at an offset inside it, and the salvage then reads as far
+    as the bytes allow -- never an over-read, never another exception; a value other than
+    the true one changes what is read."""
+    from mqcn_model.wire.usermessage import (
+        decode_user_message,
+        encode_user_message,
+        salvage_user_message,
+    )
+
+    _, _, offset, size = where
+    original_bytes = encode_user_message(_loaded_message())
+    data = bytearray(original_bytes)
+    true = int.from_bytes(data[offset : offset + size], "little")
+    value &= (1 << (8 * size)) - 1
+    data[offset : offset + size] = value.to_bytes(size, "little")
+    try:
+        packet, end = decode_user_message(bytes(data))
+    except DecodeError as exc:
+        assert exc.requirement in WIRE_CATALOG and 0 <= exc.offset <= len(data)
+        salvage = salvage_user_message(bytes(data))
+        assert salvage.stopped.requirement in WIRE_CATALOG
+        assert all(0 <= f.offset <= len(data) for f in salvage.findings)
+        return
+    assert end <= len(data)
+    assert all(0 <= f.offset < len(data) for f in packet.findings)
+    if value != true:
+        original = decode_user_message(original_bytes)[0]
+        changed = packet != original or packet.findings != original.findings
+        assert changed or end != len(original_bytes), where

@@ -18,6 +18,8 @@ symmetric ``decode_*`` / ``encode_*`` pair (``decode(encode(x)) == x``):
 * :mod:`.judgement`   — one UserMessage judged as MS-MQCN sees it (destination, wire and
   envelope findings, body): used by ``mqcn decode --packet`` and the capture reader
 * :mod:`.render`      — JSON views
+* :mod:`.declared`    — each header declared once, on its record: the structs, the scapy
+  fields and the bridge between the two codecs derive from it
 * :mod:`.packet_layers` — the scapy twins (for building anything) on the shared base
   :mod:`mqcn_model.scapy_base`; :mod:`.layer_bridge` converts them to and from the codec
 

@@ -19,10 +19,14 @@ says so *or* when a value is given, so ``UserHeader(SH=0)`` with a SecurityHeade
 The MQF format name lists are carried as lists of :class:`mqcn_model.wire.queues.MQFElement`
 (their alignment depends on their position in the header), shown as format names.
 
-Only ``scapy.packet`` and ``scapy.fields`` are imported; the dissection that never raises and
-the GUID, UTF-16 and computed-size fields come from :mod:`mqcn_model.scapy_base`.  This
-module declares the layers; :mod:`mqcn_model.wire.layer_bridge` converts them to and from
-the struct codec's objects, so the two codecs can be compared byte for byte.
+Each layer's fixed fields (names, sizes, defaults, bit groups, the lengths computed when left
+at ``None``) are :func:`~mqcn_model.wire.declared.scapy_fields` of its header's record -- the
+one declaration the struct codec reads too; only the variable parts (strings, queue fields,
+padding, the nested headers) are written here.  Only ``scapy.packet`` and ``scapy.fields`` are
+imported; the dissection that never raises and the GUID, UTF-16 and computed-size fields come
+from :mod:`mqcn_model.scapy_base`.  :mod:`mqcn_model.wire.layer_bridge` converts the layers
+to and from the struct codec's objects (derived from the same declarations), so the two
+codecs can be compared byte for byte.
 
 >>> pkt = InternalPacketLayer(InternalHeader=InternalHeader(PT=3),
 ...                           Body=ConnectionParametersHeader(RecoverableAckTimeout=500,
