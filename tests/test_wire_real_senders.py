@@ -24,6 +24,7 @@ from cli_helpers import invoke as invoke_app
 from cli_helpers import runner
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from wire_strategies import length_values
 
 import mqcn_suite.cli as cli
 from mqcn_model.capture import Packet, PcapWriter, Quarantine, iter_capture
@@ -328,11 +329,7 @@ LENGTHS = _length_fields()
 @settings(max_examples=300, deadline=None)
 @given(
     st.sampled_from(LENGTHS),
-    st.one_of(
-        st.integers(0, 0xFFFFFFFF),
-        st.integers(0, 0x7FFFFFFF).map(lambda n: n | 0x80000000),  # wrapped
-        st.integers(0, 4096),
-    ),
+    length_values(4096),
 )
 def test_every_length_field_of_every_new_header_is_held_to_the_packet(
     where: tuple[str, str, int], value: int

@@ -42,6 +42,16 @@ NIL = uuid.UUID(int=0)
 u8 = st.integers(0, 0xFF)
 u16 = st.integers(0, 0xFFFF)
 u32 = st.integers(0, 0xFFFFFFFF)
+
+
+def length_values(small: int) -> st.SearchStrategy[int]:
+    """A value for a length field: any 32 bits, one with the top bit set (wrapped, as in
+    CVE-2023-21554's trigger), or a small one (up to ``small``) near the true length."""
+    return st.one_of(
+        u32, st.integers(0, 0x7FFFFFFF).map(lambda n: n | 0x80000000), st.integers(0, small)
+    )
+
+
 guids = st.uuids(allow_nil=True)
 texts = st.text(
     st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), max_size=24
