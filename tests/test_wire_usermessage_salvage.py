@@ -329,3 +329,20 @@ def test_encoding_the_srmp_pair_with_flags_ah_clear_is_refused_in_these_words() 
     with pytest.raises(ValueError) as refused:
         encode_user_message(cleared)
     assert str(refused.value) == "UserHeader.Flags.AH is clear but the SRMP headers are present"
+
+
+def test_the_bytes_judge_salvages_a_lone_base_header_and_nothing_shorter() -> None:
+    """Sixteen bytes that are a BaseHeader (PacketSize 16): refused for the UserHeader they
+    lack, with the BaseHeader shown; fifteen: refused, nothing to show (not even a
+    BaseHeader)."""
+    from mqcn_model.wire.base import BaseHeader, encode_base_header
+    from mqcn_model.wire.judgement import judge_packet_bytes
+
+    alone = encode_base_header(BaseHeader(), 16)
+    verdict = judge_packet_bytes(alone)
+    assert str(verdict.refused) == "MQMQ-2.2.19.1-3 at byte 16: a UserHeader needs 48 bytes, 0 left"
+    assert verdict.salvage is not None
+    assert [(h.name, h.offset) for h in verdict.salvage.headers] == [("BaseHeader", 0)]
+    short = judge_packet_bytes(alone[:15])
+    assert str(short.refused) == "MQMQ-2.2.19.1-3 at byte 0: a BaseHeader needs 16 bytes, 15 left"
+    assert short.salvage is None

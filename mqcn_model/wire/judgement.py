@@ -51,7 +51,6 @@ from mqcn_model.frozen import quick_init
 from mqcn_model.judge import Verdict, judge
 from mqcn_model.profiles import PROFILES
 from mqcn_model.sending import RULES, Emission, Rule, SendingContext
-from mqcn_model.wire.base import BASE_HEADER_SIZE
 from mqcn_model.wire.mapping import packet_to_envelope
 from mqcn_model.wire.queues import format_name
 from mqcn_model.wire.usermessage import (
@@ -347,8 +346,8 @@ def judge_packet_bytes(buf: bytes, readings: Readings = STRICT) -> BytesVerdict:
     try:
         packet, end = decode_user_message(buf)
     except DecodeError as exc:
-        salvage = salvage_user_message(buf) if len(buf) >= BASE_HEADER_SIZE else None
-        if salvage is not None and not salvage.headers:
+        salvage: Salvage | None = salvage_user_message(buf)
+        if not salvage.headers:
             salvage = None  # not even a BaseHeader
         return BytesVerdict(len(buf), exc.violation, None, salvage=salvage)
     trailing = None
