@@ -439,3 +439,158 @@ def test_every_length_field_of_every_header_is_held_to_the_packet(
         original = decode_user_message(original_bytes)[0]
         changed = packet != original or packet.findings != original.findings
         assert changed or end != len(original_bytes), where
+
+
+# --- wire() and part() called here: a record declared inside each test -----------------------
+
+
+def test_a_plain_field_is_an_argument_in_run_0_compared_and_not_computed() -> None:
+    @dataclass(slots=True)
+    class Plain:
+        a: int = wire("A", "H")
+        b: int = wire("B", "H", compare=False)
+
+    spec = layout(Plain)
+    item = spec.field("A")
+    assert (item.unit, item.run, item.computed, item.length_of, item.count_of) == (
+        1,
+        0,
+        False,
+        None,
+        None,
+    )
+    compared = {f.name: f.compare for f in fields(Plain)}
+    assert compared == {"a": True, "b": False}
+    assert Plain(1) != Plain(2) and Plain(1, 5) == Plain(1, 6)
+
+
+def test_a_computed_field_is_an_argument_left_out_of_equality() -> None:
+    @dataclass(slots=True)
+    class Sized:
+        size: int = wire("Size", "I", computed=True)
+        kind: int = wire("Kind", "H")
+
+    assert Sized(8, 1) == Sized(9, 1) and Sized(8, 1) != Sized(8, 2)
+    assert layout(Sized).field("Size").computed and not layout(Sized).field("Kind").computed
+    assert fixed_values(Sized(8, 1)) == {"Kind": 1}
+
+
+def test_a_length_or_a_count_field_is_no_argument_none_and_out_of_repr_and_equality() -> None:
+    @dataclass(slots=True)
+    class Counted:
+        items: list[int] = part("Items", default_factory=list)
+        count: int | None = wire("Count", "H", count_of="Items")
+        text: bytes = part("Text", default=b"")
+        size: int | None = wire("Size", "H", length_of="Text")
+
+    declared = {f.name: f for f in fields(Counted)}
+    for name in ("count", "size"):
+        item = declared[name]
+        assert (item.default, item.init, item.compare, item.repr) == (None, False, False, False)
+        assert "mqcn.wire" in item.metadata
+    one, two = Counted([1]), Counted([1])
+    two.count = 5
+    assert one == two and "count=" not in repr(two)
+    assert Counted().items == [] and Counted().items is not Counted().items
+    assert [(p.attribute, p.name) for p in layout(Counted).parts] == [
+        ("items", "Items"),
+        ("text", "Text"),
+    ]
+    assert fixed_values(two) == {"Count": 5}  # a length the record holds goes to the layer
+
+
+def test_a_part_without_a_default_is_a_required_argument() -> None:
+    @dataclass(slots=True)
+    class Needs:
+        head: str = part("Head")
+        tail: str = part("Tail", default="t", when="T")
+
+    with pytest.raises(TypeError):
+        Needs()  # type: ignore[call-arg]
+    assert Needs("h").tail == "t"
+    assert [(p.name, p.when) for p in layout(Needs).parts] == [("Head", None), ("Tail", "T")]
+
+
+def test_a_guid_or_bytes_field_left_without_a_default_is_zeros() -> None:
+    @dataclass(slots=True)
+    class Zeros:
+        guid: uuid.UUID = wire("Guid", "16s", kind="guid")
+        raw: bytes = wire("Raw", "4s")
+        shown: bytes = wire("Shown", "4s", kind="hex")
+        big: int = wire("Big", "Q", kind="hex")
+
+    assert Zeros().guid == uuid.UUID(int=0) and Zeros().raw == bytes(4)
+    made = scapy_fields(Zeros, defaults={"Raw": b"abcd"})
+    assert isinstance(made[0], GUIDField) and made[0].default == uuid.UUID(int=0)
+    assert type(made[1]).__name__ == "StrFixedLenField" and made[1].default == b"abcd"
+    assert type(made[2]).__name__ == "XStrFixedLenField"
+    assert type(made[3]).__name__ == "XLELongField"
+    assert pack(Zeros(big=1))[-8:] == b"\x01" + bytes(7)
+
+
+def test_a_guid_field_s_layer_default_is_the_declared_one() -> None:
+    assert scapy_fields(I.Ping)[-1].default == uuid.UUID(int=0)
+    assert scapy_fields(I.EstablishConnection)[0].name == "ClientGuid"
+
+
+def test_a_one_byte_flags_field_s_bit_groups_open_and_close_nothing() -> None:
+    @dataclass(slots=True)
+    class Small:
+        flags: int = wire("Flags", "B", default=0x21, groups=(("HI", 4), ("LO", 4)))
+
+    made = scapy_fields(Small)
+    assert [(f.name, f.default, f.rev) for f in made] == [("HI", 2, False), ("LO", 1, False)]
+
+
+def test_build_sets_each_field_given_whatever_comes_before_it() -> None:
+    record = build(Shaped, {"Kind": 1, "Spare": 3})  # Flags and Guid not given: defaults
+    assert (record.flags, record.kind, record.spare) == (0x0102, 1, 3)
+
+
+def test_pack_uses_a_given_value_on_the_fast_path_too() -> None:
+    @dataclass(slots=True)
+    class Lead:
+        a: int = wire("A", "H")
+        b: int = wire("B", "H")
+
+    assert layout(Lead).leading
+    assert pack(Lead(1, 2)) == b"\x01\x00\x02\x00"
+    assert pack(Lead(1, 2), B=7) == b"\x01\x00\x07\x00"
+
+
+# --- the bridge: what a layer holds reaches the record -----------------------------------------
+
+
+def test_a_lying_allocation_body_size_reaches_the_record_and_a_true_one_does_not() -> None:
+    from mqcn_model.wire import packet_layers as L
+
+    lying = L.MessagePropertiesHeader(MessageBody=b"ab", AllocationBodySize=9)
+    assert bridge._record(lying).declared_allocation == 9
+    true = L.MessagePropertiesHeader(MessageBody=b"ab", AllocationBodySize=2)
+    assert bridge._record(true).declared_allocation is None
+    assert bridge._record(L.MessagePropertiesHeader(MessageBody=b"ab")).declared_allocation is None
+
+
+def test_a_built_layer_s_lengths_reach_the_record_as_computed() -> None:
+    from mqcn_model.wire import packet_layers as L
+
+    props = bridge._record(L.MessagePropertiesHeader(MessageBody=b"abc", Label="hi"))
+    assert (props.message_size, props.label_length_field, props.extension_size) == (3, 3, 0)
+    security = bridge._record(L.SecurityHeader(SecurityID=b"x" * 16, SenderCert=b"c"))
+    assert (security.sender_id_size, security.sender_cert_size, security.signature_size) == (
+        16,
+        1,
+        0,
+    )
+
+
+def test_a_broken_header_in_the_extension_chain_is_refused_by_its_name() -> None:
+    from mqcn_model.wire import extension_layers as E
+    from mqcn_model.wire import packet_layers as L
+
+    layer = L.UserMessagePacket(
+        MessagePropertiesHeader=L.MessagePropertiesHeader(MessageBody=b"ab"),
+        Extensions=[E.ExtensionHeader(), E.SubqueueHeader(b"\x00")],
+    )
+    with pytest.raises(ValueError, match=r"^the SubqueueHeader did not dissect completely$"):
+        bridge.from_layer(layer)

@@ -131,8 +131,8 @@ def wire(
     field is no argument of the record and defaults to ``None`` (computed when encoded);
     ``computed``: the packet's encoder works the value out (the record keeps what the wire
     said, out of equality; the scapy layer computes it when left at ``None``)."""
-    if code.endswith("s") and default == 0 and kind != "guid":
-        default = bytes(int(code[:-1]))
+    if code.endswith("s") and default == 0:  # left out: zeros (a GUID: the nil GUID)
+        default = uuid.UUID(int=0) if kind == "guid" else bytes(int(code[:-1]))
     meta = {
         _WIRE: (
             name,
@@ -359,11 +359,16 @@ def scapy_fields(
         elif item.groups:
             out.extend(_bit_fields(item, default))
         elif item.length_of or item.count_of:
-            fmt = item.code if item.size == 1 else "<" + item.code
-            unit = item.unit
-            adjust = (lambda p, x, u=unit: x // u) if unit > 1 else (lambda p, x: x)
             which = {"count_of": item.count_of} if item.count_of else {"length_of": item.length_of}
-            out.append(F.FieldLenField(item.name, None, fmt=fmt, adjust=adjust, **which))
+            out.append(
+                F.FieldLenField(
+                    item.name,
+                    None,
+                    fmt="<" + item.code,
+                    adjust=lambda p, x, u=item.unit: x // u,
+                    **which,
+                )
+            )
         elif item.kind == "guid":
             out.append(GUIDField(item.name, default))
         elif item.code.endswith("s"):

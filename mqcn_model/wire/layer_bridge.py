@@ -86,7 +86,7 @@ def to_layer(
     """
     if type(packet) in ext_layers.LAYERS:
         return ext_layers.to_layer(packet)
-    values = fixed_values(packet) if layout(type(packet)).fields else {}
+    values = fixed_values(packet)
     for item in layout(type(packet)).parts:
         value = getattr(packet, item.attribute)
         if value is not None:  # a part left out is the layer's default, as when dissected
@@ -196,10 +196,6 @@ def _record_value(layer: ScapyPacket, name: str, value: Any, flag: Any, kind: st
             owner = layer.name.removeprefix("MSMQ ")
             raise ValueError(f"{owner}.{name} is not a UTF-16 string ending in 0x0000")
         return value
-    if kind.startswith("bytes"):
-        return bytes(value)
-    if isinstance(value, ScapyPacket):
-        return _record(_whole(value, name))
     if isinstance(value, list):
         return list(value)
     return value
@@ -260,7 +256,7 @@ def _user_message(layer: ScapyPacket) -> fast_usermessage.UserMessage:
         elif item.name == "MultiQueueFormatHeader":
             out[item.attribute] = _mqf_record(_whole(value, item.name))
         elif item.name == "Extensions":
-            records = {type(r): r for r in (_record(_whole(x, x.name)) for x in value)}
+            records = {type(r): r for r in (_record(_whole(x, type(x).__name__)) for x in value)}
             out[item.attribute] = fast_extensions.Extensions(
                 records[fast_extensions.ExtensionHeader],
                 records.get(fast_extensions.SubqueueHeader),
@@ -280,14 +276,10 @@ def _internal(layer: ScapyPacket) -> fast_internal.InternalPacket:
         raise ValueError(f"{len(layer.Extra)} bytes inside PacketSize follow the body")
     _check_size(layer, 0)
     parts = {
-        item.attribute: _record(_whole(_packet_or_none(layer.getfieldval(item.name)), item.name))
+        item.attribute: _record(_whole(layer.getfieldval(item.name), item.name))
         for item in layout(fast_internal.InternalPacket).parts
     }
     return fast_internal.InternalPacket(**parts)
-
-
-def _packet_or_none(value: Any) -> ScapyPacket | None:
-    return value if isinstance(value, ScapyPacket) else None
 
 
 def from_layer(
