@@ -436,12 +436,19 @@ class RangeReader:
         return summary
 
     def _walk(self, chunk: bytes) -> None:
-        """Follow the pcapng block headers: a new section or interface refuses the split."""
+        """Follow the pcapng block headers: a new section or interface refuses the split.
+
+        Every block the range's reader reads is walked: those before its end, and those
+        after it up to the first packet block there (the next range's boundary) -- a
+        section or interface block between the two is read by this range alone."""
         data = self._tail + chunk
         base = self._position - len(self._tail)
         limit = self.end if self.end is not None else math.inf
-        while self._block + 8 <= base + len(data) and self._block < limit:
+        while self._block + 8 <= base + len(data):
             kind, length = struct.unpack_from(self.shape.endian + "II", data, self._block - base)
+            if self._block >= limit and kind in _PACKET_BLOCKS:
+                self._block = math.inf  # type: ignore[assignment]  # the next range's: walked
+                break
             if kind in (PCAPNG_SHB, PCAPNG_IDB) and self.summary.problem is None:
                 what = "section" if kind == PCAPNG_SHB else "interface description"
                 self.summary.problem = (
