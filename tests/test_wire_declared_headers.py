@@ -576,6 +576,7 @@ def test_a_built_layer_s_lengths_reach_the_record_as_computed() -> None:
 
     props = bridge._record(L.MessagePropertiesHeader(MessageBody=b"abc", Label="hi"))
     assert (props.message_size, props.label_length_field, props.extension_size) == (3, 3, 0)
+    assert bridge._record(L.SecurityHeader(SenderCert=b"c")).signature == b""  # left out: empty
     security = bridge._record(L.SecurityHeader(SecurityID=b"x" * 16, SenderCert=b"c"))
     assert (security.sender_id_size, security.sender_cert_size, security.signature_size) == (
         16,
@@ -594,3 +595,14 @@ def test_a_broken_header_in_the_extension_chain_is_refused_by_its_name() -> None
     )
     with pytest.raises(ValueError, match=r"^the SubqueueHeader did not dissect completely$"):
         bridge.from_layer(layer)
+
+
+def test_the_internal_packets_fast_structs_join_the_declared_ones() -> None:
+    """The clean-path struct of each fixed internal packet is the InternalHeader's and the
+    body's declared structs, joined little-endian (called here: the module's own structs
+    are made at import)."""
+    from mqcn_model.wire.session import SessionHeader
+
+    assert I._joined(I.InternalHeader, I.ConnectionParameters).format == "<HHIIHH"
+    assert I._joined(I.InternalHeader, SessionHeader).format == "<HHHHIHHHH"
+    assert I._joined(I.InternalHeader, I.EstablishConnection).size == 4 + 552
