@@ -162,7 +162,7 @@ def test_a_computed_length_is_worked_out_when_left_at_none_and_may_lie() -> None
 
 
 def test_only_a_32_bit_field_is_computed() -> None:
-    with pytest.raises(AssertionError, match="Count: only a 32-bit length is computed"):
+    with pytest.raises(TypeError, match="Count: only a 32-bit length is computed"):
         scapy_fields(Sample, {"Count": lambda p: 0})
 
 

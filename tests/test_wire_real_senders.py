@@ -24,7 +24,7 @@ from cli_helpers import invoke as invoke_app
 from cli_helpers import runner
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from wire_strategies import length_values
+from wire_strategies import length_values, set_length
 
 import mqcn_suite.cli as cli
 from mqcn_model.capture import Packet, PcapWriter, Quarantine, iter_capture
@@ -340,10 +340,8 @@ def test_every_length_field_of_every_new_header_is_held_to_the_packet(
     header, name, offset = where
     wire, _ = _headers_region()
     size = 2 if name == "AddressLength" else 4
-    data = bytearray(wire)
-    true = int.from_bytes(data[offset : offset + size], "little")
+    data, true = set_length(wire, offset, size, value)
     value &= (1 << (8 * size)) - 1
-    data[offset : offset + size] = value.to_bytes(size, "little")
     try:
         packet, end = decode_user_message(bytes(data))
     except DecodeError as exc:

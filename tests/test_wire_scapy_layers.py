@@ -393,7 +393,7 @@ def test_bit_groups_that_do_not_fill_their_field_are_a_programming_error() -> No
     class Odd:
         flags: int = wire("Flags", "H", groups=(("X", 15),))
 
-    with pytest.raises(AssertionError, match=r"^Odd\.Flags: 15 bits$"):
+    with pytest.raises(TypeError, match=r"^Odd\.Flags: 15 bits$"):
         layout(Odd)
 
 

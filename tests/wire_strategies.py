@@ -44,6 +44,15 @@ u16 = st.integers(0, 0xFFFF)
 u32 = st.integers(0, 0xFFFFFFFF)
 
 
+def set_length(wire: bytes, offset: int, size: int, value: int) -> tuple[bytes, int]:
+    """``wire`` with the ``size``-byte little-endian field at ``offset`` set to ``value`` (cut
+    to its width), and the value it held."""
+    data = bytearray(wire)
+    true = int.from_bytes(data[offset : offset + size], "little")
+    data[offset : offset + size] = (value & ((1 << (8 * size)) - 1)).to_bytes(size, "little")
+    return bytes(data), true
+
+
 def length_values(small: int) -> st.SearchStrategy[int]:
     """A value for a length field: any 32 bits, one with the top bit set (wrapped, as in
     CVE-2023-21554's trigger), or a small one (up to ``small``) near the true length."""

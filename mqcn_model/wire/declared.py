@@ -178,7 +178,8 @@ def layout(record: type) -> Layout:
          computed) = meta  # fmt: skip
         size = struct.calcsize("<" + code)
         widths = sum(g[1] for g in groups)
-        assert not groups or widths == 8 * size, f"{record.__name__}.{name}: {widths} bits"
+        if groups and widths != 8 * size:
+            raise TypeError(f"{record.__name__}.{name}: {widths} bits")
         if at is None:
             at = offsets.get(run, 0)
         offsets[run] = max(offsets.get(run, 0), at + size)
@@ -193,7 +194,8 @@ def layout(record: type) -> Layout:
     for number in sorted({f.run for f in out}):
         expected = 0
         for item in (f for f in out if f.run == number):
-            assert item.offset == expected, f"{record.__name__}.{item.name}: a gap or overlap"
+            if item.offset != expected:
+                raise TypeError(f"{record.__name__}.{item.name}: a gap or overlap")
             expected += item.size
         runs.append(struct.Struct("<" + "".join(f.code for f in out if f.run == number)))
     in_order = [f.name for f in declared[: len(out)]] == [f.attribute for f in out]
@@ -354,7 +356,8 @@ def scapy_fields(
         default = None if item.computed else default_of(record, item.attribute)
         default = defaults.get(item.name, default)
         if item.name in computed:
-            assert item.code == "I", f"{item.name}: only a 32-bit length is computed"
+            if item.code != "I":
+                raise TypeError(f"{item.name}: only a 32-bit length is computed")
             out.append(AutoLEIntField(item.name, computed[item.name]))
         elif item.groups:
             out.extend(_bit_fields(item, default))
