@@ -212,6 +212,13 @@ def layout(record: type) -> Layout:
     )
 
 
+@cache
+def part_kinds(record: type) -> dict[str, str]:
+    """Each field's declared type, as its annotation's text, by attribute (how a bridge tells a
+    text part from a byte part)."""
+    return {item.name: str(item.type) for item in fields(record)}
+
+
 def unpack(record: type, buf: bytes, offset: int, **rest: Any) -> Any:
     """A ``record`` from its fixed part (run 0) at ``offset`` (the caller checked the bytes
     are there) and the variable parts given as keywords."""

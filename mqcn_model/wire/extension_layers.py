@@ -21,14 +21,19 @@ True
 
 from __future__ import annotations
 
-from dataclasses import fields
 from typing import Any, ClassVar
 
 from scapy.fields import Field, StrLenField, XStrLenField
 
 from mqcn_model.scapy_base import SalvagingLayer, ScapyPacket, UTF16ZField, utf16_text
 from mqcn_model.wire import extensions as X
-from mqcn_model.wire.declared import fixed_values, from_fixed_values, layout, scapy_fields
+from mqcn_model.wire.declared import (
+    fixed_values,
+    from_fixed_values,
+    layout,
+    part_kinds,
+    scapy_fields,
+)
 
 __all__ = [
     "LAYERS",
@@ -164,7 +169,7 @@ def to_record(layer: ScapyPacket) -> Any:
     is not a string: no 0x0000 terminator)."""
     record = _RECORDS[type(layer)]
     fixed = _Fixed(layer)
-    kinds = {item.name: str(item.type) for item in fields(record)}
+    kinds = part_kinds(record)
     rest = {}
     for item in layout(record).parts:
         value = layer.getfieldval(item.name)

@@ -16,8 +16,6 @@ OrderAck / FinalAck body.
 
 from __future__ import annotations
 
-from dataclasses import fields
-from functools import cache
 from typing import Any
 
 from mqcn_model.scapy_base import AutoLEIntField, SalvagingLayer, ScapyPacket
@@ -37,7 +35,7 @@ from mqcn_model.wire import soap as fast_soap
 from mqcn_model.wire import transaction as fast_transaction
 from mqcn_model.wire import user as fast_user
 from mqcn_model.wire import usermessage as fast_usermessage
-from mqcn_model.wire.declared import fixed_values, from_fixed_values, layout
+from mqcn_model.wire.declared import fixed_values, from_fixed_values, layout, part_kinds
 
 __all__ = ["LAYERS", "ack_body", "from_layer", "to_layer"]
 
@@ -162,18 +160,12 @@ class _Fixed:
         return value
 
 
-@cache
-def _kinds(record: type) -> dict[str, str]:
-    """Each part's declared type (the annotation's text), by attribute."""
-    return {item.name: str(item.type) for item in fields(record)}
-
-
 def _record(layer: ScapyPacket) -> Any:
     """The declared record a whole header layer stands for."""
     if type(layer) in ext_layers.LAYERS.values():
         return ext_layers.to_record(layer)
     record = _RECORDS[type(layer)]
-    kinds = _kinds(record)
+    kinds = part_kinds(record)
     rest = {}
     for item in layout(record).parts:
         value = getattr(layer, item.name)  # a MultipleTypeField's default too
